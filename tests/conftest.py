@@ -1,0 +1,1 @@
+"""Shared pytest setup: the package is importable from py/ (pyproject `pythonpath`), nothing installed."""
