@@ -1,0 +1,123 @@
+"""`python build.py`: assemble dist/ — Pyodide core, wheels, the project's wheel, the lock, the front end.
+
+Each step is skipped when its inputs have not changed since the last build (fingerprints in
+.cache/build-stamps.json), so a second run with nothing changed takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from buildsys import fetch, lockfile
+from buildsys import pins as pinning
+from buildsys.common import (
+    CACHE,
+    DIST,
+    NODE_MODULES,
+    ROOT,
+    WEB,
+    BuildError,
+    Stamps,
+    fingerprint,
+    python,
+    run,
+    say,
+)
+
+PYODIDE_DIR = DIST / "pyodide"
+LOCK_NAME = "agentlite-lock.json"
+OWN_WHEEL_DIR = CACHE / "own-wheel"
+STATIC = ["index.html", "styles.css", "bare.html", "sandbox"]
+BUNDLES = {
+    "src/app.js": "app.js",
+    "src/worker/worker.js": "worker.js",
+    "src/bare.js": "bare.js",
+    "src/bare-worker.js": "bare-worker.js",
+}
+
+
+def pyodide_core(pins: pinning.Pins) -> dict:
+    """Copy the pinned Pyodide core into dist/pyodide; return its release lock `info` block."""
+    source = NODE_MODULES / "pyodide"
+    for name, digest in pins.pyodide_files.items():
+        pinning.verify(source / name, digest)
+    PYODIDE_DIR.mkdir(parents=True, exist_ok=True)
+    for name in pins.pyodide_files:
+        if name != "pyodide-lock.json":
+            _copy_if_changed(source / name, PYODIDE_DIR / name)
+    return json.loads((source / "pyodide-lock.json").read_text())["info"]
+
+
+def own_wheel(stamps: Stamps) -> Path:
+    """Build the agentlite wheel from py/ with `pip wheel --no-deps`, in a clean copy of the sources."""
+    key = fingerprint(ROOT / "py", ROOT / "pyproject.toml", ROOT / "README.md")
+    existing = sorted(OWN_WHEEL_DIR.glob("agentlite-*.whl"))
+    if existing and stamps.fresh("own-wheel", key, existing[-1]):
+        return existing[-1]
+    say("building the agentlite wheel")
+    shutil.rmtree(OWN_WHEEL_DIR, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        shutil.copytree(ROOT / "py", src / "py", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(ROOT / name, src / name)
+        cmd = [python(), "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q"]
+        run([*cmd, "-w", str(OWN_WHEEL_DIR), str(src)], "pip wheel (agentlite)")
+    built = sorted(OWN_WHEEL_DIR.glob("agentlite-*.whl"))
+    if not built:
+        raise BuildError("pip wheel produced no agentlite wheel")
+    stamps.mark("own-wheel", key)
+    return built[-1]
+
+
+def front_end(stamps: Stamps) -> None:
+    """Bundle the app and the worker with esbuild; copy the static files."""
+    key = fingerprint(WEB / "src", WEB / "package-lock.json", *(WEB / s for s in STATIC))
+    outputs = [DIST / out for out in BUNDLES.values()] + [DIST / "index.html"]
+    if stamps.fresh("front-end", key, *outputs):
+        return
+    say("bundling the front end")
+    esbuild = NODE_MODULES / ".bin" / "esbuild"
+    for entry, out in BUNDLES.items():
+        cmd = [str(esbuild), entry, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning"]
+        cmd += ["--external:./pyodide/*", f"--outfile={DIST / out}", "--sourcemap=linked"]
+        run(cmd, f"esbuild {entry}", cwd=WEB)
+    for name in STATIC:
+        source = WEB / name
+        if source.is_dir():
+            shutil.copytree(source, DIST / name, dirs_exist_ok=True)
+        elif source.exists():
+            shutil.copy2(source, DIST / name)
+    stamps.mark("front-end", key)
+
+
+def _copy_if_changed(source: Path, target: Path) -> None:
+    if (
+        target.exists()
+        and target.stat().st_size == source.stat().st_size
+        and fingerprint(target) == fingerprint(source)
+    ):
+        return
+    shutil.copy2(source, target)
+
+
+def build() -> None:
+    stamps = Stamps(CACHE / "build-stamps.json")
+    pins = pinning.load()
+    fetch.npm_packages(stamps)
+    DIST.mkdir(exist_ok=True)
+    info = pyodide_core(pins)
+    wheels = [*list(fetch.wheels(pins).values()), own_wheel(stamps)]
+    lock_key = fingerprint(*wheels)
+    if not stamps.fresh("lock", lock_key, PYODIDE_DIR / LOCK_NAME):
+        for stale in PYODIDE_DIR.glob("*.whl"):
+            stale.unlink()
+        for wheel in wheels:
+            shutil.copy2(wheel, PYODIDE_DIR / wheel.name)
+        lockfile.write([PYODIDE_DIR / w.name for w in wheels], info, PYODIDE_DIR / LOCK_NAME)
+        stamps.mark("lock", lock_key)
+    front_end(stamps)
+    say(f"dist/ is ready ({DIST})")

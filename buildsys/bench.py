@@ -1,0 +1,80 @@
+"""`python build.py bench`: the figures of DESIGN.md's Performance table, each against its floor,
+measured side by side in one run. Prints one table; `--json FILE` also writes the figures.
+
+A benchmark is a function returning one or more `Figure`s; register it in BENCHMARKS.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from buildsys.common import BuildError, say
+
+
+@dataclass
+class Figure:
+    name: str
+    value: float
+    unit: str
+    floor: float | None = None  # the floor's own measurement, same unit
+    runs: int = 1
+    goal: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        return None if not self.floor else self.value / self.floor
+
+    def to_json(self) -> dict:
+        ratio = self.ratio
+        return {
+            "value": round(self.value, 3),
+            "unit": self.unit,
+            "floor": None if self.floor is None else round(self.floor, 3),
+            "ratio": None if ratio is None else round(ratio, 3),
+            "runs": self.runs,
+        }
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def _registry() -> dict[str, Callable[[], list[Figure]]]:
+    from buildsys import bench_browser
+
+    return {"ready_warm": bench_browser.ready_warm}
+
+
+def bench(only: list[str], json_path: str | None) -> int:
+    registry = _registry()
+    unknown = [name for name in only if name not in registry]
+    if unknown:
+        raise BuildError(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(registry)}")
+    figures: list[Figure] = []
+    for name, run in registry.items():
+        if only and name not in only:
+            continue
+        say(f"bench {name}")
+        figures += run()
+    print_table(figures)
+    if json_path:
+        Path(json_path).write_text(json.dumps({f.name: f.to_json() for f in figures}, indent=2))
+        say(f"wrote {json_path}")
+    return 0
+
+
+def print_table(figures: list[Figure]) -> None:
+    rows = [("figure", "value", "floor", "ratio", "runs", "goal")]
+    for f in figures:
+        floor = "—" if f.floor is None else f"{f.floor:.1f} {f.unit}"
+        ratio = "—" if f.ratio is None else f"{f.ratio:.2f}×"
+        rows.append((f.name, f"{f.value:.1f} {f.unit}", floor, ratio, str(f.runs), f.goal))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for index, row in enumerate(rows):
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+        if index == 0:
+            print("  ".join("-" * width for width in widths))

@@ -1,0 +1,53 @@
+"""The pinned artifacts of pins.toml: what to download, and the sha256 each must have."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from buildsys.common import ROOT, BuildError, sha256_file
+
+
+@dataclass(frozen=True)
+class Wheel:
+    name: str
+    version: str
+    file: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Pins:
+    pyodide_version: str
+    platform: str
+    python: str
+    abi: str
+    pyodide_files: dict[str, str]
+    wheels: list[Wheel]
+
+
+def load(path: Path = ROOT / "pins.toml") -> Pins:
+    data = tomllib.loads(path.read_text())
+    core = data["pyodide"]
+    return Pins(
+        pyodide_version=core["version"],
+        platform=core["platform"],
+        python=core["python"],
+        abi=core["abi"],
+        pyodide_files=dict(core["files"]),
+        wheels=[Wheel(**entry) for entry in data["wheel"]],
+    )
+
+
+def verify(path: Path, expected: str) -> None:
+    """Stop the build when a downloaded file is not the pinned one."""
+    if not path.exists():
+        raise BuildError(f"missing artifact {path.name} (expected at {path})")
+    actual = sha256_file(path)
+    if actual != expected:
+        raise BuildError(
+            f"sha256 mismatch for {path.name}: pinned {expected}, got {actual}. "
+            "The download is not the pinned artifact; refusing to build. "
+            "If you upgraded it on purpose, update pins.toml."
+        )

@@ -1,0 +1,83 @@
+"""`python build.py test` and `check`: install what the tests need, build, then one gate of
+format, lint, types, unit tests and end-to-end tests. Exit code 0 only when everything passes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+from buildsys import assemble
+from buildsys.common import ROOT, BuildError, python, run, say
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def install_test_extras() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    say("installing the test dependencies (pyproject [test] extras)")
+    run([python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", *extras], "pip install")
+
+
+def install_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if shutil.which("apt-get") is None:
+        raise BuildError(f"{CHROMIUM} is missing and apt-get is not available: install Chromium")
+    say("installing Debian chromium with apt-get (first run on this machine)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"]):
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-6:])
+            raise BuildError(f"{' '.join(cmd)} failed:\n{tail}")
+
+
+def _step(name: str, cmd: list[str]) -> bool:
+    say(name)
+    return subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL).returncode == 0
+
+
+def static_checks() -> list[str]:
+    """ruff format, ruff check and mypy; returns the names of the failed ones."""
+    failed = []
+    sources = ["py", "tests", "buildsys", "build.py"]
+    if not _step("ruff format --check", [python(), "-m", "ruff", "format", "--check", *sources]):
+        failed.append("ruff format")
+    if not _step("ruff check", [python(), "-m", "ruff", "check", *sources]):
+        failed.append("ruff check")
+    if not _step("mypy", [python(), "-m", "mypy"]):
+        failed.append("mypy")
+    return failed
+
+
+def pytest(paths: list[str], extra: list[str]) -> bool:
+    return _step("pytest " + " ".join(paths), [python(), "-m", "pytest", *paths, *extra])
+
+
+def check(extra: list[str]) -> int:
+    """The developer's pre-commit gate: static checks and unit tests (no browser)."""
+    failed = static_checks()
+    if not pytest(["tests/unit"], extra):
+        failed.append("unit tests")
+    return _report(failed)
+
+
+def test(extra: list[str]) -> int:
+    install_test_extras()
+    install_chromium()
+    assemble.build()
+    failed = static_checks()
+    if not pytest(["tests"], ["--timeout=300", *extra]):
+        failed.append("tests")
+    return _report(failed)
+
+
+def _report(failed: list[str]) -> int:
+    if failed:
+        say("FAILED: " + ", ".join(failed))
+        return 1
+    say("all checks passed")
+    return 0

@@ -1,0 +1,82 @@
+// The main thread's side of the worker protocol: starts the agent worker, posts messages, settles
+// CALL promises, and hands events to listeners. Messages posted before the worker is ready are
+// buffered by the worker and run once Python is up, so the composer works from the first second.
+import { MSG } from "./protocol.js";
+
+export class AgentClient {
+  constructor(workerUrl) {
+    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [] };
+    this.pending = new Map();
+    this.nextId = 1;
+    this.state = "loading";
+    this.ready = new Promise((resolve, reject) => {
+      this.on("ready", resolve);
+      this.on("failed", reject);
+    });
+    this.ready.catch(() => {}); // failure is shown by the load view; awaiting callers still see it
+    this.worker = new Worker(workerUrl, { type: "module" });
+    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail("runtime", event.message || "the agent worker could not start");
+    };
+  }
+
+  on(kind, listener) {
+    this.listeners[kind].push(listener);
+  }
+
+  emit(kind, ...args) {
+    for (const listener of this.listeners[kind]) listener(...args);
+  }
+
+  post(message) {
+    this.worker.postMessage(message);
+  }
+
+  call(method, args = {}) {
+    if (this.state === "failed") return Promise.reject(new Error(`agent unavailable: ${this.failure}`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.post({ type: MSG.CALL, id, method, args });
+    });
+  }
+
+  fail(phase, message) {
+    if (this.state === "failed") return;
+    this.state = "failed";
+    this.failure = `${phase}: ${message}`;
+    for (const { reject } of this.pending.values()) reject(new Error(`agent failed in ${this.failure}`));
+    this.pending.clear();
+    this.emit("failed", { phase, message });
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case MSG.PHASE:
+        return this.emit("phase", message);
+      case MSG.READY:
+        this.state = "ready";
+        return this.emit("ready");
+      case MSG.FAILED:
+        return this.fail(message.phase, message.message);
+      case MSG.EVENT:
+        return this.emit("event", message.chat, message.event);
+      case MSG.CHANGE:
+        return this.emit("change", message.change);
+      case MSG.REPLY:
+        return this.settle(message);
+      default:
+        console.warn("agentlite: unknown worker message", message.type);
+    }
+  }
+
+  settle({ id, ok, value, error }) {
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    this.pending.delete(id);
+    if (ok) waiter.resolve(value);
+    else waiter.reject(new Error(error));
+  }
+}

@@ -1,0 +1,20 @@
+// The worker protocol: every message is {type, id?, ...}. Defined once here for the main thread and
+// the worker; py/agentlite/protocol.py mirrors it (tests/unit/test_protocol.py keeps them in step).
+
+export const MSG = Object.freeze({
+  // main thread -> worker
+  SETTINGS: "settings", // {settings}: endpoint, key, model, dialect (the key stays in memory)
+  SEND: "send", // {chat, text, mode}: a user message starts a turn
+  STOP: "stop", // {chat}: stop the running turn of a chat
+  CALL: "call", // {id, method, args}: a request answered by one REPLY (vfs.*, chats.*)
+  // worker -> main thread
+  PHASE: "phase", // {phase, progress, detail}: start-up progress
+  READY: "ready", // {}: the agent accepts messages
+  FAILED: "failed", // {phase, message}: start-up failed in that phase
+  EVENT: "event", // {chat, event}: a conversation event to render
+  CHANGE: "change", // {change}: the workspace changed (refresh the file tree)
+  REPLY: "reply", // {id, ok, value | error}: the answer to one CALL
+});
+
+// Start-up phases of the worker, in order.
+export const PHASES = Object.freeze(["runtime", "packages", "storage", "agent", "ready"]);
