@@ -68,3 +68,41 @@ def classify_status(status: int, message: str = "") -> ErrorType:
     if status >= 500:
         return ErrorType.SERVER
     return ErrorType.PROTOCOL
+
+
+def from_http(status: int, body: bytes, retry_after: str | None = None) -> ModelError:
+    """A typed error from a non-2xx response: the provider's message, type and code when it sent JSON."""
+    import json
+
+    message, code, provider_type = "", None, None
+    try:
+        data = json.loads(body.decode("utf-8", "replace"))
+        error = data.get("error", data) if isinstance(data, dict) else {}
+        if isinstance(error, str):
+            message = error
+        elif isinstance(error, dict):
+            message = str(error.get("message") or "")
+            code = None if error.get("code") is None else str(error.get("code"))
+            provider_type = None if error.get("type") is None else str(error.get("type"))
+    except (ValueError, AttributeError):
+        message = body.decode("utf-8", "replace").strip()[:300]
+    kind = classify_status(status, f"{message} {code or ''}")
+    return ModelError(
+        type=kind,
+        message=message or f"the model endpoint answered HTTP {status}",
+        status=status,
+        code=code,
+        provider_type=provider_type,
+        retry_after=parse_retry_after(retry_after),
+    )
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds; an HTTP date is treated as unknown)."""
+    if not value:
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None

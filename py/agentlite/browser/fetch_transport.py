@@ -1,0 +1,116 @@
+"""`FetchTransport`: the model transport over the browser's fetch, read incrementally.
+
+`response.body.getReader()` + `await reader.read()` delivers chunks as they arrive (pyfetch has no
+streaming reader). Cancel through an AbortController; a connect timeout and an idle timeout between
+chunks. The key travels only in the Authorization header and never appears in an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
+
+from agentlite.errors import ErrorType, ModelError
+from agentlite.transport import ModelRequest
+
+CONNECT_TIMEOUT = 60.0  # seconds until response headers
+IDLE_TIMEOUT = 120.0  # seconds of silence between chunks (reasoning models pause long)
+
+
+async def _settle(promise: Any) -> Any:
+    return await promise
+
+
+class FetchResponse:
+    def __init__(self, response: Any, controller: Any, idle_timeout: float) -> None:
+        self.status = int(response.status)
+        self.headers = {
+            name: str(response.headers.get(name))
+            for name in ("retry-after", "content-type", "x-request-id")
+            if response.headers.get(name) is not None
+        }
+        self._response = response
+        self._controller = controller
+        self._idle_timeout = idle_timeout
+        self._done = False
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        if self._response.body is None:
+            return
+        reader = self._response.body.getReader()
+        try:
+            while not self._done:
+                result = await self._read(reader)
+                if result.done:
+                    return
+                yield bytes(result.value.to_py())
+        finally:
+            self._done = True
+
+    async def _read(self, reader: Any) -> Any:
+        try:
+            return await asyncio.wait_for(_settle(reader.read()), self._idle_timeout)
+        except TimeoutError as exc:
+            self._controller.abort()
+            raise ModelError(
+                ErrorType.TIMEOUT, f"no data from the model for {self._idle_timeout:.0f} s"
+            ) from exc
+        except JsException as exc:
+            if self._done:
+                return _Done()
+            raise ModelError(
+                ErrorType.NETWORK, f"the connection dropped mid-stream ({_js_reason(exc)})"
+            ) from exc
+
+    async def cancel(self) -> None:
+        if not self._done:
+            self._done = True
+            self._controller.abort()
+
+
+class _Done:
+    done = True
+
+
+def _js_reason(exc: Exception) -> str:
+    text = str(exc)
+    return text.splitlines()[-1][:200] if text else type(exc).__name__
+
+
+class FetchTransport:
+    def __init__(self, connect_timeout: float = CONNECT_TIMEOUT, idle_timeout: float = IDLE_TIMEOUT) -> None:
+        self.connect_timeout = connect_timeout
+        self.idle_timeout = idle_timeout
+
+    async def send(self, request: ModelRequest) -> FetchResponse:
+        controller = js.AbortController.new()
+        init: dict[str, Any] = {
+            "method": request.method,
+            "headers": request.headers,
+            "signal": controller.signal,
+        }
+        if request.body is not None:
+            init["body"] = json.dumps(request.body)
+        options = to_js(init, dict_converter=js.Object.fromEntries)
+        try:
+            response = await asyncio.wait_for(_settle(js.fetch(request.url, options)), self.connect_timeout)
+        except TimeoutError as exc:
+            controller.abort()
+            raise ModelError(ErrorType.TIMEOUT, f"no answer from {_origin(request.url)} in time") from exc
+        except JsException as exc:
+            raise ModelError(
+                ErrorType.NETWORK,
+                f"cannot reach {_origin(request.url)} (offline, wrong URL, or blocked by CORS): "
+                + _js_reason(exc),
+            ) from exc
+        return FetchResponse(response, controller, self.idle_timeout)
+
+
+def _origin(url: str) -> str:
+    parts = url.split("/")
+    return "/".join(parts[:3]) if len(parts) >= 3 else url

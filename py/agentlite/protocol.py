@@ -1,0 +1,26 @@
+"""The worker protocol: every message is `{type, id?, ...}`.
+
+Mirrors web/src/protocol.js (tests/unit/test_protocol.py keeps the two in step).
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Msg(enum.StrEnum):
+    # main thread -> worker
+    SETTINGS = "settings"  # {settings}: endpoint, key, model, dialect
+    SEND = "send"  # {chat, text, mode}: a user message starts a turn
+    STOP = "stop"  # {chat}: stop the running turn of a chat
+    CALL = "call"  # {id, method, args}: answered by one REPLY
+    # worker -> main thread
+    PHASE = "phase"  # {phase, progress, detail}: start-up progress
+    READY = "ready"  # {}: the agent accepts messages
+    FAILED = "failed"  # {phase, message}: start-up failed in that phase
+    EVENT = "event"  # {chat, event}: a conversation event to render
+    CHANGE = "change"  # {change}: the workspace changed
+    REPLY = "reply"  # {id, ok, value | error}: the answer to one CALL
+
+
+PHASES = ("runtime", "packages", "storage", "agent", "ready")

@@ -1,0 +1,90 @@
+"""End-to-end harness: Debian Chromium driven by pytest-playwright against dist/ on a free port.
+
+The browser console of every page is printed as it happens, so a failing test shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from buildsys.common import DIST
+from buildsys.serve import StaticServer
+from playwright.sync_api import BrowserContext, Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY_TIMEOUT_MS = 120_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 860}}
+
+
+@pytest.fixture(scope="session")
+def origin() -> Iterator[str]:
+    if not (DIST / "index.html").exists():
+        pytest.fail("dist/ is not built: run `python build.py` (or `python build.py test`)")
+    with StaticServer(DIST) as server:
+        yield server.origin
+
+
+def pipe_console(page: Page) -> None:
+    page.on("console", lambda msg: print(f"[console.{msg.type}] {msg.text}"))
+    page.on("pageerror", lambda err: print(f"[pageerror] {err}"))
+    page.on("worker", lambda worker: worker.on("console", lambda m: print(f"[worker.{m.type}] {m.text}")))
+
+
+def wait_ready(page: Page) -> None:
+    page.wait_for_selector(
+        "[data-testid=app][data-state=ready], [data-testid=app][data-state=failed]",
+        state="attached",
+        timeout=READY_TIMEOUT_MS,
+    )
+    state = page.get_attribute("[data-testid=app]", "data-state")
+    assert state == "ready", f"app failed to start: {page.inner_text('.load')}"
+
+
+@pytest.fixture
+def app(page: Page, origin: str) -> Page:
+    """A fresh page of the app, ready (Python agent started)."""
+    pipe_console(page)
+    page.goto(f"{origin}/index.html")
+    wait_ready(page)
+    return page
+
+
+@pytest.fixture
+def context_factory(browser: Any) -> Iterator[Any]:
+    """New isolated contexts for tests that need more than the default one."""
+    made: list[BrowserContext] = []
+
+    def make(**kwargs: Any) -> BrowserContext:
+        context = browser.new_context(**kwargs)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
