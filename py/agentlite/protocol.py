@@ -14,6 +14,7 @@ class Msg(enum.StrEnum):
     SEND = "send"  # {chat, text, mode}: a user message starts a turn
     STOP = "stop"  # {chat}: stop the running turn of a chat
     CALL = "call"  # {id, method, args}: answered by one REPLY
+    SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
     # worker -> main thread
     PHASE = "phase"  # {phase, progress, detail}: start-up progress
     READY = "ready"  # {}: the agent accepts messages
@@ -21,6 +22,7 @@ class Msg(enum.StrEnum):
     EVENT = "event"  # {chat, event}: a conversation event to render
     CHANGE = "change"  # {change}: the workspace changed
     REPLY = "reply"  # {id, ok, value | error}: the answer to one CALL
+    SANDBOX_RUN = "sandbox_run"  # {id, kind, payload, timeout_ms}: run model-written code in a sandbox
 
 
 PHASES = ("runtime", "packages", "storage", "agent", "ready")

@@ -7,6 +7,7 @@ export const MSG = Object.freeze({
   SEND: "send", // {chat, text, mode}: a user message starts a turn
   STOP: "stop", // {chat}: stop the running turn of a chat
   CALL: "call", // {id, method, args}: a request answered by one REPLY (vfs.*, chats.*)
+  SANDBOX_RESULT: "sandbox_result", // {id, ok, result | error}: the answer to one SANDBOX_RUN
   // worker -> main thread
   PHASE: "phase", // {phase, progress, detail}: start-up progress
   READY: "ready", // {}: the agent accepts messages
@@ -14,6 +15,7 @@ export const MSG = Object.freeze({
   EVENT: "event", // {chat, event}: a conversation event to render
   CHANGE: "change", // {change}: the workspace changed (refresh the file tree)
   REPLY: "reply", // {id, ok, value | error}: the answer to one CALL
+  SANDBOX_RUN: "sandbox_run", // {id, kind, payload, timeout_ms}: run model-written code in a sandbox frame
 });
 
 // Start-up phases of the worker, in order.
