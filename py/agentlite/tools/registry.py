@@ -1,0 +1,125 @@
+"""The tool registry: each tool is a function with a pydantic argument model and a description.
+
+From that one definition come the OpenAI `tools` JSON, the definitions the prompt dialects and the
+stream decoders read (`definition()`), argument validation, and the aliases the seeds use.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
+
+
+class Risk(enum.StrEnum):
+    """What a call may do; the engine's approval policy reads it."""
+
+    READ = "read"
+    CREATE = "create"
+    MODIFY = "modify"
+    DESTRUCTIVE = "destructive"
+    EXECUTE = "execute"
+
+
+Runner = Callable[[Any, Any], Awaitable[ToolResult]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    args: type[BaseModel]
+    run: Runner  # run(context, validated_args) -> ToolResult
+    risk: Risk
+    aliases: tuple[str, ...] = ()
+    streamed: tuple[str, ...] = ()  # fields that travel as ndjson streams and show as live previews
+    resource: Callable[[Any], str | None] = field(default=lambda _args: None)  # what the engine locks
+
+    def parameters(self) -> dict[str, Any]:
+        schema = self.args.model_json_schema()
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+        return schema
+
+    def openai_schema(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters()},
+        }
+
+    def definition(self) -> dict[str, Any]:
+        """The tool as data, for request building and the stream decoders."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.parameters(),
+            "streamed": list(self.streamed),
+            "aliases": list(self.aliases),
+        }
+
+
+def validation_message(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "arguments"
+        parts.append(f"`{where}`: {item['msg']}")
+    return "invalid arguments: " + "; ".join(parts)
+
+
+class ToolRegistry:
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._names: dict[str, str] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        for name in (tool.name, *tool.aliases):
+            if name in self._names:
+                raise ValueError(f"tool name {name!r} registered twice")
+            self._names[name] = tool.name
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Tool | None:
+        canonical = self._names.get(name)
+        return None if canonical is None else self._tools[canonical]
+
+    def __iter__(self) -> Any:
+        return iter(self._tools.values())
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def definitions(self, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        chosen = set(only) if only is not None else None
+        return [t.definition() for t in self._tools.values() if chosen is None or t.name in chosen]
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        return [t.openai_schema() for t in self._tools.values()]
+
+    def validate(self, name: str, arguments: dict[str, Any]) -> tuple[Tool, BaseModel]:
+        """Resolve the name and validate the arguments; ToolError when either is wrong."""
+        tool = self.get(name)
+        if tool is None:
+            known = ", ".join(self.names())
+            raise ToolError(
+                ToolErrorType.INVALID_ARGUMENT, f"unknown tool {name!r}", f"Available tools: {known}"
+            )
+        try:
+            return tool, tool.args.model_validate(arguments)
+        except ValidationError as error:
+            raise ToolError(ToolErrorType.INVALID_ARGUMENT, validation_message(error)) from error
+
+    async def call(self, name: str, arguments: dict[str, Any], context: Any) -> ToolResult:
+        """Run one call. Errors the model caused come back as failed results; bugs raise."""
+        try:
+            tool, args = self.validate(name, arguments)
+            return await tool.run(context, args)
+        except ToolError as error:
+            return ToolResult.from_error(error)

@@ -1,0 +1,78 @@
+"""One result shape for every tool: `{code, message, data, errorType}` (seed 003).
+
+`code` is 0 on success and 1 on failure; `errorType` comes from a small taxonomy so the engine and
+the model can tell a missing path from a rejected approval.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+class ToolErrorType(enum.StrEnum):
+    NOT_FOUND = "not_found"
+    INVALID_ARGUMENT = "invalid_argument"
+    CONFLICT = "conflict"
+    TOO_LARGE = "too_large"
+    TIMEOUT = "timeout"
+    DENIED = "denied"
+    REJECTED = "rejected"
+    SANDBOX = "sandbox"
+    INTERNAL = "internal"
+
+
+class ToolError(Exception):
+    """Raised by a tool for a failure the model caused; it becomes a failed result, never a crash.
+
+    `hint` is written for the model: what to do next (the nearest paths, the candidate lines ...).
+    """
+
+    def __init__(self, error_type: ToolErrorType, message: str, hint: str = "", data: Any = None) -> None:
+        super().__init__(message)
+        self.error_type = error_type
+        self.message = message
+        self.hint = hint
+        self.data = data
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    code: int
+    message: str
+    data: Any = None
+    error_type: ToolErrorType | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0
+
+    @classmethod
+    def success(cls, message: str, data: Any = None) -> ToolResult:
+        return cls(0, message, data)
+
+    @classmethod
+    def failure(cls, error_type: ToolErrorType, message: str, data: Any = None) -> ToolResult:
+        return cls(1, message, data, error_type)
+
+    @classmethod
+    def from_error(cls, error: ToolError) -> ToolResult:
+        message = f"{error.message}\n{error.hint}" if error.hint else error.message
+        return cls.failure(error.error_type, message, error.data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "data": self.data,
+            "errorType": None if self.error_type is None else self.error_type.value,
+        }
+
+    def for_model(self) -> str:
+        """The text the model reads: the message, then the data when there is any."""
+        if self.data is None:
+            return self.message
+        data = self.data if isinstance(self.data, str) else json.dumps(self.data, ensure_ascii=False)
+        return f"{self.message}\n{data}"
