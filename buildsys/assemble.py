@@ -36,6 +36,9 @@ BUNDLES = {
     "src/worker/worker.js": "worker.js",
     "src/bare.js": "bare.js",
     "src/bare-worker.js": "bare-worker.js",
+    "src/sandbox/host.js": "sandbox-host.js",
+    "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
+    "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
 }
 
 
@@ -84,6 +87,7 @@ def front_end(stamps: Stamps) -> None:
     for entry, out in BUNDLES.items():
         cmd = [str(esbuild), entry, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", f"--outfile={DIST / out}", "--sourcemap=linked"]
+        cmd += ["--alias:node:zlib=./src/sandbox/zlib-shim.js"]  # just-bash's gzip: unavailable in a browser
         run(cmd, f"esbuild {entry}", cwd=WEB)
     for name in STATIC:
         source = WEB / name

@@ -44,9 +44,9 @@ def median(values: list[float]) -> float:
 
 
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
-    from buildsys import bench_browser
+    from buildsys import bench_browser, bench_stream
 
-    return {"ready_warm": bench_browser.ready_warm}
+    return {"ready_warm": bench_browser.ready_warm, "chunk_to_dom": bench_stream.chunk_to_dom}
 
 
 def bench(only: list[str], json_path: str | None) -> int:

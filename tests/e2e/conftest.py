@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import BrowserContext, Page
+
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
-from playwright.sync_api import BrowserContext, Page
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -88,3 +89,27 @@ def context_factory(browser: Any) -> Iterator[Any]:
     yield make
     for context in made:
         context.close()
+
+
+@pytest.fixture
+def model_server() -> Iterator[Any]:
+    """A scripted OpenAI-compatible endpoint (buildsys/model_server.py)."""
+    from buildsys.model_server import ModelServer
+
+    with ModelServer() as server:
+        yield server
+
+
+def open_app(page: Page, origin: str, **params: str) -> Page:
+    """Load the app with URL parameters (CONTRACT.md §2) and wait until it is ready."""
+    from urllib.parse import urlencode
+
+    pipe_console(page)
+    page.goto(f"{origin}/index.html" + (f"?{urlencode(params)}" if params else ""))
+    wait_ready(page)
+    return page
+
+
+def send(page: Page, text: str) -> None:
+    page.fill("[data-testid=chat-input]", text)
+    page.press("[data-testid=chat-input]", "Enter")

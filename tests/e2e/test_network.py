@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from playwright.sync_api import Page, Request
+
 from tests.e2e.conftest import pipe_console, wait_ready
 
 

@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, Route
+
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
-from playwright.sync_api import Page, Route
 from tests.e2e.conftest import READY_TIMEOUT_MS, pipe_console, wait_ready
 
 STATES_SCRIPT = """

@@ -1,0 +1,128 @@
+"""chunk arrives → text in the DOM: the app (worker, Python decoders, postMessage, render) against a
+bare JS reader that appends the same stream to the DOM. Both read the same scripted endpoint; each
+chunk carries a marker, and latency = the time the marker appears in the DOM − the time the server
+wrote the chunk (one machine, one clock)."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from typing import Any
+
+from buildsys.bench import Figure
+from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.common import DIST
+from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.serve import StaticServer
+
+CHUNKS = 80
+DELAY = 0.04
+OBSERVER = """(selector) => {
+  window.__seen = {};
+  const re = /§(\\d+)§/g;
+  new MutationObserver(() => {
+    const now = performance.timeOrigin + performance.now();
+    const el = document.querySelector(selector);
+    if (!el) return;
+    for (const m of el.textContent.matchAll(re)) if (!(m[1] in window.__seen)) window.__seen[m[1]] = now;
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+FLOOR_PAGE = """<!doctype html><meta charset="utf-8"><body><div id="out"></div><script type="module">
+window.start = async (url) => {
+  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                     body: JSON.stringify({model: "bench", stream: true, messages: []})});
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const out = document.getElementById("out");
+  let buffer = "";
+  for (;;) {
+    const {done, value} = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, {stream: true});
+    let cut;
+    while ((cut = buffer.indexOf("\\n\\n")) >= 0) {
+      const line = buffer.slice(0, cut); buffer = buffer.slice(cut + 2);
+      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+      const delta = JSON.parse(line.slice(6)).choices[0].delta;
+      if (delta.content) out.append(delta.content);
+    }
+  }
+  window.finished = true;
+};
+</script>"""
+
+
+def _pieces() -> list[str]:
+    return [f"§{i}§ lorem ipsum " for i in range(CHUNKS)]
+
+
+def _content(chunk: bytes) -> str:
+    if not chunk.startswith(b"data: {"):
+        return ""
+    return str(json.loads(chunk[6:])["choices"][0]["delta"].get("content") or "")
+
+
+def _latencies(server: ModelServer, seen: dict[str, float], since: int) -> list[float]:
+    """Milliseconds from the server writing each marker's chunk to the marker showing in the DOM."""
+    sent: dict[str, float] = {}
+    for chunk, at in server.sent[since:]:
+        for marker in re.findall(r"§(\d+)§", _content(chunk)):
+            sent.setdefault(marker, at * 1000)
+    return [seen[k] - sent[k] for k in sent if k in seen]
+
+
+def _measure_app(context: Any, origin: str, server: ModelServer) -> list[float]:
+    page = context.new_page()
+    page.goto(f"{origin}/index.html?base_url={server.base_url}&model=bench&dialect=native")
+    page.wait_for_selector("[data-testid=app][data-state=ready]", state="attached", timeout=120_000)
+    page.evaluate(OBSERVER, "[data-testid=message][data-role=assistant] .message-body")
+    since = len(server.sent)
+    page.fill("[data-testid=chat-input]", "stream")
+    page.press("[data-testid=chat-input]", "Enter")
+    page.wait_for_selector("[data-testid=message][data-role=assistant][data-state=done]", timeout=120_000)
+    latencies = _latencies(server, page.evaluate("window.__seen"), since)
+    page.close()
+    return latencies
+
+
+def _measure_floor(context: Any, origin: str, server: ModelServer) -> list[float]:
+    page = context.new_page()
+    page.route(
+        f"{origin}/__bench_reader.html", lambda r: r.fulfill(content_type="text/html", body=FLOOR_PAGE)
+    )
+    page.goto(f"{origin}/__bench_reader.html")
+    page.wait_for_function("typeof window.start === 'function'")
+    page.evaluate(OBSERVER, "#out")
+    since = len(server.sent)
+    page.evaluate("(url) => { window.start(url); }", f"{server.base_url}/chat/completions")
+    page.wait_for_function("window.finished === true", timeout=120_000)
+    latencies = _latencies(server, page.evaluate("window.__seen"), since)
+    page.close()
+    return latencies
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def chunk_to_dom() -> list[Figure]:
+    from playwright.sync_api import sync_playwright
+
+    with StaticServer(DIST) as static, ModelServer() as server, sync_playwright() as playwright:
+        server.script(Scripted(chunks=text_chunks(*_pieces()), delay=DELAY))
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        context = browser.new_context()
+        floor = _measure_floor(context, static.origin, server)
+        app = _measure_app(context, static.origin, server)
+        browser.close()
+    if not app or not floor:
+        raise RuntimeError("chunk_to_dom: no markers observed")
+    runs = len(app)
+    return [
+        Figure(
+            "chunk_to_dom_p50", statistics.median(app), "ms", statistics.median(floor), runs, "p50 ≤ 16 ms"
+        ),
+        Figure("chunk_to_dom_p99", percentile(app, 0.99), "ms", percentile(floor, 0.99), runs, "p99 ≤ 50 ms"),
+    ]

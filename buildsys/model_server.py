@@ -1,0 +1,168 @@
+"""A scripted OpenAI-compatible endpoint on 127.0.0.1 for end-to-end tests and benchmarks.
+
+Queue responses with `script(...)`; each POST /v1/chat/completions takes the next one (the last one
+repeats). Bodies stream with chunked transfer encoding, paced by `delay`, and can drop the connection
+midway (`drop_after`). Every request is recorded (headers included) so tests can count rounds and
+check what was sent. CORS headers are on unless `cors=False` (to test the page's CORS diagnosis).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Scripted:
+    status: int = 200
+    chunks: list[bytes] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    drop_after: int | None = None  # close the connection after this many chunks
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+class ModelServer:
+    def __init__(self, cors: bool = True) -> None:
+        self.cors = cors
+        self.queue: list[Scripted] = []
+        self.requests: list[Recorded] = []
+        self.models = ["test-model"]
+        self.sent: list[tuple[bytes, float]] = []  # (chunk, time.time() when written): latency benches
+        self.lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def script(self, *responses: Scripted) -> None:
+        with self.lock:
+            self.queue.extend(responses)
+
+    def completions(self) -> list[Recorded]:
+        return [r for r in self.requests if r.path.endswith("/chat/completions") and r.method == "POST"]
+
+    def next_response(self) -> Scripted:
+        with self.lock:
+            if not self.queue:
+                return Scripted(status=500, chunks=[b'{"error": {"message": "nothing scripted"}}'])
+            return self.queue.pop(0) if len(self.queue) > 1 else self.queue[0]
+
+    def __enter__(self) -> ModelServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+            def _cors(self) -> None:
+                if server.cors:
+                    self.send_header("Access-Control-Allow-Origin", "*")
+                    self.send_header("Access-Control-Allow-Headers", "authorization, content-type")
+                    self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+                    self.send_header("Access-Control-Expose-Headers", "retry-after")
+
+            def _record(self, body: Any) -> None:
+                with server.lock:
+                    server.requests.append(Recorded(self.command, self.path, dict(self.headers), body))
+
+            def do_OPTIONS(self) -> None:
+                self._record(None)
+                self.send_response(204)
+                self._cors()
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_GET(self) -> None:
+                self._record(None)
+                if not self.path.endswith("/models"):
+                    return self._plain(404, b'{"error": {"message": "not found"}}')
+                body = json.dumps(
+                    {"object": "list", "data": [{"id": m, "object": "model"} for m in server.models]}
+                )
+                return self._plain(200, body.encode())
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    self._record(json.loads(raw or b"null"))
+                except ValueError:
+                    self._record(raw.decode("utf-8", "replace"))
+                self._stream(server.next_response())
+
+            def _plain(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self._cors()
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _stream(self, response: Scripted) -> None:
+                self.send_response(response.status)
+                self._cors()
+                is_sse = response.status < 400
+                self.send_header("Content-Type", "text/event-stream" if is_sse else "application/json")
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for index, chunk in enumerate(response.chunks):
+                    if response.drop_after is not None and index >= response.drop_after:
+                        return self._drop()
+                    if response.delay:
+                        time.sleep(response.delay)
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    self.wfile.flush()
+                    server.sent.append((chunk, time.time()))
+                if response.drop_after is not None:
+                    return self._drop()
+                self.wfile.write(b"0\r\n\r\n")
+
+            def _drop(self) -> None:
+                self.wfile.flush()
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+                )
+                self.close_connection = True
+                self.connection.close()
+
+        return Handler
+
+
+def sse(*payloads: dict[str, Any], done: bool = True) -> list[bytes]:
+    """SSE chunks for the given chunk objects, ending with [DONE]."""
+    chunks = [f"data: {json.dumps(p)}\n\n".encode() for p in payloads]
+    return [*chunks, b"data: [DONE]\n\n"] if done else chunks
+
+
+def text_chunks(*pieces: str, finish: str = "stop") -> list[bytes]:
+    deltas = [{"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]} for p in pieces]
+    deltas.append({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    return sse(*deltas)
