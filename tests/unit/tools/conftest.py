@@ -1,0 +1,85 @@
+"""Shared pieces of the tool tests: a workspace over MemoryStorage, a context, a fake sandbox.
+
+`async def` tests run in a fresh event loop each (asyncio.run), so a test's workspace, its lock and
+its tasks all live in one loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from agentlite.tools.catalog import default_registry
+from agentlite.tools.context import ToolContext, ToolSettings
+from agentlite.tools.result import ToolResult
+from agentlite.workspace import MemoryStorage, Workspace
+
+REGISTRY = default_registry()
+TURN = "turn-1"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    if not inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    asyncio.run(pyfuncitem.obj(**arguments))
+    return True
+
+
+async def workspace_with(files: dict[str, str | bytes] | None = None) -> Workspace:
+    """A workspace holding `files`, written by the user in a turn of its own."""
+    workspace = await Workspace.open(MemoryStorage())
+    for path, content in (files or {}).items():
+        if path.endswith("/"):
+            await workspace.create_folder(path, turn="setup", author="user")
+        else:
+            await workspace.write(path, content, turn="setup", author="user")
+    return workspace
+
+
+async def context_with(files: dict[str, str | bytes] | None = None, **fields: Any) -> ToolContext:
+    return ToolContext(await workspace_with(files), TURN, **fields)
+
+
+async def call(context: ToolContext, name: str, **arguments: Any) -> ToolResult:
+    return await REGISTRY.call(name, arguments, context)
+
+
+Handler = Callable[[str, dict[str, Any], int], Awaitable[dict[str, Any]] | dict[str, Any]]
+
+
+class FakeSandbox:
+    """Records each run and answers with `handler(kind, payload, timeout_ms)` (or raises what it raises)."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.runs: list[tuple[str, dict[str, Any], int]] = []
+
+    async def run(self, kind: str, payload: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
+        self.runs.append((kind, payload, timeout_ms))
+        answer = self.handler(kind, payload, timeout_ms)
+        return await answer if inspect.isawaitable(answer) else answer
+
+
+def shell_result(**fields: Any) -> dict[str, Any]:
+    """A shell run's result as the page's sandbox host checks and returns it."""
+    result: dict[str, Any] = {
+        "stdout": "",
+        "stderr": "",
+        "exit_code": 0,
+        "changed": {},
+        "deleted": [],
+        "created_dirs": [],
+    }
+    result.update(fields)
+    return result
+
+
+SMALL = ToolSettings(
+    shell_files_bytes=100, shell_file_bytes=60, output_chars=200, read_chars=400, list_entries=5
+)
