@@ -1,0 +1,159 @@
+"""Running model-written code from the agent worker, in the page's sandbox frames.
+
+The worker cannot create iframes. `SandboxClient.run` posts a SANDBOX_RUN to the page through the
+injected `post`; the page's SandboxHost (web/src/sandbox/host.js) runs the code in an opaque-origin
+frame and answers with a SANDBOX_RESULT, which the service hands to `deliver`.
+
+Kinds and their results (shapes checked by the page before they get here):
+
+- ``js`` ``{code}`` -> ``{value, type, logs: [{level, text}], error: {name, message, line} | None}``
+- ``shell`` ``{command, files: {path: text}, cwd}`` and ``python`` ``{code, files, cwd, args}`` ->
+  ``{stdout, stderr, exit_code, changed: {path: text}, deleted: [path], created_dirs: [path],
+  deleted_dirs: [path]}`` (``payload.dirs``, optional: folders to create first, e.g. empty ones)
+
+Runs of one realm (``js``; ``shell`` and ``python`` share one) go to the page one at a time, as the
+page runs them, so each run's own deadline starts when the page starts it. A run whose caller was
+cancelled still holds its realm until the page answers or its deadline passes: the code is still
+running over there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentlite.protocol import Msg
+
+Post = Callable[[dict[str, Any]], Any]
+
+# How long past timeout_ms the page may take before the client gives up on it: the page's frame
+# start (30 s), Pyodide's first start inside a frame (60 s, granted once per frame), messaging.
+DEFAULT_GRACE_MS = 30_000 + 60_000 + 5_000
+MAX_TIMEOUT_MS = 10 * 60 * 1000
+_REALM = {"js": "js", "shell": "shell", "python": "shell"}
+
+
+class SandboxError(Exception):
+    """A run that produced no result. `type` is the page's reason (`timeout`, `unavailable`,
+    `invalid`, `failed`, `bad_request`) or `no_answer` when the page never answered."""
+
+    def __init__(self, type: str, message: str) -> None:
+        super().__init__(message)
+        self.type = type
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}"
+
+
+class SandboxTimeoutError(SandboxError):
+    """The code ran past its time: the page's watchdog removed the frame."""
+
+
+class SandboxNoAnswerError(SandboxError):
+    """The page did not answer within timeout_ms plus the grace period."""
+
+
+@dataclass
+class _Run:
+    future: asyncio.Future[dict[str, Any]]
+    realm: str
+    timer: asyncio.TimerHandle | None = field(default=None)
+
+
+class SandboxClient:
+    def __init__(self, post: Post, *, grace_ms: int = DEFAULT_GRACE_MS) -> None:
+        self._post = post
+        self._grace_ms = grace_ms
+        self._ids = itertools.count(1)
+        self._runs: dict[int, _Run] = {}
+        self._busy: dict[str, asyncio.Future[dict[str, Any]]] = {}  # realm -> its run on the page
+
+    @property
+    def pending(self) -> int:
+        """Runs posted to the page and not yet answered or expired."""
+        return len(self._runs)
+
+    async def run(self, kind: str, payload: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
+        """Run `payload` of `kind` in a sandbox frame; the result dict, or a SandboxError."""
+        if not isinstance(timeout_ms, int) or not 0 < timeout_ms <= MAX_TIMEOUT_MS:
+            raise ValueError(f"timeout_ms must be an int in 1..{MAX_TIMEOUT_MS}, not {timeout_ms!r}")
+        realm = _REALM.get(kind, kind)
+        while (busy := self._busy.get(realm)) is not None and not busy.done():
+            await asyncio.wait([busy])  # the realm's previous run, however it ends
+        loop = asyncio.get_running_loop()
+        run_id = next(self._ids)
+        run = _Run(loop.create_future(), realm)
+        run.future.add_done_callback(
+            _consume
+        )  # an expired run nobody awaits any more is not "never retrieved"
+        self._runs[run_id] = run
+        self._busy[realm] = run.future
+        seconds = (timeout_ms + self._grace_ms) / 1000
+        run.timer = loop.call_later(seconds, self._expire, run_id, timeout_ms)
+        try:
+            self._post(
+                {
+                    "type": Msg.SANDBOX_RUN.value,
+                    "id": run_id,
+                    "kind": kind,
+                    "payload": payload,
+                    "timeout_ms": timeout_ms,
+                }
+            )
+        except BaseException as exc:
+            if self._settle(run_id) is not None:  # free the realm for the next run
+                run.future.set_exception(SandboxError("unavailable", f"could not post to the page: {exc}"))
+            raise
+        # shield: cancelling the caller leaves the run registered until the page answers or it expires
+        return await asyncio.shield(run.future)
+
+    def deliver(self, message: dict[str, Any]) -> bool:
+        """Hand over a SANDBOX_RESULT from the page. False when it matches no waiting run
+        (late, unknown or not a result): such messages are ignored."""
+        if message.get("type") != Msg.SANDBOX_RESULT.value:
+            return False
+        run_id = message.get("id")
+        run = self._settle(run_id) if isinstance(run_id, int) else None
+        if run is None:
+            return False
+        result = message.get("result")
+        if message.get("ok") and isinstance(result, dict):
+            run.future.set_result(result)
+        elif message.get("ok"):
+            run.future.set_exception(SandboxError("invalid", "the page answered without a result object"))
+        else:
+            run.future.set_exception(_error_from(message.get("error")))
+        return True
+
+    def _expire(self, run_id: int, timeout_ms: int) -> None:
+        run = self._settle(run_id)
+        if run is not None:
+            message = f"the page did not answer within {timeout_ms + self._grace_ms} ms"
+            run.future.set_exception(SandboxNoAnswerError("no_answer", message))
+
+    def _settle(self, run_id: int) -> _Run | None:
+        run = self._runs.pop(run_id, None)
+        if run is None or run.future.done():
+            return None
+        if run.timer is not None:
+            run.timer.cancel()
+        return run
+
+
+def _error_from(error: Any) -> SandboxError:
+    if isinstance(error, dict):
+        kind = str(error.get("type") or "failed")
+        message = str(error.get("message") or "the sandbox run failed")
+    else:
+        kind, message = "failed", str(error or "the sandbox run failed")
+    cls = SandboxTimeoutError if kind == "timeout" else SandboxError
+    return cls(kind, message)
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()

@@ -1,0 +1,132 @@
+// The runtime of the "js" sandbox frame (browser_js_eval): evaluates model-written JavaScript and
+// reports the value of the last expression, the console output by level, and any error.
+// It runs inside the opaque-origin frame only; the host imports it there from text.
+import { parse } from "acorn";
+import { servePort } from "./frame-port.js";
+import { cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
+import { consoleText, inspect } from "./repr.js";
+
+// console method -> the level it is reported under
+const LEVELS = {
+  log: "log",
+  info: "info",
+  warn: "warn",
+  error: "error",
+  debug: "debug",
+  dir: "log",
+  table: "log",
+  trace: "debug",
+};
+let current = null; // the console capture of the run in progress; runs are serialised by the host
+
+export function start(port) {
+  captureConsole();
+  servePort(port, { js: evaluate });
+}
+
+// Route console calls into the current run; output after a run has ended is dropped.
+function captureConsole() {
+  for (const [method, level] of Object.entries(LEVELS)) {
+    console[method] = (...args) => record(level, safely(() => consoleText(args)));
+  }
+  addEventListener("error", (event) => record("error", `Uncaught ${event.message}`));
+  addEventListener("unhandledrejection", (event) =>
+    record("error", `Uncaught (in promise) ${safely(() => inspect(event.reason))}`),
+  );
+}
+
+function record(level, text) {
+  if (!current || current.full) return;
+  current.size += utf8Length(text) + 1;
+  if (current.size > STREAM_LIMIT_BYTES) {
+    current.full = true;
+    current.logs.push({ level: "info", text: "[console output truncated]" });
+    return;
+  }
+  current.logs.push({ level, text });
+}
+
+async function evaluate({ code }) {
+  if (typeof code !== "string") throw new Error("payload.code must be a string");
+  current = { logs: [], size: 0, full: false };
+  const capture = current;
+  try {
+    let value = compile(code)();
+    if (value && typeof value.then === "function") value = await value;
+    return { value: cap(safely(() => inspect(value))), type: typeOf(value), logs: capture.logs, error: null };
+  } catch (err) {
+    return { value: null, type: null, logs: capture.logs, error: describeError(err) };
+  } finally {
+    current = null;
+  }
+}
+
+// Plain code goes through indirect eval, whose completion value is exactly "the value of the last
+// expression" (and top-level var/function declarations stay global between runs, like a console).
+// Code that needs top-level await is wrapped in an async function that returns its last expression.
+function compile(code) {
+  const plain = tryParse(code, false);
+  if (plain.ast) return () => (0, eval)(code);
+  const awaited = tryParse(code, true);
+  if (!awaited.ast) return () => evalWithPosition(code, plain.error);
+  const last = awaited.ast.body.at(-1);
+  let body = code;
+  if (last && last.type === "ExpressionStatement") {
+    const expr = code.slice(last.expression.start, last.expression.end);
+    body = `${code.slice(0, last.start)}return (${expr});${code.slice(last.end)}`;
+  }
+  return () => (0, eval)(`(async () => {${body}\n})()`);
+}
+
+// The engine's SyntaxError says what is wrong but not where; the parser knows where.
+function evalWithPosition(code, parseError) {
+  try {
+    return (0, eval)(code);
+  } catch (err) {
+    if (err instanceof SyntaxError && parseError && parseError.loc) {
+      err.where = `code:${parseError.loc.line}:${parseError.loc.column + 1}`;
+    }
+    throw err;
+  }
+}
+
+function tryParse(code, allowAwait) {
+  try {
+    return { ast: parse(code, { ecmaVersion: "latest", allowAwaitOutsideFunction: allowAwait }) };
+  } catch (error) {
+    return { ast: null, error };
+  }
+}
+
+function typeOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+function describeError(err) {
+  if (!(err instanceof Error)) {
+    return { name: "Error", message: `Uncaught ${safely(() => inspect(err))}`, line: null };
+  }
+  const line = err.where || whereInCode(String(err.stack || ""));
+  return { name: err.name, message: cap(err.message, 4096), line };
+}
+
+// "code:3:7" for the innermost frame in the evaluated code (eval frames read "<anonymous>:3:7"),
+// else the first stack frame as the engine wrote it.
+function whereInCode(stack) {
+  const frames = stack.split("\n").filter((line) => /^\s+at /.test(line));
+  for (const frame of frames) {
+    const match = /<anonymous>:(\d+):(\d+)\)?$/.exec(frame);
+    if (match) return `code:${match[1]}:${match[2]}`;
+  }
+  return frames.length ? frames[0].trim() : null;
+}
+
+function safely(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    return `[unprintable: ${err && err.message}]`;
+  }
+}

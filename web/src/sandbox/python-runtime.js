@@ -1,0 +1,434 @@
+// Python inside the shell sandbox frame: `python`, `python3`, `pip` and `pip3` commands for the
+// shell, backed by a Pyodide that starts on first use in this frame (never in the agent worker).
+//
+// The frame has no network. Pyodide's files come from the host by name: a fetch() shim answers every
+// URL under INDEX_URL with bytes the host handed over; any other URL goes to the real fetch, which
+// the frame's CSP refuses. Each run copies the shell's files into Pyodide's file system, runs, copies
+// the writes and deletions back, and then removes them again, so runs do not see each other's files.
+import { defineCommand } from "just-bash/browser";
+
+// A name that never resolves, used only as a key for the fetch shim.
+const INDEX_URL = "https://runtime.invalid/pyodide/";
+const LOCK_NAME = "agentlite-lock.json";
+const STREAM_LIMIT = 8 * 1024 * 1024; // per stream inside a pipeline; the shell's result is capped later
+const SHELL_SYSTEM = ["/bin", "/usr", "/dev", "/proc"]; // the shell's own folders, not the user's files
+const PYTHON_SKIP = ["/dev", "/proc", "/sys"];
+const PYTHON_HOME = "/home/pyodide"; // Python's own home (caches, config): never copied back
+
+// Run-scoped helper in Python: argv, cwd, SystemExit and tracebacks as a real interpreter would.
+const DRIVER = `
+import os, runpy, sys, traceback
+
+def _agentlite_run(mode, target, argv, cwd):
+    saved_path = list(sys.path)
+    try:
+        os.chdir(cwd)
+        sys.argv = list(argv)
+        if mode == "file":
+            sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
+            runpy.run_path(target, run_name="__main__")
+        elif mode == "module":
+            sys.path.insert(0, cwd)
+            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, cwd)
+            exec(compile(target, "<string>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+        return 0
+    except SystemExit as exc:
+        if exc.code is None:
+            return 0
+        if isinstance(exc.code, int):
+            return exc.code
+        print(exc.code, file=sys.stderr)
+        return 1
+    except BaseException:
+        kind, value, tb = sys.exc_info()
+        traceback.print_exception(kind, value, tb.tb_next)
+        return 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.path[:] = saved_path
+        # Forget modules imported from the user's files: the next run must see their new content.
+        for name, module in list(sys.modules.items()):
+            path = getattr(module, "__file__", None) or ""
+            if path and not path.startswith("/lib/"):
+                del sys.modules[name]
+`;
+
+let runtime = null; // Promise<Python> once started in this frame
+
+// The commands for one shell run. `run` is {channel, id} of that run (to fetch files and to tell the
+// host that Pyodide is starting).
+export function pythonCommands(run) {
+  const python = (args, ctx) => pythonCommand(run, args, ctx);
+  const pip = (args, ctx) => pipCommand(run, args, ctx);
+  return [
+    defineCommand("python", python),
+    defineCommand("python3", python),
+    defineCommand("pip", pip),
+    defineCommand("pip3", pip),
+  ];
+}
+
+export function pythonStarted() {
+  return runtime !== null;
+}
+
+// `python -c CODE ...` as a direct call (the "python" kind), on a given shell file system.
+export function runPythonCode(run, code, argv, ctx) {
+  return pythonCommand(run, ["-c", code, ...argv], ctx);
+}
+
+async function pythonCommand(run, args, ctx) {
+  const parsed = parseArgs(args);
+  if (parsed.error) return { stdout: "", stderr: `python: ${parsed.error}\n`, exitCode: 2 };
+  if (parsed.mode === "version") return { stdout: `${await versionText(run)}\n`, stderr: "", exitCode: 0 };
+  if (parsed.mode === "module" && parsed.target === "pip") return pipCommand(run, parsed.argv.slice(1), ctx);
+  if (parsed.mode === "stdin") {
+    const source = bytesToText(ctx.stdin);
+    if (!source.trim()) {
+      const stderr = "python: no interactive interpreter here; pass a script or -c CODE\n";
+      return { stdout: "", stderr, exitCode: 2 };
+    }
+    Object.assign(parsed, { mode: "code", target: source });
+    ctx = { ...ctx, stdin: "" };
+  }
+  const py = await start(run);
+  return py.execute(parsed, ctx);
+}
+
+async function pipCommand(run, args, ctx) {
+  const ignored = /^(-q|--quiet|-U|--upgrade|--no-deps|--user|--no-cache-dir)$/;
+  const [verb, ...rest] = args.filter((a) => !ignored.test(a));
+  if (verb === "--version" || verb === "-V") return ok("pip (offline: the wheels shipped with the app)\n");
+  const py = await start(run);
+  if (verb === "install") return py.install(rest.filter((a) => !a.startsWith("-")));
+  if (verb === "list" || verb === "freeze") return ok(py.listInstalled(verb === "freeze"));
+  const stderr = "pip: only `pip install NAME`, `pip list` and `pip freeze` work here\n";
+  return { stdout: "", stderr, exitCode: 2 };
+}
+
+function ok(stdout) {
+  return { stdout, stderr: "", exitCode: 0 };
+}
+
+// python [-u -B -I -E -s -O ...] (-c CODE | -m MODULE | SCRIPT | - | nothing) [ARGS...]
+function parseArgs(args) {
+  let i = 0;
+  while (i < args.length && /^-[uBIEsSOqb]+$/.test(args[i])) i++;
+  const flag = args[i];
+  if (flag === "-V" || flag === "--version") return { mode: "version" };
+  if (flag === "-c") {
+    if (i + 1 >= args.length) return { error: "argument expected for the -c option" };
+    return { mode: "code", target: args[i + 1], argv: ["-c", ...args.slice(i + 2)] };
+  }
+  if (flag === "-m") {
+    if (i + 1 >= args.length) return { error: "argument expected for the -m option" };
+    return { mode: "module", target: args[i + 1], argv: [args[i + 1], ...args.slice(i + 2)] };
+  }
+  if (flag === undefined || flag === "-") return { mode: "stdin", argv: ["-", ...args.slice(i + 1)] };
+  if (flag.startsWith("-")) return { error: `unsupported option ${flag}` };
+  return { mode: "file", target: flag, argv: args.slice(i) };
+}
+
+async function versionText(run) {
+  const py = await start(run);
+  return `Python ${py.version}`;
+}
+
+function start(run) {
+  if (!runtime) {
+    run.channel.loading(run.id);
+    runtime = boot(run.channel);
+    runtime.then(
+      () => run.channel.loaded(run.id),
+      () => {
+        run.channel.loaded(run.id);
+        runtime = null; // a failed start is retried by the next command
+      },
+    );
+  }
+  return runtime;
+}
+
+async function boot(channel) {
+  installFetchShim(channel);
+  const [mjs, asm, lockBytes] = await Promise.all(
+    ["pyodide.mjs", "pyodide.asm.mjs", LOCK_NAME].map((name) => channel.asset(name)),
+  );
+  const { loadPyodide } = await importBytes(mjs);
+  const { default: createPyodideModule } = await importBytes(asm);
+  const lockText = new TextDecoder().decode(lockBytes);
+  const pyodide = await loadPyodide({
+    indexURL: INDEX_URL,
+    packageBaseUrl: INDEX_URL,
+    lockFileContents: lockText,
+    createPyodideModule,
+    env: { HOME: PYTHON_HOME, PYTHONDONTWRITEBYTECODE: "1" },
+    stdout: () => {},
+    stderr: () => {},
+  });
+  pyodide.runPython(DRIVER);
+  return new Python(pyodide, JSON.parse(lockText));
+}
+
+// Route fetches of runtime files to the host; leave every other URL to the (CSP-blocked) network.
+function installFetchShim(channel) {
+  const networkFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith(INDEX_URL)) return networkFetch(input, init);
+    const bytes = await channel.asset(decodeURIComponent(url.slice(INDEX_URL.length)));
+    const type = url.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+    return new Response(bytes, { status: 200, headers: { "Content-Type": type } });
+  };
+}
+
+async function importBytes(bytes) {
+  const url = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+class Python {
+  constructor(pyodide, lock) {
+    this.pyodide = pyodide;
+    this.lock = lock;
+    this.FS = pyodide.FS;
+    this.version = pyodide.runPython("import sys; sys.version.split()[0]");
+    this.sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+    this.baseline = new Set(this.walk().map((entry) => entry.path));
+  }
+
+  async execute(parsed, ctx) {
+    const out = new Sink();
+    const err = new Sink();
+    const placed = await this.placeFiles(ctx.fs);
+    try {
+      await this.loadImports(parsed, ctx.cwd, err);
+      this.pyodide.setStdout({ write: (buf) => out.write(buf) });
+      this.pyodide.setStderr({ write: (buf) => err.write(buf) });
+      this.pyodide.setStdin(stdinFrom(bytesToText(ctx.stdin)));
+      const runPy = this.pyodide.globals.get("_agentlite_run");
+      let exitCode;
+      try {
+        exitCode = runPy(parsed.mode, parsed.target ?? "", parsed.argv, ctx.cwd);
+      } finally {
+        runPy.destroy();
+      }
+      await this.collectChanges(ctx.fs, placed, err);
+      return { stdout: out.text(), stderr: err.text(), exitCode };
+    } finally {
+      this.clearFiles();
+    }
+  }
+
+  // Wheels named in the lock that the code imports are loaded first (so `import pydantic` works).
+  async loadImports(parsed, cwd, err) {
+    let source = parsed.mode === "code" ? parsed.target : "";
+    if (parsed.mode === "file") {
+      try {
+        source = this.FS.readFile(this.resolve(parsed.target, cwd), { encoding: "utf8" });
+      } catch {
+        return; // a missing script is reported by Python itself
+      }
+    }
+    if (parsed.mode === "module") source = `import ${parsed.target}`;
+    await this.pyodide.loadPackagesFromImports(source, {
+      messageCallback: () => {},
+      errorCallback: (message) => err.write(new TextEncoder().encode(`${message}\n`)),
+    });
+  }
+
+  resolve(path, cwd) {
+    return path.startsWith("/") ? path : `${cwd.replace(/\/$/, "")}/${path}`;
+  }
+
+  // Copy the shell's files (not its own /bin, /usr, /dev, /proc) into Pyodide's file system.
+  async placeFiles(fs) {
+    const placed = new Map(); // path -> bytes as written
+    for (const path of fs.getAllPaths()) {
+      if (underAny(path, SHELL_SYSTEM) || underAny(path, PYTHON_SKIP) || this.baseline.has(path)) continue;
+      const stat = await fs.lstat(path);
+      if (stat.isDirectory) this.FS.mkdirTree(path);
+      if (!stat.isFile) continue;
+      const bytes = await fs.readFileBuffer(path);
+      this.FS.mkdirTree(parentOf(path));
+      this.FS.writeFile(path, bytes);
+      placed.set(path, bytes);
+    }
+    // The working directory exists in the shell even when empty; make it exist here too.
+    return placed;
+  }
+
+  // Python's writes and deletions go back into the shell's file system.
+  async collectChanges(fs, placed, err) {
+    const seen = new Set();
+    for (const { path, isFile } of this.walk()) {
+      if (!isFile || this.baseline.has(path) || this.pythonOwns(path)) continue;
+      seen.add(path);
+      const bytes = this.FS.readFile(path);
+      const before = placed.get(path);
+      if (before && sameBytes(before, bytes)) continue;
+      try {
+        await fs.mkdir(parentOf(path), { recursive: true });
+        await fs.writeFile(path, bytes);
+      } catch (error) {
+        err.write(new TextEncoder().encode(`python: could not copy back ${path}: ${error.message}\n`));
+      }
+    }
+    for (const path of placed.keys()) {
+      if (!seen.has(path)) await fs.rm(path, { force: true });
+    }
+  }
+
+  // Files that belong to Python, not to the user: bytecode caches, installed packages, its home.
+  pythonOwns(path) {
+    return path.includes("/__pycache__/") || underAny(path, [this.sitePackages, PYTHON_HOME]);
+  }
+
+  // Remove everything a run left behind, so the next run starts from the same state.
+  clearFiles() {
+    const extra = this.walk().filter(
+      (entry) => !this.baseline.has(entry.path) && !underAny(entry.path, [this.sitePackages]),
+    );
+    for (const entry of extra.filter((e) => !e.isDir)) this.FS.unlink(entry.path);
+    for (const entry of extra.filter((e) => e.isDir).reverse()) {
+      try {
+        this.FS.rmdir(entry.path);
+      } catch {
+        // not empty: it holds baseline files
+      }
+    }
+    try {
+      this.FS.chdir(PYTHON_HOME);
+    } catch {
+      // keep the current directory
+    }
+  }
+
+  // Every path below "/" (depth first, parents before children), skipping /dev, /proc, /sys.
+  walk() {
+    const entries = [];
+    const visit = (dir) => {
+      for (const name of this.FS.readdir(dir)) {
+        if (name === "." || name === "..") continue;
+        const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+        if (underAny(path, PYTHON_SKIP)) continue;
+        const mode = this.FS.lstat(path).mode;
+        const isDir = this.FS.isDir(mode);
+        entries.push({ path, isDir, isFile: this.FS.isFile(mode) });
+        if (isDir) visit(path);
+      }
+    };
+    visit("/");
+    return entries;
+  }
+
+  async install(names) {
+    if (!names.length) return { stdout: "", stderr: "pip: name at least one package\n", exitCode: 2 };
+    const available = this.available();
+    const wanted = names.map((name) => normalise(name.split(/[<>=!~;[ ]/)[0]));
+    const missing = wanted.filter((name) => !available.has(name));
+    if (missing.length) {
+      const known = [...available.keys()].sort().join(", ");
+      const stderr = `ERROR: no offline distribution for ${missing.join(", ")} (available here: ${known})\n`;
+      return { stdout: "", stderr, exitCode: 1 };
+    }
+    const errors = [];
+    await this.pyodide.loadPackage(wanted.map((name) => available.get(name).name), {
+      messageCallback: () => {},
+      errorCallback: (message) => errors.push(message),
+    });
+    if (errors.length) return { stdout: "", stderr: `${errors.join("\n")}\n`, exitCode: 1 };
+    this.baseline = new Set(this.walk().map((entry) => entry.path));
+    const done = wanted.map((name) => `${available.get(name).name}-${available.get(name).version}`);
+    return ok(`Successfully installed ${done.join(" ")}\n`);
+  }
+
+  listInstalled(freeze) {
+    const loaded = Object.keys(this.pyodide.loadedPackages).sort();
+    const versions = this.available();
+    const lines = loaded.map((name) => {
+      const version = versions.get(normalise(name))?.version ?? "";
+      return freeze ? `${name}==${version}` : `${name.padEnd(24)} ${version}`;
+    });
+    return `${lines.join("\n")}${lines.length ? "\n" : ""}`;
+  }
+
+  available() {
+    const map = new Map();
+    for (const [key, pkg] of Object.entries(this.lock.packages || {})) {
+      map.set(normalise(pkg.name || key), { name: pkg.name || key, version: pkg.version || "" });
+    }
+    return map;
+  }
+}
+
+// Collects a stream's bytes up to a limit; the rest is counted, not kept.
+class Sink {
+  constructor() {
+    this.decoder = new TextDecoder();
+    this.parts = [];
+    this.size = 0;
+    this.dropped = 0;
+  }
+
+  write(buf) {
+    const room = STREAM_LIMIT - this.size;
+    if (room <= 0) this.dropped += buf.length;
+    else {
+      const kept = buf.length > room ? buf.subarray(0, room) : buf;
+      this.parts.push(this.decoder.decode(kept, { stream: true }));
+      this.size += kept.length;
+      this.dropped += buf.length - kept.length;
+    }
+    return buf.length;
+  }
+
+  text() {
+    const text = this.parts.join("") + this.decoder.decode();
+    return this.dropped ? `${text}\n[output truncated: ${this.dropped} more bytes]\n` : text;
+  }
+}
+
+function stdinFrom(text) {
+  let given = false;
+  return {
+    stdin: () => {
+      if (given || !text) return undefined;
+      given = true;
+      return text;
+    },
+    isatty: false,
+  };
+}
+
+// The shell hands stdin over as a byte string (one char per byte).
+function bytesToText(stdin) {
+  if (!stdin) return "";
+  if (typeof stdin !== "string") return new TextDecoder().decode(stdin);
+  return new TextDecoder().decode(Uint8Array.from(stdin, (c) => c.charCodeAt(0) & 0xff));
+}
+
+function normalise(name) {
+  return name.trim().toLowerCase().replace(/[-_.]+/g, "-");
+}
+
+function underAny(path, roots) {
+  return roots.some((root) => path === root || path.startsWith(`${root}/`));
+}
+
+function parentOf(path) {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
