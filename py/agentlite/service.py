@@ -14,6 +14,7 @@ from typing import Any
 
 from agentlite.chat import Chat
 from agentlite.protocol import Msg
+from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings
 from agentlite.transport import ModelTransport
 
@@ -30,6 +31,7 @@ class AgentService:
         self.settings = Settings()
         self.chats: dict[str, Chat] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.sandbox = SandboxClient(post)
 
     def handle(self, raw: str) -> None:
         """Entry point for every message from the page (a JSON string)."""
@@ -42,6 +44,8 @@ class AgentService:
             chat.start_turn(str(message.get("text") or ""), self.settings, self.transport_for(self.settings))
         elif kind == Msg.STOP:
             self.chat(str(message.get("chat") or "chat-1")).stop()
+        elif kind == Msg.SANDBOX_RESULT:
+            self.sandbox.deliver(message)
         elif kind == Msg.CALL:
             self._spawn(
                 self._answer(message.get("id"), str(message.get("method")), message.get("args") or {})

@@ -5,7 +5,7 @@ import { MSG } from "./protocol.js";
 
 export class AgentClient {
   constructor(workerUrl) {
-    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [] };
+    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [] };
     this.pending = new Map();
     this.nextId = 1;
     this.state = "loading";
@@ -67,6 +67,8 @@ export class AgentClient {
         return this.emit("change", message.change);
       case MSG.REPLY:
         return this.settle(message);
+      case MSG.SANDBOX_RUN:
+        return this.emit("sandbox_run", message);
       default:
         console.warn("agentlite: unknown worker message", message.type);
     }

@@ -6,6 +6,7 @@ import { createChatView } from "./views/chat-view.js";
 import { createFilesView } from "./views/files-view.js";
 import { createLoadView } from "./views/load-view.js";
 import { createSettingsView } from "./views/settings-view.js";
+import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 
 const root = document.querySelector("[data-testid=app]");
@@ -41,5 +42,20 @@ createSettingsView(root, {
     client.post({ type: MSG.SETTINGS, settings });
   },
 });
+// Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
+const sandbox = new SandboxHost();
+client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
+  sandbox.run(kind, payload, timeout_ms).then(
+    (result) => client.post({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
+    (err) =>
+      client.post({
+        type: MSG.SANDBOX_RESULT,
+        id,
+        ok: false,
+        error: { type: err.type || "failed", message: err.message },
+      }),
+  ),
+);
+
 client.post({ type: MSG.SETTINGS, settings });
 installTestingApi(client);
