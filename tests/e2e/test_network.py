@@ -9,7 +9,7 @@ from tests.e2e.conftest import pipe_console, wait_ready
 
 def test_load_and_demo_exchange_stay_on_origin(page: Page, origin: str) -> None:
     requests: list[Request] = []
-    page.context.on("request", requests.append)
+    page.context.on("request", lambda request: requests.append(request))
     pipe_console(page)
     page.goto(f"{origin}/index.html")
     wait_ready(page)

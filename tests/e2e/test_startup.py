@@ -71,7 +71,7 @@ def test_missing_wasm_fails_in_runtime_phase(page: Page, broken_dist: Path) -> N
 
 def test_message_sent_before_ready_is_answered(page: Page, origin: str) -> None:
     held: list[Route] = []
-    page.context.route("**/pyodide/agentlite-*.whl", held.append)
+    page.context.route("**/pyodide/agentlite-*.whl", lambda route: held.append(route))
     pipe_console(page)
     page.goto(f"{origin}/index.html")
     page.fill("[data-testid=chat-input]", "hello before ready")

@@ -21,13 +21,35 @@ class PhaseError extends Error {
   }
 }
 
+const PHASE_TIMEOUT_MS = 180_000; // a phase that neither finishes nor fails in this time has hung
+
 async function phase(name, progress, work) {
   post({ type: MSG.PHASE, phase: name, progress });
+  let timer;
+  const hung = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no progress for ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS);
+  });
   try {
-    return await work();
+    return await Promise.race([work(), hung]);
   } catch (err) {
     throw err instanceof PhaseError ? err : new PhaseError(name, err);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+// Pyodide logs a missing or broken core file and then never settles: check the files alongside it
+// (HEAD requests, in parallel with the load), and fail the phase with the file's name.
+const CORE_FILES = ["pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip"];
+function coreFilesMissing() {
+  return new Promise((_, reject) => {
+    for (const name of CORE_FILES) {
+      fetch(here(`./pyodide/${name}`), { method: "HEAD" }).then(
+        (response) => response.ok || reject(new Error(`${name}: HTTP ${response.status}`)),
+        (err) => reject(new Error(`${name}: ${err.message}`)),
+      );
+    }
+  });
 }
 
 async function loadWheels(pyodide) {
@@ -45,7 +67,10 @@ async function loadWheels(pyodide) {
 
 async function start() {
   const pyodide = await phase("runtime", 0.05, () =>
-    loadPyodide({ indexURL: here("./pyodide/"), lockFileURL: here("./pyodide/agentlite-lock.json") }),
+    Promise.race([
+      loadPyodide({ indexURL: here("./pyodide/"), lockFileURL: here("./pyodide/agentlite-lock.json") }),
+      coreFilesMissing(),
+    ]),
   );
   await phase("packages", 0.4, () => loadWheels(pyodide));
   await phase("storage", 0.8, async () => {
