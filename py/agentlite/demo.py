@@ -1,25 +1,79 @@
-"""The offline demo model: a deterministic `ScriptedTransport` responder that streams real
-OpenAI-style SSE, token by token, through the same decoders a network model goes through.
+"""The offline demo model: a deterministic `ScriptedTransport` responder that does real agent work.
 
-It is a fake used for real: the app works with no key and no network.
+It reads each request the way a model would (the system prompt tells it the dialect, the messages tell it
+the request and the tool results so far) and streams real OpenAI-style SSE through the same decoders a
+network model goes through: native `tool_calls` deltas, prompt-reinforced JSON lines, NDJSON with base64
+chunks and real sha256, or NDJSON with text chunks. It is a fake used for real: the app works offline.
+
+Phrases it understands (in the last user message; Agent mode, any dialect):
+- "sum of primes below 1000"   → browser_js_eval, then "76127" from the sandbox's result (seed 004 §1)
+- "create a Button component"  → create_file /src/Button.tsx ("overwrite the button" → write_file, asks)
+- "change the title of App.tsx" (or "look at src and update the App title to 'X'")
+                               → a plan, list_directory /src → read_file /src/App.tsx → edit_file (undoable)
+- "search for <text>"          → search
+- "delete <path>"              → delete_file, which asks for approval first
+- "write a long file"          → create_file /notes/long-notes.md, ~150 lines shown as a live preview
+- "read <path>", "list files"  → read_file, list_directory
+- "think about ..."            → a reply with visible thinking
+- "remember that ..."          → stored in long-term memory by the engine; the model acknowledges
+- "rate limit"                 → the first attempt gets HTTP 429 with Retry-After: 1, the retry succeeds
+- anything else ("hello")      → a greeting that lists these phrases
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
+from agentlite.engine import prompt as notes
+from agentlite.stream.ndjson_writer import NdjsonWriter
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 
 TOKEN_DELAY = 0.02  # seconds between streamed tokens: fast, but visibly streaming
-
+STREAMED = {"create_file": ("content",), "write_file": ("content",), "edit_file": ("originalCode", "newCode")}
+ENGINE_NOTES = (
+    notes.CONTINUE_AFTER_LENGTH,
+    notes.CONTINUE_AFTER_DROP,
+    notes.CORRECT_FORMAT,
+    notes.NUDGE_EMPTY,
+    notes.NO_TOOLS_NOW,
+)
+PHRASES = (
+    '"sum of primes below 1000", "create a Button component", "change the title of App.tsx", '
+    '"search for App", "delete /src/Button.tsx", "write a long file", "read /src/App.tsx", "list files", '
+    '"think about naming", "remember that I prefer TypeScript" or "rate limit"'
+)
 GREETING = (
     "Hello! I'm the **AgentLite demo model**. I run entirely in your browser, offline, so you can try "
-    "the workspace without a key or a network.\n\n"
+    "the workspace without a key or a network. In Agent mode I really use the tools: try "
+    f"{PHRASES}.\n\n"
     "To use a real model, open **Settings** and enter an OpenAI-compatible base URL "
     "(for example `http://127.0.0.1:11434/v1` for Ollama), a model name and, if needed, an API key."
 )
+PRIMES_JS = (
+    "const isPrime = (n) => {\n"
+    "  for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;\n"
+    "  return n > 1;\n};\n"
+    "let sum = 0;\nfor (let n = 2; n < 1000; n++) if (isPrime(n)) sum += n;\nsum"
+)
+BUTTON_TSX = """import React from "react";
+
+type ButtonProps = {
+  label: string;
+  onClick?: () => void;
+  disabled?: boolean;
+};
+
+export default function Button({ label, onClick, disabled = false }: ButtonProps) {
+  return (
+    <button type="button" className="button" onClick={onClick} disabled={disabled}>
+      {label}
+    </button>
+  );
+}
+"""
 
 
 def sse_event(payload: dict[str, Any]) -> bytes:
@@ -29,6 +83,10 @@ def sse_event(payload: dict[str, Any]) -> bytes:
 def tokens(text: str) -> list[str]:
     """Split text the way a model streams it: words with their leading whitespace."""
     return re.findall(r"\s*\S+|\s+$", text) or [text]
+
+
+def pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -43,24 +101,317 @@ def text_reply(text: str) -> list[bytes]:
     return body
 
 
-def last_user_text(request: ModelRequest) -> str:
-    messages = (request.body or {}).get("messages") or []
-    for message in reversed(messages):
-        if message.get("role") == "user" and isinstance(message.get("content"), str):
-            return str(message["content"])
-    return ""
+@dataclass
+class Step:
+    """What the demo model says next: prose, then calls (or neither: the final answer is the prose)."""
+
+    text: str = ""
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    thinking: str = ""
+
+
+@dataclass
+class Result:
+    name: str
+    ok: bool
+    text: str
+
+
+@dataclass
+class Conversation:
+    """A request as the demo model reads it."""
+
+    dialect: str  # native | json | ndjson | ndjson-text | plain (no tools offered)
+    request: str = ""  # the user's last request, without its <context> block
+    context: str = ""
+    results: list[Result] = field(default_factory=list)
+    summary_request: bool = False
+
+    @classmethod
+    def read(cls, body: dict[str, Any]) -> Conversation:
+        messages = list(body.get("messages") or [])
+        has_system = bool(messages) and messages[0].get("role") == "system"
+        system = str(messages.pop(0).get("content") or "") if has_system else ""
+        conv = cls(_dialect(body, system), summary_request=system.startswith("You condense conversations"))
+        names: dict[str, str] = {}
+        for message in messages:
+            conv._take(message, names)
+        return conv
+
+    def _take(self, message: dict[str, Any], names: dict[str, str]) -> None:
+        content = str(message.get("content") or "")
+        role = message.get("role")
+        if role == "assistant":
+            names.update({c["id"]: c["function"]["name"] for c in message.get("tool_calls") or ()})
+        elif role == "tool":
+            name = names.get(str(message.get("tool_call_id")), "tool")
+            self.results.append(
+                Result(name, not content.lower().startswith(("not run", "the user rejected")), content)
+            )
+        elif role == "user" and content.startswith("[tool result"):
+            for name, status, text in re.findall(
+                r"\[tool result · (\w+) · (ok|error)\][^\n]*\n(.*?)(?=\n\n\[tool result|\Z)", content, re.S
+            ):
+                self.results.append(Result(name, status == "ok", text))
+        elif role == "user" and not content.startswith(ENGINE_NOTES):
+            match = re.match(r"<context>\n(.*?)\n</context>\n*", content, re.S)
+            self.context, self.request = (match.group(1), content[match.end() :]) if match else ("", content)
+            self.results = []
+
+    def result(self, name: str) -> Result | None:
+        return next((r for r in reversed(self.results) if r.name == name), None)
+
+
+def _dialect(body: dict[str, Any], system: str) -> str:
+    if body.get("tools"):
+        return "native"
+    if "## Reply format: NDJSON" in system:
+        return "ndjson" if '"data_b64":"<base64' in system else "ndjson-text"
+    return "json" if "## How to call a tool" in system else "plain"
+
+
+# --- what to do --------------------------------------------------------------------------------------
+
+
+def next_step(conv: Conversation) -> Step:
+    text = conv.request.lower()
+    if conv.summary_request:
+        return Step(_summary(conv))
+    scenarios = (
+        (("rate limit",), _rate_limited),
+        (("prime",), _primes),
+        (("button",), _button),
+        (("title", "app.tsx"), _title),
+        (("delete ", "remove "), _delete),
+        (("search", "find ", "grep"), _search),
+        (("long",), _long_file),
+        (("read ", "open ", "show "), _read),
+        (("list", "files"), _list),
+        (("remember",), _remember),
+        (("think",), _think),
+    )
+    for words, scenario in scenarios:
+        if any(word in text for word in words):
+            if conv.dialect == "plain" and scenario not in (_remember, _rate_limited, _think):
+                return Step("In Chat mode I can't touch your files. Switch to Agent mode and ask again.")
+            return scenario(conv)
+    return Step(GREETING if conv.request.strip() else "Say something and I'll answer.")
+
+
+def _primes(conv: Conversation) -> Step:
+    done = conv.result("browser_js_eval")
+    if done is None:
+        return Step(
+            "I'll add them up in the browser.",
+            [("browser_js_eval", {"code": PRIMES_JS})],
+            "A computation: better run it than do it by hand.",
+        )
+    number = re.search(r"\b\d{3,}\b", done.text)
+    if done.ok and number:
+        return Step(f"The sum of all primes below 1000 is {number.group()}.")
+    return Step(f"I couldn't run the computation: {done.text.splitlines()[0]}")
+
+
+def _button(conv: Conversation) -> Step:
+    overwrite = "overwrite" in conv.request.lower()
+    done = conv.result("write_file" if overwrite else "create_file")
+    if done is None:
+        tool = "write_file" if overwrite else "create_file"
+        return Step(
+            "I'll create the component.", [(tool, {"path": "/src/Button.tsx", "content": BUTTON_TSX})]
+        )
+    if done.ok:
+        return Step("Created /src/Button.tsx: a React button with a label, onClick and a disabled state.")
+    if "already exists" in done.text:
+        return Step('/src/Button.tsx already exists. Say "overwrite the button" to replace it.')
+    return Step(f"That didn't work: {done.text.splitlines()[0]}")
+
+
+def _title(conv: Conversation) -> Step:
+    wanted = re.search(r"""(?:to|as)\s+["'“](.+?)["'”]|["'“](.+?)["'”]""", conv.request)
+    title = (wanted.group(1) or wanted.group(2)) if wanted else "Welcome to AgentLite"
+    listing, page, edit = conv.result("list_directory"), conv.result("read_file"), conv.result("edit_file")
+    if listing is None:
+        plan = "1. List /src\n2. Read /src/App.tsx\n3. Change its title\n\n" * (
+            "numbered plan" in conv.context
+        )
+        return Step(f"{plan}Let me look at /src first.", [("list_directory", {"path": "/src"})])
+    if "/src/App.tsx" not in listing.text and conv.result("create_file") is None:
+        app = f"export default function App() {{\n  return <h1>{title}</h1>;\n}}\n"
+        return Step(
+            "There's no App.tsx yet, so I'll create one.",
+            [("create_file", {"path": "/src/App.tsx", "content": app})],
+        )
+    if conv.result("create_file") is not None:
+        return Step(f'/src/App.tsx did not exist, so I created it with the title "{title}".')
+    if page is None:
+        return Step("Found it. Reading /src/App.tsx.", [("read_file", {"path": "/src/App.tsx"})])
+    if edit is None:
+        lines = [re.sub(r"^\s*\d+\t", "", line) for line in page.text.splitlines()]
+        line = next((ln for ln in lines if re.search(r"<h1>.*</h1>|<title>.*</title>", ln)), None)
+        if line is None:
+            return Step("I read /src/App.tsx but found no <h1> or <title> to change.")
+        new = re.sub(r"(<h1>|<title>).*?(</h1>|</title>)", rf"\g<1>{title}\g<2>", line)
+        return Step(
+            f'Changing the title to "{title}".',
+            [("edit_file", {"path": "/src/App.tsx", "originalCode": line, "newCode": new})],
+        )
+    done = f'Done: the title in /src/App.tsx is now "{title}". You can undo it from the file\'s history.'
+    return Step(done if edit.ok else f"The edit failed: {edit.text.splitlines()[0]}")
+
+
+def _path(conv: Conversation, default: str) -> str:
+    found = re.search(r"(/?[\w.-]+(?:/[\w.-]+)+|[\w-]+\.\w+)", conv.request)
+    path = found.group(1) if found else default
+    return path if path.startswith("/") else "/" + path
+
+
+def _delete(conv: Conversation) -> Step:
+    path, done = _path(conv, "/src/Button.tsx"), conv.result("delete_file")
+    if done is None:
+        return Step(f"I'll delete {path}. You'll be asked to approve it.", [("delete_file", {"path": path})])
+    if done.ok:
+        return Step(f"Deleted {path}. It stays in the history, so you can restore it.")
+    if "rejected" in done.text.lower() or "not run" in done.text.lower():
+        return Step(f"OK, I left {path} alone.")
+    return Step(f"I couldn't delete {path}: {done.text.splitlines()[0]}")
+
+
+def _search(conv: Conversation) -> Step:
+    query = re.sub(r"^.*?\b(?:search(?: for)?|find|grep)\s+", "", conv.request.strip(), flags=re.I)
+    query = query.strip(" ?.'\"")
+    done = conv.result("search")
+    if done is None:
+        return Step(f'Searching the workspace for "{query}".', [("search", {"query": query or "App"})])
+    hits = [ln for ln in done.text.splitlines()[1:] if re.match(r"/\S+:\d+:", ln)][:5]
+    return Step(done.text.splitlines()[0] + (":\n" + "\n".join(hits) if hits else "."))
+
+
+def _long_file(conv: Conversation) -> Step:
+    done = conv.result("create_file")
+    if done is None:
+        lines = "".join(
+            f"{i}. Note {i}: written line by line while you watch it arrive.\n" for i in range(1, 151)
+        )
+        call = ("create_file", {"path": "/notes/long-notes.md", "content": "# Long notes\n\n" + lines})
+        return Step("Writing a long file; watch it stream in.", [call])
+    return Step(
+        "Wrote /notes/long-notes.md (150 numbered lines)." if done.ok else f"That failed: {done.text}"
+    )
+
+
+def _read(conv: Conversation) -> Step:
+    path, done = _path(conv, "/src/App.tsx"), conv.result("read_file")
+    if done is None:
+        return Step(f"Opening {path}.", [("read_file", {"path": path})])
+    numbered = [ln for ln in done.text.splitlines() if re.match(r"^\s*\d+\t", ln)][:8]
+    shown = "\n".join(re.sub(r"^\s*\d+\t", "", ln) for ln in numbered)
+    return Step(f"Here is the start of {path}:\n```\n{shown}\n```" if done.ok else done.text.splitlines()[0])
+
+
+def _list(conv: Conversation) -> Step:
+    done = conv.result("list_directory")
+    if done is None:
+        return Step("Listing the workspace.", [("list_directory", {"path": "/", "recursive": True})])
+    entries = [ln.split("  ")[0] for ln in done.text.splitlines()[1:] if ln.startswith("/")][:20]
+    return Step(
+        "The workspace holds:\n" + "\n".join(f"- {e}" for e in entries)
+        if entries
+        else "The workspace is empty."
+    )
+
+
+def _remember(_conv: Conversation) -> Step:
+    return Step("Got it, I'll remember that in later chats too.")
+
+
+def _rate_limited(_conv: Conversation) -> Step:
+    return Step(
+        "This request was rate limited once (HTTP 429); the agent waited as the endpoint asked and retried."
+    )
+
+
+def _think(_conv: Conversation) -> Step:
+    return Step(
+        "Short, specific names win: say what a thing is for, not how it works.",
+        thinking="The user wants naming advice. Keep it to one clear rule.",
+    )
+
+
+def _summary(conv: Conversation) -> str:
+    asks = re.findall(r"\[user\]\n(.+)", conv.request)[:5]
+    done = re.findall(r"\[tool result (\w+) (ok|error)\]", conv.request)
+    goal = "; ".join(a.strip()[:80] for a in asks) or "continue the work"
+    actions = ", ".join(f"{n} ({s})" for n, s in done) or "nothing yet"
+    return f"Goal: {goal}\nDone: {actions}\nTo do: follow the user's latest request\nFacts to remember: none"
+
+
+# --- how to say it ------------------------------------------------------------------------------------
+
+
+def encode(step: Step, dialect: str) -> list[bytes]:
+    """The SSE body of one reply in the dialect the request asked for."""
+    if dialect == "native":
+        body = [chunk({"role": "assistant", "content": ""})]
+        body += [chunk({"reasoning_content": t}) for t in tokens(step.thinking)] if step.thinking else []
+        body += [chunk({"content": t}) for t in tokens(step.text)] if step.text else []
+        body += [
+            part for index, (name, args) in enumerate(step.calls) for part in _native_call(index, name, args)
+        ]
+        return [*body, chunk({}, finish="tool_calls" if step.calls else "stop"), b"data: [DONE]\n\n"]
+    return text_reply_raw(_content(step, dialect))
+
+
+def _native_call(index: int, name: str, args: dict[str, Any]) -> list[bytes]:
+    """One call as `tool_calls` deltas: id and name first, then the arguments in pieces."""
+    head = {"index": index, "id": f"call_demo_{index + 1}", "type": "function"}
+    text = json.dumps(args, ensure_ascii=False)
+    parts = [chunk({"tool_calls": [{**head, "function": {"name": name, "arguments": ""}}]})]
+    delta = [{"index": index, "function": {"arguments": p}} for p in pieces(text, max(24, len(text) // 80))]
+    return parts + [chunk({"tool_calls": [d]}) for d in delta]
+
+
+def _content(step: Step, dialect: str) -> str:
+    if dialect in ("json", "plain"):
+        think = f"<think>{step.thinking}</think>\n" if step.thinking else ""
+        calls = "".join(
+            "\n" + json.dumps({"tool": n, "arguments": a}, ensure_ascii=False) for n, a in step.calls
+        )
+        return f"{think}{step.text}{calls}"
+    writer = NdjsonWriter(base64=dialect == "ndjson", chunk_size=96, prefix="b")
+    if step.text:
+        writer.text(step.text + ("\n" if step.calls else ""))
+    for index, (name, args) in enumerate(step.calls, start=1):
+        writer.thinking(f"w{index}", step.thinking or f"Calling {name}.")
+        writer.tool(f"w{index}", name, args, STREAMED.get(name, ()))
+    writer.done()
+    return writer.render()
+
+
+def text_reply_raw(content: str) -> list[bytes]:
+    """Content streamed in model-sized pieces (long lines, like NDJSON chunks, in larger ones)."""
+    body = [chunk({"role": "assistant", "content": ""})]
+    for token in tokens(content):
+        body += [chunk({"content": p}) for p in pieces(token, 48)]
+    return [*body, chunk({}, finish="stop"), b"data: [DONE]\n\n"]
 
 
 class DemoModel:
-    """Chooses the scripted reply for a request."""
+    """Chooses and streams the reply for a request."""
 
     def __init__(self, delay: float = TOKEN_DELAY) -> None:
         self.delay = delay
+        self.limited: set[str] = set()
 
     def __call__(self, request: ModelRequest) -> ScriptedResponse:
-        text = last_user_text(request)
-        reply = GREETING if text else "Say something and I'll answer."
-        return ScriptedResponse(status=200, body=text_reply(reply), delay=self.delay)
+        body = request.body or {}
+        conv = Conversation.read(body)
+        if "rate limit" in conv.request.lower() and conv.request not in self.limited:
+            self.limited.add(conv.request)
+            error = b'{"error": {"message": "Rate limit reached (demo)", "type": "rate_limit"}}'
+            return ScriptedResponse(status=429, body=[error], headers={"retry-after": "1"})
+        step = next_step(conv)
+        return ScriptedResponse(status=200, body=encode(step, conv.dialect), delay=self.delay)
 
 
 def demo_transport(delay: float = TOKEN_DELAY) -> ScriptedTransport:

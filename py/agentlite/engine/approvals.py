@@ -1,0 +1,147 @@
+"""Approvals (seed 001 §9): which calls wait for the user, and the desk where they wait.
+
+The rule is enforced here, in the dispatcher, not by the model: deletes, overwriting an existing file
+(a whole-file write over it, the editor document, a move onto it), shell commands, JS evaluation, and
+every file change in a reply of more than `BATCH_LIMIT` file operations ask the user, unless the user
+auto-approved that kind in the chat's settings. Reads, creates and single small edits never ask.
+A rejection goes back to the model as a `rejected` result (it may propose something else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from agentlite.tools.registry import Risk, Tool
+
+BATCH_LIMIT = 10
+OVERWRITING = {"write_file", "edit_current_editor_document"}  # replace a whole existing file
+FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
+
+
+class Ask(enum.StrEnum):
+    """Why a call asks; the values are what `auto_approve` settings name."""
+
+    DELETE = "delete"
+    OVERWRITE = "overwrite"
+    SHELL = "shell"
+    JS = "js"
+    BATCH = "batch"
+
+
+REASONS = {
+    Ask.DELETE: "deletes {target}",
+    Ask.OVERWRITE: "overwrites the existing file {target}",
+    Ask.SHELL: "runs a shell command",
+    Ask.JS: "runs JavaScript in a sandbox",
+    Ask.BATCH: "is one of {count} file operations in this reply",
+}
+
+Exists = Callable[[str], Awaitable[bool]]
+
+
+def auto_approved(setting: Any) -> set[str]:
+    """`auto_approve` as given in settings: True / "all", or a list of `Ask` values."""
+    if setting is True or setting == "all":
+        return {a.value for a in Ask}
+    if isinstance(setting, str):
+        return {setting}
+    if isinstance(setting, Iterable):
+        return {str(s) for s in setting}
+    return set()
+
+
+def is_file_operation(tool: Tool | None, arguments: dict[str, Any]) -> bool:
+    if tool is None or tool.risk not in FILE_RISKS:
+        return False
+    resource = _resource(tool, arguments)
+    return resource is not None and resource.startswith("/")
+
+
+async def approval_reason(
+    tool: Tool | None, arguments: dict[str, Any], batch_size: int, exists: Exists, auto: set[str]
+) -> str | None:
+    """The reason this call must wait for the user, or None when it may run now."""
+    if tool is None:
+        return None  # an unknown tool fails validation; nothing to approve
+    kind, target = await _kind(tool, arguments, batch_size, exists)
+    if kind is None or kind.value in auto:
+        return None
+    return f"This call {REASONS[kind].format(target=target or 'a file', count=batch_size)}."
+
+
+async def _kind(
+    tool: Tool, arguments: dict[str, Any], batch_size: int, exists: Exists
+) -> tuple[Ask | None, str | None]:
+    target = _resource(tool, arguments)
+    if tool.risk is Risk.DESTRUCTIVE:
+        return Ask.DELETE, target
+    if tool.risk is Risk.EXECUTE:
+        return (Ask.JS if "js" in tool.name else Ask.SHELL), None
+    if tool.name == "edit_current_editor_document":
+        return Ask.OVERWRITE, "open in the editor"
+    destination = arguments.get("destination") if tool.name == "move_file" else None
+    if tool.name in OVERWRITING or destination:
+        path = str(destination or target or arguments.get("path") or "")
+        if path and await exists(path):
+            return Ask.OVERWRITE, path
+    if batch_size > BATCH_LIMIT and is_file_operation(tool, arguments):
+        return Ask.BATCH, target
+    return None, None
+
+
+def _resource(tool: Tool, arguments: dict[str, Any]) -> str | None:
+    try:
+        resource = tool.resource(arguments)
+    except Exception:  # a resource function reading arguments that failed validation
+        resource = None
+    if resource is None and isinstance(arguments.get("path"), str):
+        path = str(arguments["path"])
+        resource = path if path.startswith("/") else "/" + path
+    return resource
+
+
+@dataclass
+class _Pending:
+    future: asyncio.Future[bool]
+    batch: str | None
+
+
+class ApprovalDesk:
+    """Calls waiting for the user: `wait()` blocks a call, `answer()` releases it (page → engine)."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, _Pending] = {}
+
+    @property
+    def waiting(self) -> list[str]:
+        return list(self._pending)
+
+    async def wait(self, call_id: str, batch: str | None = None) -> bool:
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = _Pending(future, batch)
+        try:
+            return await future
+        finally:
+            self._pending.pop(call_id, None)
+
+    def answer(self, call_id: str, approved: bool, batch: bool = False) -> bool:
+        """Resolve the call (and, with `batch`, every call waiting in its batch); False when unknown."""
+        pending = self._pending.get(call_id)
+        if pending is None:
+            return False
+        chosen = [pending]
+        if batch and pending.batch is not None:
+            chosen = [p for p in self._pending.values() if p.batch == pending.batch]
+        for item in chosen:
+            if not item.future.done():
+                item.future.set_result(bool(approved))
+        return True
+
+    def reject_all(self) -> None:
+        for pending in list(self._pending.values()):
+            if not pending.future.done():
+                pending.future.set_result(False)

@@ -1,0 +1,55 @@
+"""Chat tabs persisted through the StorageBackend, so a reload brings every tab back as it was.
+
+Store `chats` (beside the workspace's stores; the memory has its own store `memory`):
+- `chat:<id>` → one chat as JSON: title, settings, messages, compaction memo, plan, turn counter;
+- `tabs`      → `{"order": [chat ids], "active": chat id}`.
+A chat is written at the end of each turn and when its settings change, in one put (atomic).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agentlite.workspace.storage import Batch
+
+STORE = "chats"
+TABS = "tabs"
+PREFIX = "chat:"
+
+
+class ChatStore:
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    async def save(self, record: dict[str, Any]) -> None:
+        batch = Batch()
+        batch.put(STORE, PREFIX + str(record["id"]), json.dumps(record, ensure_ascii=False))
+        await self.storage.commit(batch)
+
+    async def delete(self, chat_id: str) -> None:
+        batch = Batch()
+        batch.delete(STORE, PREFIX + chat_id)
+        await self.storage.commit(batch)
+
+    async def save_tabs(self, order: list[str], active: str | None) -> None:
+        batch = Batch()
+        batch.put(STORE, TABS, json.dumps({"order": order, "active": active}))
+        await self.storage.commit(batch)
+
+    async def load(self) -> tuple[list[dict[str, Any]], str | None]:
+        """Every stored chat in tab order (chats missing from the order last, oldest first), and the
+        active tab."""
+        records: dict[str, dict[str, Any]] = {}
+        for key, value in await self.storage.scan(STORE, PREFIX, PREFIX + "\uffff"):
+            try:
+                record = json.loads(value)
+            except ValueError:
+                continue  # a damaged record must not keep the other tabs from loading
+            records[key[len(PREFIX) :]] = record
+        tabs = await self.storage.get(STORE, TABS)
+        layout = json.loads(tabs) if isinstance(tabs, str) else {}
+        order = [c for c in layout.get("order") or () if c in records]
+        rest = sorted((c for c in records if c not in order), key=lambda c: records[c].get("created") or 0)
+        active = layout.get("active") if layout.get("active") in records else None
+        return [records[c] for c in order + rest], active

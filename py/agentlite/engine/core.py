@@ -1,0 +1,127 @@
+"""The engine: what every chat of a workspace shares, and the chats themselves.
+
+One `Engine` per workspace holds the tool registry, the workspace and sandbox the tools work on, the
+resource locks two running chats meet at, the long-term memory, the chat store, the `auto` dialect
+memory, and the injected clock, sleep and random source (tests pass instant ones). `chat(id, emit)`
+gives the page's handle on one tab; `restore()` brings back the persisted tabs after a reload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from agentlite.engine.chats import ChatStore
+from agentlite.engine.dialect import DialectChooser
+from agentlite.engine.locks import ResourceLocks
+from agentlite.engine.memory import Embedder, MemoryStore
+from agentlite.engine.session import ChatSession, Emit
+from agentlite.engine.strategy import Backoff
+from agentlite.tools.registry import ToolRegistry
+
+log = logging.getLogger(__name__)
+ContextFactory = Callable[[str, str | None, Callable[[Any], None]], Any]
+
+
+class Engine:
+    def __init__(
+        self,
+        registry: ToolRegistry | None = None,
+        workspace: Any = None,
+        *,
+        sandbox: Any = None,
+        storage: Any = None,
+        embedder: Embedder | None = None,
+        context_factory: ContextFactory | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        backoff: Backoff | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if registry is None:
+            from agentlite.tools.catalog import default_registry
+
+            registry = default_registry()
+        self.registry = registry
+        self.workspace = workspace
+        self.sandbox = sandbox
+        self.storage = storage
+        self.locks = ResourceLocks()
+        self.dialects = DialectChooser()
+        self.memory = MemoryStore(storage, embedder) if storage is not None else None
+        self.store = ChatStore(storage) if storage is not None else None
+        self.context_factory = context_factory
+        self.sleep = sleep
+        self.backoff = backoff or Backoff()
+        self.clock = clock
+        self.sessions: dict[str, ChatSession] = {}
+        self._save_failed = False
+
+    def chat(self, chat_id: str, emit: Emit) -> ChatSession:
+        """The chat with this id (created on first use)."""
+        if chat_id not in self.sessions:
+            self.sessions[chat_id] = ChatSession(self, chat_id, emit)
+        return self.sessions[chat_id]
+
+    async def restore(self, emit_for: Callable[[str], Emit]) -> dict[str, Any]:
+        """Load the persisted tabs: `{"chats": [snapshot, ...], "active": id}` for the page."""
+        if self.store is None:
+            return {"chats": [], "active": None}
+        try:
+            records, active = await self.store.load()
+        except Exception:  # no chats store yet (older database): start with no saved tabs
+            log.exception("could not load the saved chats")
+            return {"chats": [], "active": None}
+        for record in records:
+            chat_id = str(record["id"])
+            session = self.sessions.get(chat_id) or ChatSession(self, chat_id, emit_for(chat_id))
+            session.load_record(record)
+            self.sessions[chat_id] = session
+        return {"chats": [self.sessions[str(r["id"])].snapshot() for r in records], "active": active}
+
+    async def save_chat(self, session: ChatSession) -> None:
+        if self.store is None:
+            return
+        try:
+            await self.store.save(session.to_record())
+        except Exception:  # storage full or closed: the chat goes on in memory, the page hears of it once
+            log.exception("could not save chat %s", session.id)
+            if not self._save_failed:
+                self._save_failed = True
+                session.emit({"kind": "notice", "level": "warning", "message": "Chats could not be saved."})
+            return
+        self._save_failed = False
+
+    async def save_tabs(self, order: list[str], active: str | None) -> None:
+        if self.store is not None:
+            await self.store.save_tabs(order, active)
+
+    async def close_chat(self, chat_id: str) -> None:
+        """Close a tab: stop its turn and forget it (its workspace changes stay in the history)."""
+        session = self.sessions.pop(chat_id, None)
+        if session is not None:
+            session.stop()
+        if self.store is not None:
+            await self.store.delete(chat_id)
+
+    def tool_context(self, turn_id: str, open_file: str | None, save_summary: Callable[[Any], None]) -> Any:
+        """What tools receive for one turn: a ToolContext on the workspace, or the factory's object."""
+        if self.context_factory is not None:
+            return self.context_factory(turn_id, open_file, save_summary)
+        if self.workspace is None:
+            return None
+        from agentlite.tools.context import ToolContext
+
+        return ToolContext(
+            self.workspace, turn_id, sandbox=self.sandbox, save_summary=save_summary, editor_path=open_file
+        )
+
+    async def exists(self, path: str) -> bool:
+        if self.workspace is None:
+            return False
+        try:
+            return bool(await self.workspace.exists(path))
+        except Exception:  # an invalid path does not exist
+            return False

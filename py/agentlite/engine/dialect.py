@@ -1,0 +1,52 @@
+"""`auto` dialect (PROTOCOL §5): native tool calling when the endpoint does it, else prompt-reinforced JSON.
+
+The choice is remembered per base URL + model for the life of the worker. `native` is tried first; the
+engine falls back to `json` when the endpoint rejects the `tools` parameter (an HTTP 4xx that names
+tools or functions), or when the model, offered native tools, writes a JSON tool call as text instead.
+A dialect the user forced is never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from agentlite.errors import ErrorType, ModelError
+
+PROMPT_DIALECTS = ("json", "ndjson", "ndjson-text")
+_TOOLS_WORDS = re.compile(r"\btools?\b|tool_choice|function", re.I)
+_JSON_LINE = re.compile(r"^\s*(\{.*\})\s*$", re.M)
+
+
+class DialectChooser:
+    def __init__(self) -> None:
+        self.learned: dict[tuple[str, str], str] = {}
+
+    def resolve(self, dialect: str, base_url: str, model: str) -> str:
+        if dialect != "auto":
+            return dialect
+        return self.learned.get((base_url, model), "native")
+
+    def learn(self, base_url: str, model: str, dialect: str) -> None:
+        self.learned[(base_url, model)] = dialect
+
+
+def rejects_tools(error: ModelError) -> bool:
+    """An endpoint (or model) that does not take the `tools` parameter."""
+    if error.type not in (ErrorType.PROTOCOL, ErrorType.INVALID_FORMAT) or error.status is None:
+        return False
+    return 400 <= error.status < 500 and bool(_TOOLS_WORDS.search(error.message))
+
+
+def writes_calls_as_text(text: str, tool_names: set[str]) -> bool:
+    """A native reply whose text holds a tool call written as JSON (`{"tool": ...}` or `{"name": ...}`)."""
+    for match in _JSON_LINE.finditer(text):
+        try:
+            value = json.loads(match.group(1))
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            name = value.get("tool") or value.get("name")
+            if name in tool_names and isinstance(value.get("arguments", {}), dict):
+                return True
+    return False

@@ -1,0 +1,71 @@
+"""Loop detection (seed 001 §10): a turn that repeats itself is stopped, and the user is told why.
+
+- The same tool with the same arguments: the 3rd time the model gets a warning with the result, the 5th
+  time the engine does not run it and stops the turn.
+- An assistant reply identical to the previous one (same text, same calls): stop at once.
+- `finish_reason: "length"` continues automatically at most `MAX_CONTINUATIONS` times (seed 001 §10.4).
+Counts are per turn: a new user message is a new intent.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+WARN_AT = 3
+STOP_AT = 5
+MAX_CONTINUATIONS = 5
+
+
+def call_key(name: str, arguments: dict[str, Any]) -> str:
+    return name + " " + json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+
+@dataclass
+class Verdict:
+    """What the guard says about one call: run it (maybe with a warning for the model) or stop the turn."""
+
+    count: int
+    warning: str | None = None
+    stop: str | None = None
+
+
+@dataclass
+class LoopGuard:
+    calls: dict[str, int] = field(default_factory=dict)
+    last_reply: str | None = None
+    continuations: int = 0
+
+    def check_call(self, name: str, arguments: dict[str, Any]) -> Verdict:
+        key = call_key(name, arguments)
+        count = self.calls[key] = self.calls.get(key, 0) + 1
+        if count >= STOP_AT:
+            return Verdict(
+                count,
+                stop=f"The agent called {name} with the same arguments {count} times, so it was stopped. "
+                "Tell it how to go on, or rephrase the request.",
+            )
+        if count >= WARN_AT:
+            return Verdict(
+                count,
+                warning=f"Note: this is call {count} of {name} with exactly these arguments; the result will "
+                f"not change. Do something different, or answer the user. At {STOP_AT} the turn is stopped.",
+            )
+        return Verdict(count)
+
+    def check_reply(self, text: str, calls: list[tuple[str, dict[str, Any]]]) -> str | None:
+        """A reason to stop when this reply repeats the previous one word for word."""
+        signature = text.strip() + "\x00" + "\x00".join(call_key(n, a) for n, a in calls)
+        repeated = signature == self.last_reply and signature.strip("\x00")
+        self.last_reply = signature
+        if repeated:
+            return "The agent sent the same reply twice in a row, so it was stopped to avoid a loop."
+        return None
+
+    def may_continue(self) -> bool:
+        """One more automatic continuation after `length`, within the limit."""
+        if self.continuations >= MAX_CONTINUATIONS:
+            return False
+        self.continuations += 1
+        return True

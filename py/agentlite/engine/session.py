@@ -1,0 +1,257 @@
+"""One chat tab: its state machine, history, settings and the running turn; the page's handle on it.
+
+The surface the service uses: `start_turn(text, settings, transport, **options)`, `stop()`, `busy`,
+`approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`.
+Everything it shows goes out through `emit` as plain dicts (`engine.events` lists them). Two chats may
+run at once; they share the workspace through the engine's resource locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any
+
+from agentlite.engine.approvals import ApprovalDesk, auto_approved
+from agentlite.engine.context import DEFAULT_WINDOW, Memo
+from agentlite.engine.history import Message
+from agentlite.engine.plan import Plan
+from agentlite.engine.state import ChatState, StateMachine
+from agentlite.engine.tokens import TokenCounter
+from agentlite.settings import Settings
+from agentlite.transport import ModelTransport
+
+if TYPE_CHECKING:
+    from agentlite.engine.core import Engine
+    from agentlite.engine.turn import Turn
+
+log = logging.getLogger(__name__)
+Emit = Callable[[dict[str, Any]], None]
+
+# Seed 002 stops at 5 rounds; seed 004's third scenario (list → read → write → answer) needs 4 requests,
+# and a failed edit or a format correction needs one more each, so a turn may use 8 tool rounds.
+DEFAULT_MAX_ROUNDS = 8
+MODES = ("agent", "chat")
+TITLE_CHARS = 40
+
+
+@dataclass
+class ChatSettings:
+    """Per-chat settings, persisted with the chat."""
+
+    mode: str = "agent"
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    auto_approve: list[str] = field(default_factory=list)  # Ask values, or ["all"]
+    context_window: int = DEFAULT_WINDOW  # the model's window (from its metadata when the page knows it)
+    reserve: int = 0  # tokens kept for the answer; 0: a quarter of the window, at most 8,192
+
+    def approved(self) -> set[str]:
+        return auto_approved(self.auto_approve)
+
+    def update(self, values: dict[str, Any]) -> None:
+        for item in fields(self):
+            if values.get(item.name) is not None:
+                setattr(self, item.name, _coerce(item.name, values[item.name]))
+
+
+def _coerce(name: str, value: Any) -> Any:
+    if name == "mode":
+        return value if value in MODES else "agent"
+    if name in ("max_rounds", "context_window", "reserve"):
+        return max(1 if name == "max_rounds" else 0, int(value))
+    if name == "auto_approve":
+        return sorted(auto_approved(value))
+    return value
+
+
+class DecisionBox:
+    """The one user decision a chat may wait for (retry / alternative / skip / cancel)."""
+
+    def __init__(self) -> None:
+        self.options: list[str] = []
+        self._future: asyncio.Future[str] | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return self._future is not None and not self._future.done()
+
+    async def wait(self, options: list[str]) -> str:
+        self.options = list(options)
+        self._future = asyncio.get_running_loop().create_future()
+        try:
+            return await self._future
+        finally:
+            self._future, self.options = None, []
+
+    def answer(self, choice: str) -> bool:
+        if not self.waiting or choice not in self.options:
+            return False
+        assert self._future is not None
+        self._future.set_result(choice)
+        return True
+
+
+class ChatSession:
+    def __init__(self, engine: Engine, chat_id: str, emit: Emit) -> None:
+        self.engine = engine
+        self.id = chat_id
+        self._emit = emit
+        self.title = ""
+        self.messages: list[Message] = []
+        self.memo = Memo()
+        self.plan: Plan | None = None
+        self.settings = ChatSettings()
+        self.turns = 0
+        self.stamp = secrets.token_hex(2)  # keeps turn ids unique when a chat id is used again
+        self.created = self.updated = time.time()
+        self.sm = StateMachine(self._state_changed)
+        self.desk = ApprovalDesk()
+        self.decisions = DecisionBox()
+        self.counter = TokenCounter()
+        self.task: asyncio.Task[None] | None = None  # the newest turn (queued behind the others)
+        self.tasks: list[asyncio.Task[None]] = []  # every turn not finished yet, oldest first
+        self.turn: Turn | None = None
+        self.running: asyncio.Task[Any] | None = None  # the task of `turn`
+
+    # --- the page's surface -------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    @property
+    def state(self) -> ChatState:
+        return self.sm.state
+
+    def start_turn(self, text: str, settings: Settings, transport: ModelTransport, **options: Any) -> None:
+        """Run a turn; behind a running one (a pending decision is skipped so the new message goes on)."""
+        from agentlite.engine.turn import Turn
+        from agentlite.engine.turn_setup import TurnOptions
+
+        if options.get("mode") in MODES:
+            self.configure(mode=options["mode"])
+        self.configure(**{k: options.get(k) for k in ("auto_approve", "max_rounds", "context_window")})
+        known = {f.name for f in fields(TurnOptions)}
+        turn_options = TurnOptions(**{k: v for k, v in options.items() if k in known})
+        previous = self.task
+        if self.decisions.waiting:
+            self.decisions.answer("skip")
+
+        async def run() -> None:
+            try:
+                if previous is not None and not previous.done():
+                    await asyncio.wait([previous])
+            except asyncio.CancelledError:  # stopped while queued: it never started
+                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                return
+            self.turn = Turn(self, text, settings, transport, turn_options)
+            self.running = asyncio.current_task()
+            await self.turn.run()
+
+        self.task = task = asyncio.ensure_future(run())
+        self.tasks.append(task)
+        task.add_done_callback(self.tasks.remove)
+
+    def stop(self) -> None:
+        """Stop the running turn (and any queued behind it) at whatever it is doing; the partial answer
+        is kept, marked interrupted."""
+        for task in list(self.tasks):
+            if task is self.running and self.turn is not None and self.turn.winding_down:
+                continue  # already stopping: let it finish keeping what it has
+            task.cancel()
+
+    def approve(self, call_id: str, approved: bool = True, batch: bool = False) -> bool:
+        """The user's answer to an approval request; `batch` answers every call waiting in that reply."""
+        return self.desk.answer(call_id, approved, batch)
+
+    def decide(self, choice: str) -> bool:
+        """The user's answer to a decision request: retry, alternative, skip or cancel."""
+        return self.decisions.answer(choice)
+
+    def configure(self, **values: Any) -> dict[str, Any]:
+        """Change settings (unknown or None values are ignored; the rest is checked); returns them all."""
+        self.settings.update(values)
+        return asdict(self.settings)
+
+    async def apply_settings(self, **values: Any) -> dict[str, Any]:
+        """`configure`, then persist the chat (the page's settings panel of a tab)."""
+        applied = self.configure(**values)
+        await self.engine.save_chat(self)
+        return applied
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the page needs to show this chat again (after a reload, or when the tab opens)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "state": self.sm.state.value,
+            "settings": asdict(self.settings),
+            "messages": [m.view() for m in self.messages if not m.hidden],
+            "plan": self.plan.to_dict() if self.plan else None,
+            "summary": self.memo.summary,
+            "pinned": [r.path for r in self.memo.pinned],
+        }
+
+    # --- what turns use -----------------------------------------------------------------------------
+
+    def emit(self, event: dict[str, Any]) -> None:
+        try:
+            self._emit(event)
+        except Exception:  # the page going away must not break the turn
+            log.exception("emit failed")
+
+    def add(self, message: Message) -> None:
+        self.messages.append(message)
+        self.updated = time.time()
+        if not self.title and message.role == "user" and not message.hidden:
+            text = " ".join(message.content.split())
+            self.title = text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1] + "…"
+            self.emit({"kind": "title", "title": self.title})
+
+    def next_turn_id(self) -> str:
+        self.turns += 1
+        return f"{self.id}-{self.stamp}-t{self.turns}"
+
+    def save_model_summary(self, summary: Any) -> None:
+        """The `conversation_summary` hook: the model's summary covers everything so far."""
+        self.memo.summary = str(getattr(summary, "text", summary))
+        self.memo.summary_covers = len(self.messages)
+
+    async def turn_ended(self, turn: Turn, outcome: str) -> None:
+        self.sm.end_turn()
+        self.emit({"kind": "turn_end", "turn": turn.turn_id, "state": outcome, "rounds": turn.round})
+        await self.engine.save_chat(self)
+
+    def _state_changed(self, state: ChatState, previous: ChatState, detail: dict[str, Any]) -> None:
+        self.emit({"kind": "state", "state": state.value, "previous": previous.value, **detail})
+
+    # --- persistence --------------------------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "settings": asdict(self.settings),
+            "messages": [m.to_dict() for m in self.messages],
+            "memo": self.memo.to_dict(),
+            "plan": self.plan.to_dict() if self.plan else None,
+            "turns": self.turns,
+            "stamp": self.stamp,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+    def load_record(self, record: dict[str, Any]) -> None:
+        self.title = str(record.get("title") or "")
+        self.settings.update(record.get("settings") or {})
+        self.messages = [Message.from_dict(m) for m in record.get("messages") or ()]
+        self.memo = Memo.from_dict(record.get("memo"))
+        self.plan = Plan.from_dict(record.get("plan"))
+        self.turns = int(record.get("turns") or 0)
+        self.stamp = str(record.get("stamp") or self.stamp)
+        self.created = float(record.get("created") or self.created)
+        self.updated = float(record.get("updated") or self.updated)

@@ -1,0 +1,111 @@
+"""Token counting without a tokenizer library: a documented approximation, calibrated by the provider.
+
+No tokenizer runs in Pyodide offline (tiktoken needs its BPE files from the network), so counts come
+from the provider's `usage` when it reports it, and otherwise from this estimator. It splits text the
+way the o200k / cl100k pre-tokenizers do (a word with one leading space or symbol, digit groups of up
+to 3, punctuation runs, newline runs, CJK runs) and prices each piece:
+
+    word of n letters        1 token up to 10 letters, else ceil(n / 6)
+    digits                   1 token per group of up to 3
+    punctuation run          ceil(n / 3), at least 1
+    CJK / kana / hangul      0.7 token per character
+    base64 run (32+ chars)   n / 1.6
+    newline run, whitespace  1
+
+Checked against o200k_base on 319 segments of 1,500 characters (this project's Python and JS, Markdown,
+SSE transcripts, the Chinese seed documents, JSON strings, base64): mean absolute error 3.6% (worst
+segment 24%), where chars/4 is off by 14.3% on average (63% worst: 33% low on Chinese, 60% on base64).
+
+`TokenCounter` then calibrates: after each round the provider's `prompt_tokens` for the request just
+sent is compared with the estimate of that request, and the ratio (smoothed, within 0.5–2) scales
+every later estimate, so a model whose tokenizer differs from o200k is counted in its own tokens.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+MESSAGE_OVERHEAD = 4  # role and separators per message (OpenAI's chat format)
+REPLY_PRIMING = 3
+SMOOTHING = 0.5  # weight of the newest calibration sample
+RATIO_BOUNDS = (0.5, 2.0)
+
+_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_UPPER = "A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f"
+_PIECES = re.compile(
+    rf"(?P<b64>[A-Za-z0-9+/]{{32,}}={{0,2}})"
+    rf"|(?P<cjk>[^\r\n\w]?[{_CJK}]+)"
+    rf"|(?P<word>[^\r\n\w]?(?:[{_UPPER}]*[^\W\d_{_UPPER}{_CJK}]+|[{_UPPER}]+(?![^\W\d_])))"
+    rf"|(?P<num>\d{{1,3}})"
+    rf"|(?P<punct> ?[^\s\w]+[\r\n/]*|_+)"
+    rf"|(?P<newline>\s*[\r\n]+)"
+    rf"|(?P<space>\s+)"
+)
+
+
+def _looks_base64(text: str) -> bool:
+    digits = sum(ch.isdigit() for ch in text)
+    upper = sum(ch.isupper() for ch in text)
+    return digits >= 2 and upper >= 3 and len(text) - digits - upper >= 3
+
+
+def _word(piece: str) -> float:
+    letters = len(piece) - (0 if piece[0].isalpha() else 1)
+    return 1.0 if letters <= 10 else float(math.ceil(letters / 6))
+
+
+def estimate(text: str) -> int:
+    """Estimated o200k tokens of `text` (see the module docstring for the rules and their accuracy)."""
+    total = 0.0
+    for match in _PIECES.finditer(text):
+        kind, piece = match.lastgroup, match.group()
+        if kind == "b64":
+            total += len(piece) / 1.6 if _looks_base64(piece) else math.ceil(len(piece) / 6)
+        elif kind == "cjk":
+            total += max(1.0, len(piece.lstrip()) * 0.7)
+        elif kind == "word":
+            total += _word(piece)
+        elif kind == "punct":
+            total += max(1, math.ceil(len(piece.strip()) / 3))
+        else:
+            total += 1
+    return round(total)
+
+
+class TokenCounter:
+    """Estimates in the model's own tokens, calibrated by the usage the provider reports."""
+
+    def __init__(self) -> None:
+        self.ratio = 1.0
+        self.samples = 0
+        self._cache: dict[tuple[int, int], int] = {}
+
+    def text(self, text: str) -> int:
+        key = (hash(text), len(text))
+        raw = self._cache.get(key)
+        if raw is None:
+            raw = self._cache[key] = estimate(text)
+            if len(self._cache) > 4096:
+                self._cache.clear()
+        return round(raw * self.ratio)
+
+    def messages(self, messages: list[dict[str, Any]]) -> int:
+        """Tokens of a request's messages as sent (content, tool calls, tool ids)."""
+        total = REPLY_PRIMING
+        for message in messages:
+            total += MESSAGE_OVERHEAD + self.text(str(message.get("content") or ""))
+            for call in message.get("tool_calls") or ():
+                total += self.text(str(call)) + MESSAGE_OVERHEAD
+        return total
+
+    def calibrate(self, estimated: int, reported: int | None) -> None:
+        """Fold one provider count for a request we estimated at `estimated` into the ratio."""
+        if not reported or estimated <= 0:
+            return
+        raw = estimated / self.ratio
+        sample = min(max(reported / raw, RATIO_BOUNDS[0]), RATIO_BOUNDS[1])
+        weight = 1.0 if self.samples == 0 else SMOOTHING
+        self.ratio = round(self.ratio * (1 - weight) + sample * weight, 4)
+        self.samples += 1

@@ -1,0 +1,317 @@
+"""One agent turn: the tool loop from a user message to the final answer (seed 002, seed 001 §7, §10).
+
+Request → stream → run the ready tools → send the results → next request, until the model answers
+without tools, the round limit is reached, or the loop guard stops it. Failures go through the strategy
+matrix (`engine.strategy`); when the retries run out the user decides. Every state change goes through
+the chat's state machine; everything the UI shows goes out through `emit` (see `engine.events`).
+
+A round's reply is one assistant bubble (`message_start` … `message_end`); a `length` continuation keeps
+writing into the same bubble. Nothing is lost on the way out: a stopped or failed turn keeps its
+partial answer (marked interrupted) and every tool result, and the chat returns to idle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from agentlite.engine import prompt
+from agentlite.engine.context import window
+from agentlite.engine.dialect import PROMPT_DIALECTS, rejects_tools, writes_calls_as_text
+from agentlite.engine.dispatch import Call
+from agentlite.engine.reply import Reply, stream_reply
+from agentlite.engine.state import ChatState as S
+from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
+from agentlite.engine.turn_setup import TurnSetup
+from agentlite.errors import ErrorType, ModelError
+from agentlite.events import ToolCallReady
+from agentlite.stream.decoder import StreamDecoder
+from agentlite.stream.request import build_request
+from agentlite.tools.result import ToolErrorType, ToolResult
+from agentlite.transport import ModelRequest
+
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger(__name__)
+NEXT, FINAL, INVALID = "next", "final", "invalid"
+
+
+class TurnCancelled(Exception):
+    """The user chose cancel in a decision."""
+
+
+class Turn(TurnSetup):
+    winding_down = False  # set once the turn is stopping: a second stop must not cut the clean-up short
+
+    async def run(self) -> None:
+        outcome = "completed"
+        try:
+            await self._run()
+        except (asyncio.CancelledError, TurnCancelled):
+            outcome, self.winding_down = "cancelled", True
+            await self._wind_down("interrupted")
+        except Exception as error:  # an engine bug: report it, keep the chat usable
+            log.exception("turn %s failed", self.turn_id)
+            outcome, self.winding_down = "error", True
+            await self._wind_down("error")
+            self._fail(ModelError(ErrorType.PROTOCOL, f"internal error: {type(error).__name__}: {error}"))
+        finally:
+            await self.chat.turn_ended(self, outcome)
+
+    async def _run(self) -> None:
+        self.sm.transition(S.PLANNING)
+        await self.prepare()
+        while True:
+            reply = await self._attempt()
+            if reply is None:
+                break  # the user skipped the failed step
+            action = self._decide(reply)
+            if action == FINAL:
+                break
+            if action == INVALID:
+                error = ModelError(ErrorType.INVALID_FORMAT, "the model's tool calls could not be read twice")
+                if not await self._settle(error):
+                    break
+            await self.compact()
+        self._respond()
+
+    # --- one round, with the strategy matrix ------------------------------------------------------
+
+    async def _attempt(self) -> Reply | None:
+        failures: dict[ErrorType, int] = {}
+        while True:
+            self.sm.transition(S.REQUESTING, round=self.round + 1)
+            error: ModelError | None
+            try:
+                reply = await self._exchange()
+                error = reply.failure or (self._empty() if reply.empty else None)
+            except ModelError as failure:
+                error = failure
+            if error is None:
+                return reply
+            if self._fall_back_to_json(error):
+                continue
+            failures[error.type] = failures.get(error.type, 0) + 1
+            attempt = next_attempt(error, failures[error.type], self.engine.backoff)
+            if attempt is not None:
+                await self._retry(error, attempt)
+                continue
+            failures.clear()
+            if not await self._settle(error):
+                return None
+
+    def _empty(self) -> ModelError:
+        return ModelError(ErrorType.EMPTY_RESULT, "the model sent an empty reply")
+
+    async def _retry(self, error: ModelError, attempt: Attempt) -> None:
+        of = MATRIX[error.type].retries
+        self.emit(
+            {
+                "kind": "retry",
+                "attempt": attempt.number,
+                "of": of,
+                "wait_s": attempt.wait_s,
+                "error_type": error.type.value,
+                "message": error.message,
+            }
+        )
+        if attempt.wait_s > 0:
+            await self.engine.sleep(attempt.wait_s)
+        if attempt.repair is Repair.TRUNCATE:
+            self.keep = 10 if attempt.number <= 1 else 5
+        elif attempt.repair is Repair.CORRECT:
+            self.note(prompt.CORRECT_FORMAT)
+        elif attempt.repair is Repair.NUDGE:
+            self.note(prompt.NUDGE_EMPTY)
+
+    async def _settle(self, error: ModelError) -> bool:
+        """The user decides; True to try again, False to skip. Cancel raises TurnCancelled."""
+        choice = await self.ask(error)
+        if choice == "cancel":
+            raise TurnCancelled
+        if choice == "skip":
+            self.sm.transition(S.DECIDING)
+            return False
+        if choice == "alternative":
+            await self._alternative(MATRIX[error.type].alternative)
+        elif error.type is ErrorType.EMPTY_RESULT:
+            self.note(prompt.NUDGE_EMPTY)
+        elif error.type is ErrorType.INVALID_FORMAT:
+            self.note(prompt.CORRECT_FORMAT)
+        self.invalid_rounds = 0
+        return True
+
+    async def _alternative(self, alternative: Alternative | None) -> None:
+        if alternative is Alternative.COMPACT:
+            await self.compact(hard=True)
+        elif alternative is Alternative.SWITCH_DIALECT:
+            self.switch_dialect("native" if self.dialect in PROMPT_DIALECTS else "json", "chosen by the user")
+        elif alternative is Alternative.NO_TOOLS:
+            self.no_tools = True
+            self.note(prompt.NO_TOOLS_NOW)
+
+    def _fall_back_to_json(self, error: ModelError) -> bool:
+        if self.settings.dialect != "auto" or self.dialect != "native" or not rejects_tools(error):
+            return False
+        self.switch_dialect("json", "the endpoint does not accept native tools")
+        return True
+
+    # --- the exchange: request, stream, tools -------------------------------------------------------
+
+    async def _exchange(self) -> Reply:
+        request, estimate = self._request()
+        self.open_bubble()
+        self.reply = reply = Reply()
+        self.dispatcher = dispatcher = self.new_dispatcher()
+        streaming = self.dialect in ("ndjson", "ndjson-text")
+        decoder = StreamDecoder(
+            self.dialect, self.tool_defs(), id_prefix=f"{self.turn_id}-r{self.round + 1}-"
+        )
+        on_ready = (lambda event: dispatcher.submit([self._call(event)])) if streaming else None
+        await stream_reply(
+            self.transport,
+            request,
+            decoder,
+            self.emit,
+            on_ready,
+            reply,
+            on_open=lambda: self.sm.transition(S.STREAMING),
+        )
+        self.measured(estimate, reply)
+        if not streaming:
+            dispatcher.submit([self._call(event) for event in reply.ready])
+        for invalid in reply.invalid:
+            dispatcher.fail(Call(invalid.id, invalid.name or "tool", {}), _invalid(invalid.reason))
+        if reply.failure is None and reply.empty:
+            return reply
+        if dispatcher.pending:
+            self.sm.transition(S.RUNNING_TOOLS)
+        self.record_reply(reply, "interrupted" if reply.failure else "done", await dispatcher.drain())
+        if reply.failure is not None:
+            self.close_bubble("interrupted")
+            self.note(prompt.CONTINUE_AFTER_DROP)
+        return reply
+
+    def _call(self, event: ToolCallReady) -> Call:
+        if self.forced and event.name == self.forced:
+            self.forced = None
+        return Call(event.id, event.name, dict(event.arguments), event.note)
+
+    def _request(self) -> tuple[ModelRequest, int]:
+        history = window(self.chat.messages, self.chat.memo, self.keep)
+        dialect, tools = self.dialect, self.tool_defs()
+        if not tools:
+            dialect, history = "native", _flatten(history)
+        extra: dict[str, Any] = {}
+        if self.forced and dialect == "native" and tools:
+            extra["tool_choice"] = {"type": "function", "function": {"name": self.forced}}
+        body = build_request(self.settings.model, dialect, history, tools, system=self.system, extra=extra)
+        estimate = self.counter.messages(body["messages"])
+        if body.get("tools"):
+            estimate += self.counter.text(json.dumps(body["tools"]))
+        self.meter(estimate, "estimate")
+        url = (
+            f"{self.settings.base_url}/chat/completions"
+            if self.settings.base_url
+            else "demo:/chat/completions"
+        )
+        return ModelRequest("POST", url, self.settings.headers(), body), estimate
+
+    # --- deciding what comes next -----------------------------------------------------------------
+
+    def _decide(self, reply: Reply) -> str:
+        self.sm.transition(S.DECIDING)
+        calls = self.dispatcher.calls if self.dispatcher else []
+        repeated = self.guard.check_reply(reply.content, [(c.name, c.arguments) for c in calls])
+        if self.dispatcher is not None and self.dispatcher.stop_reason:
+            return self.stopped("loop", self.dispatcher.stop_reason)
+        self.track_plan(reply, calls)
+        if reply.invalid:
+            self.invalid_rounds += 1
+            if self.invalid_rounds > MATRIX[ErrorType.INVALID_FORMAT].retries:
+                return INVALID
+            self.note(prompt.CORRECT_FORMAT)
+            return self._next_round()
+        self.invalid_rounds = 0
+        if repeated:
+            return self.stopped("repeated_reply", repeated)
+        if calls or self._native_text_calls(reply):
+            return self._next_round()
+        if reply.finish == "length":
+            if not self.guard.may_continue():
+                return self.stopped(
+                    "length", "The answer hit the output limit 5 times in a row, so it stopped."
+                )
+            self.note(prompt.CONTINUE_AFTER_LENGTH)  # the bubble stays open: the answer goes on in it
+            return NEXT
+        return FINAL
+
+    def _next_round(self) -> str:
+        self.round += 1
+        self.close_bubble("done")
+        if self.round >= self.max_rounds:
+            return self.stopped(
+                "max_rounds",
+                f"The agent used all {self.max_rounds} tool rounds of this turn; send a message to go on.",
+            )
+        return NEXT
+
+    def _native_text_calls(self, reply: Reply) -> bool:
+        names = {str(d["name"]) for d in self.tool_defs()}
+        if self.settings.dialect != "auto" or self.dialect != "native" or not names:
+            return False
+        if not writes_calls_as_text(reply.content, names):
+            return False
+        self.switch_dialect("json", "the model writes tool calls as text")
+        self.note(prompt.CORRECT_FORMAT)
+        return True
+
+    def _respond(self) -> None:
+        self.sm.transition(S.RESPONDING)
+        if self.plan is not None and self.plan.tick_answer():
+            self.emit_plan()
+        self.close_bubble("done")
+        self.sm.transition(S.COMPLETED)
+
+    async def _wind_down(self, state: str) -> None:
+        """Stop or failure: refuse what has not run, let running work finish, keep the partial answer."""
+        calls: list[Call] = []
+        if self.dispatcher is not None:
+            calls = await self.dispatcher.stop()
+        if self.reply is not None and (self.reply.received or calls):
+            self.record_reply(self.reply, "interrupted", calls)
+        self.close_bubble(state)
+        if self.sm.state is not S.IDLE and self.sm.can(S.CANCELLED) and state == "interrupted":
+            self.sm.transition(S.CANCELLED)
+
+    def _fail(self, error: ModelError) -> None:
+        self.emit({"kind": "turn_error", **error.to_dict(), "final": True})
+        if self.sm.can(S.ERROR):
+            self.sm.transition(S.ERROR)
+
+
+def _invalid(reason: str) -> ToolResult:
+    return ToolResult.failure(ToolErrorType.INVALID_ARGUMENT, f"The call could not be read: {reason}")
+
+
+def _flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """History for a request without tools (Chat mode): calls as prose, results as user text."""
+    flat: list[dict[str, Any]] = []
+    for message in history:
+        if message["role"] == "tool":
+            text = f"[tool result · {message.get('name')} · {'ok' if message.get('ok') else 'error'}]\n"
+            item = {"role": "user", "content": text + str(message.get("content") or "")}
+        elif message["role"] == "assistant":
+            calls = ", ".join(c["name"] for c in message.get("tool_calls") or ())
+            content = str(message.get("content") or "") + (f"\n(used tools: {calls})" if calls else "")
+            item = {"role": "assistant", "content": content.strip() or "(no text)"}
+        else:
+            item = {"role": message["role"], "content": message.get("content") or ""}
+        if flat and flat[-1]["role"] == item["role"] == "user":
+            flat[-1]["content"] += "\n\n" + item["content"]
+        else:
+            flat.append(item)
+    return flat

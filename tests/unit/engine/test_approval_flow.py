@@ -1,0 +1,83 @@
+"""Approvals through a chat: the card waits, the user answers, a rejection reaches the model."""
+
+from __future__ import annotations
+
+from tests.unit.engine.support import Harness, answer_when, calls, say
+
+
+def approving(approved: bool, batch: bool = False):  # type: ignore[no-untyped-def]
+    return answer_when("approval", lambda chat, event: chat.approve(event["id"], approved, batch))
+
+
+def test_a_delete_waits_for_approval_then_runs() -> None:
+    h = Harness([calls(("delete_file", {"path": "/a"})), say("Deleted.")])
+    h.on_event = approving(True)(h)
+    h.run("delete /a")
+    approval = h.of("approval")[0]
+    assert approval["name"] == "delete_file" and approval["reason"] == "This call deletes /a."
+    assert [s for _id, s in h.statuses()] == ["pending", "awaiting-approval", "executing", "completed"]
+    assert h.tools.ran == [("delete_file", {"path": "/a", "content": ""})]
+
+
+def test_a_rejection_goes_back_to_the_model_as_rejected() -> None:
+    h = Harness([calls(("delete_file", {"path": "/a"})), say("OK, I left it.")])
+    h.on_event = approving(False)(h)
+    h.run("delete /a")
+    assert h.tools.ran == []
+    final = h.of("tool_status")[-1]
+    assert final["status"] == "rejected" and final["result"]["errorType"] == "rejected"
+    tool = h.requests()[1]["messages"][-1]
+    assert tool["role"] == "tool" and "The user rejected this call" in tool["content"]
+    assert h.text().endswith("OK, I left it.")
+
+
+def test_overwriting_an_existing_file_asks_but_a_new_file_does_not() -> None:
+    h = Harness([calls(("write_file", {"path": "/new"}), ("write_file", {"path": "/old"})), say("ok")])
+    h.existing = {"/old"}
+    h.on_event = approving(True)(h)
+    h.run("write both")
+    assert [a["arguments"]["path"] for a in h.of("approval")] == ["/old"]
+    assert len(h.tools.ran) == 2
+
+
+def test_auto_approved_kinds_run_without_asking() -> None:
+    h = Harness([calls(("delete_file", {"path": "/a"}), ("shell_exec", {})), say("ok")])
+    h.on_event = approving(False)(h)
+    h.run("go", auto_approve=["delete"])
+    assert [a["name"] for a in h.of("approval")] == ["shell_exec"]
+    assert [name for name, _ in h.tools.ran] == ["delete_file"]
+
+
+def test_one_answer_can_approve_a_whole_batch() -> None:
+    many = calls(*[("create_file", {"path": f"/f{i}"}) for i in range(12)])
+    h = Harness([many, say("12 files created")])
+    answered: list[str] = []
+
+    def once(chat, event):  # type: ignore[no-untyped-def]
+        if not answered:
+            answered.append(event["id"])
+            chat.approve(event["id"], True, batch=True)
+
+    h.on_event = answer_when("approval", once)(h)
+    h.run("make 12 files")
+    assert len(h.of("approval")) == 12
+    assert "12 file operations" in h.of("approval")[0]["reason"]
+    assert len(h.tools.ran) == 12
+    assert [n for n, _ in h.tools.ran] == ["create_file"] * 12
+
+
+def test_calls_after_an_awaiting_one_keep_their_order() -> None:
+    h = Harness([calls(("delete_file", {"path": "/a"}), ("create_file", {"path": "/b"})), say("ok")])
+    h.on_event = approving(True)(h)
+    h.run("go")
+    assert [n for n, _ in h.tools.ran] == ["delete_file", "create_file"]
+
+
+def test_the_same_call_five_times_stops_the_turn_and_says_why() -> None:
+    same = [calls(("read_file", {"path": "/a"}), text=f"try {i}") for i in range(6)]
+    h = Harness(same).run("loop")
+    stopped = h.of("stopped")
+    assert stopped and stopped[0]["reason"] == "loop" and "5 times" in stopped[0]["message"]
+    assert len(h.tools.ran) == 4
+    third = h.requests()[3]["messages"][-1]["content"]
+    assert "Note: this is call 3 of read_file" in third

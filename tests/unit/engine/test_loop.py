@@ -1,0 +1,155 @@
+"""The tool loop: request → stream → tools → results → next request, until an answer or a limit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agentlite.engine.session import DEFAULT_MAX_ROUNDS
+from tests.unit.engine.support import SETTINGS, Harness, calls, cut, say
+
+
+def test_a_plain_answer_is_one_round_through_every_state() -> None:
+    h = Harness([say("Hello there.")]).run("hi")
+    assert h.states() == [
+        "planning",
+        "requesting",
+        "streaming",
+        "deciding",
+        "responding",
+        "completed",
+        "idle",
+    ]
+    assert h.text() == "Hello there."
+    start, end = h.of("message_start"), h.of("message_end")
+    assert len(start) == len(end) == 1 and end[0] == {
+        "kind": "message_end",
+        "id": start[0]["id"],
+        "state": "done",
+    }
+    assert h.last_turn_end()["state"] == "completed"
+    assert h.kinds()[-1] == "turn_end"
+    roles = [m.role for m in h.chat.messages] if h.chat else []
+    assert roles == ["user", "assistant"]
+
+
+def test_tool_results_go_back_and_the_loop_ends_on_a_text_answer() -> None:
+    h = Harness([calls(("read_file", {"path": "/a.txt"})), say("It says hi.")]).run("read /a.txt")
+    assert h.tools.ran == [("read_file", {"path": "/a.txt", "content": ""})]
+    assert "running_tools" in h.states()
+    second = h.requests()[1]["messages"]
+    assert second[-2]["tool_calls"][0]["function"]["name"] == "read_file"
+    assert second[-1]["role"] == "tool" and second[-1]["content"].startswith("read_file ok: /a.txt")
+    assert [s for _id, s in h.statuses()] == ["pending", "executing", "completed"]
+    assert len(h.of("message_start")) == 2  # one bubble per round
+
+
+def test_several_calls_run_in_the_order_written() -> None:
+    reply = calls(
+        ("create_file", {"path": "/1"}), ("edit_file", {"path": "/1"}), ("read_file", {"path": "/1"})
+    )
+    h = Harness([reply, say("done")]).run("go")
+    assert [name for name, _args in h.tools.ran] == ["create_file", "edit_file", "read_file"]
+    tool_messages = [m for m in h.requests()[1]["messages"] if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_messages] == ["call_demo_1", "call_demo_2", "call_demo_3"]
+
+
+def test_independent_reads_overlap_but_writes_do_not() -> None:
+    reads = calls(*[("read_file", {"path": f"/{i}"}) for i in range(3)])
+    h = Harness([reads, say("ok")]).run("read all")
+    assert h.tools.most_active == 3
+    writes = calls(*[("edit_file", {"path": f"/{i}"}) for i in range(3)])
+    h2 = Harness([writes, say("ok")]).run("edit all")
+    assert h2.tools.most_active == 1
+
+
+def test_a_failed_tool_goes_to_the_model_which_decides() -> None:
+    h = Harness([calls(("missing_file", {"path": "/x"})), say("That file does not exist.")]).run("x")
+    assert [s for _id, s in h.statuses()][-1] == "failed"
+    tool = h.requests()[1]["messages"][-1]
+    assert tool["role"] == "tool" and "no such file" in tool["content"]
+    assert h.last_turn_end()["state"] == "completed"
+    assert not h.of("turn_error")
+
+
+def test_the_round_limit_stops_the_loop_and_says_why() -> None:
+    looping = [calls(("read_file", {"path": f"/{i}"})) for i in range(10)]
+    h = Harness(looping)
+    chat = h.setup()
+    chat.configure(max_rounds=3)
+    h.run("go")
+    assert len(h.requests()) == 3
+    stopped = h.of("stopped")
+    assert stopped and stopped[0]["reason"] == "max_rounds"
+    assert h.last_turn_end()["state"] == "completed"
+
+
+def test_the_default_round_limit_lets_list_read_write_finish() -> None:
+    assert DEFAULT_MAX_ROUNDS >= 4
+    script = [calls(("list_directory", {"path": "/src"})), calls(("read_file", {"path": "/src/App.tsx"})),
+              calls(("edit_file", {"path": "/src/App.tsx"})), say("Title changed.")]  # fmt: skip
+    h = Harness(script).run("change the title")
+    assert not h.of("stopped") and h.text().endswith("Title changed.")
+
+
+def test_length_continues_in_the_same_bubble_at_most_five_times() -> None:
+    h = Harness([cut(f"part {i} ") for i in range(6)] + [say("never")]).run("long")
+    assert len(h.requests()) == 6
+    assert len(h.of("message_start")) == 1
+    assert h.of("stopped")[0]["reason"] == "length"
+    notes = [m for m in h.chat.messages if m.hidden] if h.chat else []
+    assert len(notes) == 5 and "cut off by the output limit" in notes[0].content
+
+
+def test_length_then_a_normal_finish_completes() -> None:
+    h = Harness([cut("The first half, "), say("and the second half.")]).run("long")
+    assert h.text() == "The first half, and the second half."
+    assert not h.of("stopped")
+
+
+def test_requests_only_append_the_system_prompt_is_sent_once() -> None:
+    h = Harness([calls(("read_file", {"path": "/a"})), say("one"), say("two")])
+    h.setup()
+
+    async def two_turns() -> None:
+        await h.turn("first")
+        await h.turn("second")
+
+    import asyncio
+
+    asyncio.run(two_turns())
+    first, second, third = (r["messages"] for r in h.requests())
+    assert second[: len(first)] == first
+    assert third[: len(second)] == second
+    assert sum(m["role"] == "system" for m in third) == 1
+
+
+def test_chat_mode_offers_no_tools() -> None:
+    h = Harness([say("Just talking.")]).run("hi", mode="chat")
+    body = h.requests()[0]
+    assert "tools" not in body
+    assert "cannot change the user's files" in body["messages"][0]["content"]
+
+
+def test_a_forced_tool_is_forced_until_it_has_been_called() -> None:
+    h = Harness([calls(("list_directory", {"path": "/"})), say("done")]).run("look", tool="list_directory")
+    first, second = h.requests()
+    assert first["tool_choice"] == {"type": "function", "function": {"name": "list_directory"}}
+    assert second["tool_choice"] == "auto"
+
+
+def test_a_forced_tool_in_a_prompt_dialect_is_an_instruction() -> None:
+    json_settings = replace(SETTINGS, dialect="json")
+    h = Harness([say("ok")]).run("look", json_settings, tool="list_directory")
+    user = h.requests()[0]["messages"][-1]["content"]
+    assert "The user chose the tool list_directory" in user
+
+
+def test_each_turn_has_an_id_that_tools_and_events_share() -> None:
+    seen: list[str] = []
+    h = Harness([calls(("read_file", {"path": "/a"})), say("ok")])
+    h.setup(context_factory=lambda turn, _open, _save: seen.append(turn) or {"turn": turn})
+    h.run("go")
+    turn = h.of("turn_start")[0]["turn"]
+    assert seen == [turn]
+    assert h.of("message_start")[0]["turn"] == turn
+    assert h.last_turn_end()["turn"] == turn

@@ -1,0 +1,127 @@
+"""Long-term memory: extraction, BM25 ranking, pinned slots, embeddings with a keyword fallback."""
+
+from __future__ import annotations
+
+import asyncio
+
+from agentlite.engine.memory import MemoryStore, bm25, extract, terms
+from agentlite.workspace.storage import MemoryStorage
+
+
+def storage() -> MemoryStorage:
+    backend = MemoryStorage()
+    backend.data.setdefault("memory", {})
+    return backend
+
+
+def test_terms_drop_stop_words_and_split_cjk_into_bigrams() -> None:
+    assert terms("The App uses TypeScript") == ["app", "uses", "typescript"]
+    assert terms("素数之和") == ["素数", "数之", "之和"]
+
+
+def test_bm25_ranks_the_matching_document_first() -> None:
+    docs = [
+        "The user prefers TypeScript for new files",
+        "The project deploys to a static host",
+        "Tabs, not spaces",
+    ]
+    scores = bm25("write it in typescript", docs)
+    assert scores[0] > 0 and scores[1] == 0 and scores[2] == 0
+    assert bm25("anything", []) == []
+
+
+def test_plain_statements_become_memories() -> None:
+    assert extract("remember that the API lives in /src/api") == ("The API lives in /src/api", False)
+    assert extract("Please remember: I prefer tabs") == ("I prefer tabs", True)
+    assert extract("I prefer short answers") == ("I prefer short answers", True)
+    assert extract("fix the bug") is None
+
+
+def test_pinned_slots_always_come_back_and_facts_by_relevance() -> None:
+    async def scenario() -> list[str]:
+        store = MemoryStore(storage(), clock=lambda: 1.0)
+        await store.add("My name is Ada", pinned=True)
+        await store.add("The build uses esbuild")
+        await store.add("Deploys go to the static host")
+        return [m.text for m in await store.relevant("how does the build work")]
+
+    assert asyncio.run(scenario()) == ["My name is Ada", "The build uses esbuild"]
+
+
+def test_memories_persist_dedupe_update_and_delete() -> None:
+    backend = storage()
+
+    async def scenario() -> None:
+        store = MemoryStore(backend)
+        first = await store.add("Uses pnpm")
+        again = await store.add("uses  PNPM")
+        assert again.id == first.id
+        await store.update(first.id, text="Uses npm", pinned=True)
+        reloaded = MemoryStore(backend)
+        listed = await reloaded.all()
+        assert [(m["text"], m["pinned"]) for m in listed] == [("Uses npm", True)]
+        assert await reloaded.delete(first.id)
+        assert not await reloaded.delete(first.id)
+        assert await MemoryStore(backend).all() == []
+
+    asyncio.run(scenario())
+
+
+class FakeEmbedder:
+    model = "embed-1"
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.calls = 0
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("no /embeddings here")
+        return [[1.0, 0.0] if "cat" in t.lower() else [0.0, 1.0] for t in texts]
+
+
+def test_embeddings_rank_when_the_endpoint_offers_them() -> None:
+    async def scenario() -> list[str]:
+        store = MemoryStore(storage(), FakeEmbedder())
+        await store.add("Likes felines")  # no shared keyword with the query
+        await store.add("The cat is called Tom")
+        return [m.text for m in await store.relevant("what about my cat?", limit=1)]
+
+    assert asyncio.run(scenario()) == ["The cat is called Tom"]
+
+
+def test_a_failing_embedder_falls_back_to_keywords_for_good() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        embedder = FakeEmbedder(fail=True)
+        store = MemoryStore(storage(), embedder)
+        await store.add("The build uses esbuild")
+        found = [m.text for m in await store.relevant("build")]
+        await store.relevant("build")
+        return found, store.embedder is None and embedder.calls == 1
+
+    assert asyncio.run(scenario()) == (["The build uses esbuild"], True)
+
+
+def test_the_endpoint_embedder_posts_to_embeddings() -> None:
+    import json
+
+    from agentlite.engine.memory import EndpointEmbedder
+    from agentlite.transport import ScriptedResponse, ScriptedTransport
+
+    answer = {"data": [{"index": 1, "embedding": [0, 1]}, {"index": 0, "embedding": [1, 0]}]}
+    transport = ScriptedTransport.of(ScriptedResponse(body=[json.dumps(answer).encode()]))
+    embedder = EndpointEmbedder(transport, "http://model.test/v1/", {"Authorization": "Bearer k"}, "e5")
+    assert asyncio.run(embedder.embed(["a", "b"])) == [[1.0, 0.0], [0.0, 1.0]]
+    request = transport.requests[0]
+    assert request.url == "http://model.test/v1/embeddings"
+    assert request.body == {"model": "e5", "input": ["a", "b"]}
+
+
+def test_without_a_memory_store_memories_live_in_memory_only() -> None:
+    async def scenario() -> list[str]:
+        store = MemoryStore(MemoryStorage())  # no `memory` store in this backend
+        await store.add("Uses pnpm")
+        return [m.text for m in await store.relevant("pnpm")]
+
+    assert asyncio.run(scenario()) == ["Uses pnpm"]
