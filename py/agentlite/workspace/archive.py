@@ -1,0 +1,254 @@
+"""Export and import of the workspace as a zip (stdlib zipfile, deterministic bytes).
+
+Layout: `files/<path>` holds each current file and `files/<folder>/` each folder. With history, also
+`history/manifest.json`, `history/{entries,versions,commits,turns}.jsonl` (the stored records, one per
+line, sorted by key) and `history/blobs/<sha256>` (the stored blob values, verified on import).
+Timestamps are fixed (1980-01-01) and entries sorted, so export -> clear -> import -> export gives the same
+bytes, history included.
+
+Import of files (any zip: `files/...` or plain paths) is ONE recorded change in one turn; with
+`replace_all` everything not in the zip is deleted in that same change. Import of a history restores it
+exactly and needs an empty workspace (`clear()` first).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from agentlite.workspace import paths
+from agentlite.workspace.blobs import BlobStore
+from agentlite.workspace.errors import CorruptData, InvalidArgument, NotAFile, WorkspaceError, size_text
+from agentlite.workspace.plan import Plan, Target
+from agentlite.workspace.records import SCHEMA, Commit, Entry, Meta, Turn, Version, commit_key, entry_key
+from agentlite.workspace.storage import WORKSPACE_STORES, Batch, MemoryStorage
+from agentlite.workspace.tree import Tree
+
+if TYPE_CHECKING:
+    from agentlite.workspace.workspace import Change, Workspace
+
+FORMAT = "agentlite-workspace"
+EPOCH = (1980, 1, 1, 0, 0, 0)
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+_RECORDS: dict[str, type[Entry] | type[Version] | type[Commit] | type[Turn]] = {
+    "entries": Entry,
+    "versions": Version,
+    "commits": Commit,
+    "turns": Turn,
+}
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True) -> None:
+    """One member with fixed metadata; `packed=False` stores it as is (stored blobs are compressed)."""
+    info = zipfile.ZipInfo(name, date_time=EPOCH)
+    info.create_system = 3
+    if name.endswith("/"):
+        info.external_attr = (0o40755 << 16) | 0x10
+        archive.writestr(info, b"", compress_type=zipfile.ZIP_STORED)
+    else:
+        info.external_attr = 0o100644 << 16
+        kind = zipfile.ZIP_DEFLATED if packed else zipfile.ZIP_STORED
+        archive.writestr(info, data, compress_type=kind, compresslevel=6 if packed else None)
+
+
+async def export_zip(ws: Workspace, history: bool) -> bytes:
+    await ws._ensure_loaded()
+    live = ws.tree.below(paths.ROOT)
+    contents = await ws.blobs.read_many(e.sha256 for e in live if e.sha256)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for entry in live:
+            if entry.kind == "dir":
+                _add(archive, "files" + entry.path + "/", b"")
+            else:
+                _add(archive, "files" + entry.path, contents[entry.sha256 or ""])
+        if history:
+            await _export_history(ws, archive)
+    return buffer.getvalue()
+
+
+async def _export_history(ws: Workspace, archive: zipfile.ZipFile) -> None:
+    manifest = {"format": FORMAT, "schema": SCHEMA, "meta": json.loads(ws.tree.meta.to_json())}
+    _add(archive, "history/manifest.json", json.dumps(manifest, sort_keys=True, indent=1).encode() + b"\n")
+    for store in _RECORDS:
+        rows = await ws.storage.scan(store)
+        lines = [value if isinstance(value, str) else value.decode() for _key, value in rows]
+        _add(archive, f"history/{store}.jsonl", "".join(line + "\n" for line in lines).encode())
+    keys = await ws.storage.keys("blobs")
+    for key, value in zip(keys, await ws.storage.get_many("blobs", keys), strict=True):
+        if isinstance(value, bytes):
+            _add(archive, f"history/blobs/{key}", value, packed=value[:1] not in (b"Z", b"d"))
+
+
+async def erase(ws: Workspace) -> None:
+    """Delete every record of the workspace's stores in one commit (chats and memory stay)."""
+    batch = Batch(clears=list(WORKSPACE_STORES))
+    await ws.storage.commit(batch)
+    ws.tree = Tree()
+    ws.blobs.forget()
+    ws._texts.clear()
+    ws._dirty = False
+
+
+def _open(data: bytes) -> zipfile.ZipFile:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as exc:
+        raise InvalidArgument(f"the file is not a zip archive ({exc})") from exc
+    total = sum(info.file_size for info in archive.infolist())
+    if total > MAX_IMPORT_BYTES:
+        raise InvalidArgument(
+            f"the archive unpacks to {size_text(total)}; the limit is {size_text(MAX_IMPORT_BYTES)}"
+        )
+    return archive
+
+
+async def import_zip(
+    ws: Workspace, data: bytes, history: bool | None, replace_all: bool, turn: str | None, author: str | None
+) -> Change:
+    archive = _open(data)
+    has_history = "history/manifest.json" in archive.namelist()
+    if history or (history is None and has_history and not ws.tree.entries):
+        if not has_history:
+            raise InvalidArgument(
+                "the archive has no history (history/manifest.json); import its files instead"
+            )
+        return await _import_history(ws, archive)
+    return await _import_files(ws, archive, replace_all, turn, author)
+
+
+def _file_members(archive: zipfile.ZipFile) -> list[tuple[str, zipfile.ZipInfo]]:
+    names = [i for i in archive.infolist() if not i.filename.startswith("__MACOSX/")]
+    wrapped = all(i.filename.startswith(("files/", "history/")) for i in names)
+    found = []
+    for info in names:
+        name = info.filename
+        if wrapped:
+            if not name.startswith("files/"):
+                continue
+            name = name[len("files") :]
+        if name.strip("/"):
+            found.append((name, info))
+    return found
+
+
+async def _import_files(
+    ws: Workspace, archive: zipfile.ZipFile, replace_all: bool, turn: str | None, author: str | None
+) -> Change:
+    folders: set[str] = set()
+    files: dict[str, bytes] = {}
+    for name, info in _file_members(archive):
+        path = paths.normalize(name)
+        if info.is_dir():
+            folders.add(path)
+            continue
+        if info.flag_bits & 0x1:
+            raise InvalidArgument(f"{path} is encrypted in the archive; it cannot be imported")
+        ws._check_size(path, info.file_size)
+        files[path] = archive.read(info)
+
+    async def build(plan: Plan) -> None:
+        _import_plan(plan, folders, files, replace_all)
+        plan.note = "import"
+
+    return await ws._mutate(build, turn, author)
+
+
+def _import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_all: bool) -> None:
+    tree = plan.tree
+    for path in sorted(folders):
+        entry = tree.at(path)
+        if entry is None:
+            plan.set(plan.new_entry(path, "dir"), Target(path, "dir"))
+        elif entry.kind == "file" and path not in files:
+            raise NotAFile(f"the archive has a folder {path} where the workspace has a file", path=path)
+    for path, content in sorted(files.items()):
+        entry = tree.at(path)
+        if entry is not None and entry.kind == "dir":
+            if not replace_all:
+                raise NotAFile(f"the archive has a file {path} where the workspace has a folder", path=path)
+            plan.set(entry.id, Target(None, "dir"))
+            entry = None
+        eid = entry.id if entry is not None else plan.new_entry(path, "file")
+        plan.set(eid, replace(plan.content(content), path=path))
+    if replace_all:
+        keep = set(files) | folders | {a for p in (set(files) | folders) for a in paths.ancestors(p)}
+        for entry in tree.below(paths.ROOT):
+            if entry.path not in keep and entry.id not in plan.targets:
+                plan.set(entry.id, Target(None, entry.kind))
+
+
+async def _import_history(ws: Workspace, archive: zipfile.ZipFile) -> Change:
+    from agentlite.workspace.workspace import Change
+
+    manifest = json.loads(archive.read("history/manifest.json"))
+    if manifest.get("format") != FORMAT or manifest.get("schema") != SCHEMA:
+        raise InvalidArgument(
+            f"the archive's history has format {manifest.get('format')!r} "
+            f"schema {manifest.get('schema')!r}; this app reads schema {SCHEMA}"
+        )
+    batch = Batch()
+    blobs = {
+        info.filename.rsplit("/", 1)[-1]: archive.read(info)
+        for info in archive.infolist()
+        if info.filename.startswith("history/blobs/") and not info.is_dir()
+    }
+    await _verify_blobs(blobs)
+    for sha, value in sorted(blobs.items()):
+        batch.put("blobs", sha, value)
+    for store, kind in _RECORDS.items():
+        for line in archive.read(f"history/{store}.jsonl").decode().splitlines():
+            record = kind.from_json(line)
+            batch.put(store, _key_of(record), record.to_json())
+            _check_record(record, blobs)
+    meta = Meta.from_json(json.dumps(manifest["meta"]))
+    batch.put("meta", "state", meta.to_json())
+    async with ws._lock, ws.storage.lock():
+        await ws._sync()
+        if ws.tree.entries or ws.tree.meta.commit:
+            raise InvalidArgument(
+                "importing a history needs an empty workspace: clear it first, or import the files only"
+            )
+        batch.guard = ("meta", "state", ws.tree.meta_json)
+        try:
+            await ws.storage.commit(batch)
+        finally:
+            ws._dirty = True
+        await ws._reload()
+    live = sorted(ws.tree.live)
+    ws._notify({"type": "import", "commit": meta.commit, "turn": None, "author": None, "paths": live})
+    return Change(meta.commit or None, "import", "user")
+
+
+def _key_of(record: Entry | Version | Commit | Turn) -> str:
+    if isinstance(record, Entry):
+        if paths.normalize(record.path) != record.path:
+            raise CorruptData(f"the archive has an invalid path {record.path!r}")
+        return entry_key(record.id)
+    if isinstance(record, Version):
+        return record.key
+    if isinstance(record, Commit):
+        return commit_key(record.number)
+    return record.turn
+
+
+def _check_record(record: Entry | Version | Commit | Turn, blobs: dict[str, bytes]) -> None:
+    sha = getattr(record, "sha256", None)
+    if sha is not None and sha not in blobs:
+        raise CorruptData(f"the archive's history refers to content {sha[:12]} that it does not hold")
+
+
+async def _verify_blobs(blobs: dict[str, bytes]) -> None:
+    """Decode every blob and check its sha256 (deltas against their bases in the same archive)."""
+    scratch = MemoryStorage()
+    scratch.data["blobs"] = dict(blobs)
+    store = BlobStore(scratch, cache_bytes=0)
+    await store.load()
+    try:
+        for sha in blobs:
+            await store.read(sha)
+    except WorkspaceError as exc:
+        raise CorruptData(f"the archive's history is damaged: {exc}") from exc

@@ -1,0 +1,181 @@
+"""Searching file texts: literal or regex, case-(in)sensitive, with context lines and a result cap.
+
+Each file's whole text is searched with one compiled pattern (MULTILINE, so `^` and `$` work per line);
+only files with a match are mapped from offsets to line numbers, by counting line ends between matches.
+Files without a match cost one C-level scan. One hit per line: `path:line: text`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentlite.workspace.errors import BadPattern, InvalidArgument
+
+DEFAULT_MAX_RESULTS = 100
+MAX_CONTEXT = 20
+MAX_HIT_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Hit:
+    path: str
+    line: int
+    text: str
+    before: tuple[tuple[int, str], ...] = ()
+    after: tuple[tuple[int, str], ...] = ()
+
+    def format(self) -> str:
+        return f"{self.path}:{self.line}: {self.text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "text": self.text,
+            "before": [list(pair) for pair in self.before],
+            "after": [list(pair) for pair in self.after],
+        }
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit] = field(default_factory=list)
+    files_searched: int = 0
+    files_matched: int = 0
+    truncated: bool = False
+
+    def format(self) -> str:
+        """grep-style text: hits as `path:line: text`, context lines as `path-line- text`."""
+        if not self.hits:
+            return f"No matches for {self.query!r} in {self.files_searched} files."
+        out: list[str] = []
+        context = any(hit.before or hit.after for hit in self.hits)
+        for hit in self.hits:
+            if context and out:
+                out.append("--")
+            out += [f"{hit.path}-{number}- {text}" for number, text in hit.before]
+            out.append(hit.format())
+            out += [f"{hit.path}-{number}- {text}" for number, text in hit.after]
+        if self.truncated:
+            out.append(f"(stopped after {len(self.hits)} matches; narrow the search to see more)")
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "hits": [hit.to_dict() for hit in self.hits],
+            "files_searched": self.files_searched,
+            "files_matched": self.files_matched,
+            "truncated": self.truncated,
+        }
+
+
+def compile_query(
+    query: str, *, regex: bool = False, case_sensitive: bool | None = True, whole_word: bool = False
+) -> re.Pattern[str]:
+    """The pattern for a search; `case_sensitive=None` is smart case (sensitive iff a capital is typed)."""
+    if not isinstance(query, str) or query == "":
+        raise InvalidArgument("the search query is empty")
+    if case_sensitive is None:
+        case_sensitive = query != query.lower()
+    source = query if regex else re.escape(query)
+    if whole_word:
+        source = rf"\b(?:{source})\b"
+    flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
+    try:
+        return re.compile(source, flags)
+    except re.error as exc:
+        raise BadPattern(
+            f"the regex {query!r} is invalid: {exc.msg} at position {exc.pos}; "
+            "fix it, or search with regex=false for literal text"
+        ) from exc
+
+
+def search_texts(
+    files: Iterable[tuple[str, str]],
+    pattern: re.Pattern[str],
+    *,
+    query: str = "",
+    context: int = 0,
+    max_results: int = DEFAULT_MAX_RESULTS,
+) -> SearchResult:
+    if not isinstance(context, int) or not 0 <= context <= MAX_CONTEXT:
+        raise InvalidArgument(f"context must be between 0 and {MAX_CONTEXT} lines")
+    if not isinstance(max_results, int) or max_results < 1:
+        raise InvalidArgument("max_results must be 1 or more")
+    result = SearchResult(query or pattern.pattern)
+    search = pattern.search
+    for path, text in files:
+        result.files_searched += 1
+        match = search(text)
+        if match is None:
+            continue
+        result.files_matched += 1
+        if _hits_in(result, path, text, pattern, match, context, max_results):
+            result.truncated = True
+            break
+    return result
+
+
+def _hits_in(
+    result: SearchResult,
+    path: str,
+    text: str,
+    pattern: re.Pattern[str],
+    match: re.Match[str] | None,
+    context: int,
+    max_results: int,
+) -> bool:
+    """Append the hits of one file; True when the cap was reached with matches left over."""
+    line = 1
+    counted = 0
+    while match is not None:
+        start = match.start()
+        line += text.count("\n", counted, start)
+        counted = start
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end < 0 else line_end
+        if len(result.hits) >= max_results:
+            return True
+        before = _lines_before(text, line_start, line, context) if context else ()
+        after = _lines_after(text, line_end, line, context) if context else ()
+        shown = _cut(text[line_start:line_end], start - line_start)
+        result.hits.append(Hit(path, line, shown, before, after))
+        match = pattern.search(text, line_end + 1) if line_end < len(text) else None
+    return False
+
+
+def _lines_before(text: str, line_start: int, line: int, count: int) -> tuple[tuple[int, str], ...]:
+    found: list[tuple[int, str]] = []
+    end = line_start - 1
+    while len(found) < count and end >= 0:
+        start = text.rfind("\n", 0, end) + 1
+        found.append((line - len(found) - 1, _cut(text[start:end], 0)))
+        end = start - 1
+    return tuple(reversed(found))
+
+
+def _lines_after(text: str, line_end: int, line: int, count: int) -> tuple[tuple[int, str], ...]:
+    found: list[tuple[int, str]] = []
+    start = line_end + 1
+    while len(found) < count and start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        found.append((line + len(found) + 1, _cut(text[start:end], 0)))
+        start = end + 1
+    return tuple(found)
+
+
+def _cut(line: str, column: int) -> str:
+    line = line.removesuffix("\r")
+    if len(line) <= MAX_HIT_CHARS:
+        return line
+    begin = max(0, min(column - MAX_HIT_CHARS // 4, len(line) - MAX_HIT_CHARS))
+    prefix = "…" if begin else ""
+    suffix = "…" if begin + MAX_HIT_CHARS < len(line) else ""
+    return prefix + line[begin : begin + MAX_HIT_CHARS] + suffix

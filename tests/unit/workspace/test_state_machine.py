@@ -1,0 +1,410 @@
+"""The workspace against a plain dict model, with injected storage failures (hypothesis state machine).
+
+The model is `{path: text}` for files and `{path: None}` for folders, plus the list of committed states.
+Plain operations are predicted exactly (result or typed error). Undo, undo_turn and restore_before are
+predicted exactly whenever the prediction does not depend on entry identity (nothing touched the same
+paths since); otherwise the step checks the workspace is still consistent and the model follows it.
+After every step the workspace, and a workspace freshly opened on the same storage, equal the model:
+a failed commit leaves the old state, a lost acknowledgement the new one — never anything in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from agentlite.workspace import (
+    AlreadyExists,
+    InvalidPath,
+    MemoryStorage,
+    NotADirectory,
+    NotAFile,
+    NotFound,
+    StorageError,
+    Workspace,
+    WorkspaceError,
+    paths,
+)
+from tests.unit.workspace.helpers import PROFILE, FakeClock, snapshot
+
+State = dict[str, str | None]
+NAMES = ("a", "b")
+path_strategy = st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(
+    lambda parts: "/" + "/".join(parts)
+)
+text_strategy = st.text(alphabet="xy\n", max_size=12)
+SIMPLE = {"write", "create", "edit", "delete", "move", "rename", "mkdir"}
+
+
+class Expected(Exception):
+    def __init__(self, error: type[WorkspaceError]) -> None:
+        super().__init__(error.__name__)
+        self.error = error
+
+
+@dataclass
+class Logged:
+    turn: str
+    before: State
+    after: State
+    kind: str
+    primary: str | None
+
+    def touched(self) -> set[str]:
+        return {
+            p for p in set(self.before) | set(self.after) if self.before.get(p, 0) != self.after.get(p, 0)
+        }
+
+
+def _is_file(state: State, path: str) -> bool:
+    return path in state and state[path] is not None
+
+
+def _with_parents(state: State, path: str) -> State:
+    for folder in paths.ancestors(path):
+        if _is_file(state, folder):
+            raise Expected(NotADirectory)
+    new = dict(state)
+    for folder in paths.ancestors(path):
+        new[folder] = None
+    return new
+
+
+def model_write(state: State, path: str, text: str, create_only: bool) -> State:
+    if path in state and state[path] is None:
+        raise Expected(NotAFile)
+    if create_only and path in state:
+        raise Expected(AlreadyExists)
+    new = _with_parents(state, path)
+    new[path] = text
+    return new
+
+
+def model_edit(state: State, path: str, original: str, replacement: str) -> State:
+    if path not in state:
+        raise Expected(NotFound)
+    text = state[path]
+    if text is None:
+        raise Expected(NotAFile)
+    starts = [i for i in range(len(text)) if text.startswith(original, i)]
+    if len(starts) != 1:
+        return state
+    return {**state, path: text[: starts[0]] + replacement + text[starts[0] + len(original) :]}
+
+
+def model_delete(state: State, path: str) -> State:
+    if path not in state:
+        raise Expected(NotFound)
+    return {p: v for p, v in state.items() if not paths.is_within(p, path)}
+
+
+def model_move(state: State, source: str, final: str) -> State:
+    if source not in state:
+        raise Expected(NotFound)
+    if final == source:
+        return state
+    if state[source] is None and paths.is_within(final, source):
+        raise Expected(InvalidPath)
+    if final in state:
+        raise Expected(AlreadyExists)
+    rest = {p: v for p, v in state.items() if not paths.is_within(p, source)}
+    new = _with_parents(rest, final)
+    for p, v in state.items():
+        if paths.is_within(p, source):
+            new[paths.rebase(p, source, final)] = v
+    return new
+
+
+def model_mkdir(state: State, path: str) -> State:
+    if _is_file(state, path):
+        raise Expected(AlreadyExists)
+    new = _with_parents(state, path)
+    new[path] = None
+    return new
+
+
+class WorkspaceMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.storage = MemoryStorage()
+        self.ws: Workspace = self.run(Workspace.open(self.storage, clock=FakeClock()))
+        self.model: State = {}
+        self.log: list[Logged] = []
+        self.turn_number = 0
+
+    def teardown(self) -> None:
+        self.loop.close()
+
+    def run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        return self.loop.run_until_complete(coroutine)
+
+    @property
+    def turn(self) -> str:
+        return f"t{self.turn_number}"
+
+    # --- plain operations -------------------------------------------------------------------------
+
+    def step(
+        self,
+        kind: str,
+        primary: str | None,
+        call: Callable[[], Coroutine[Any, Any, Any]],
+        predict: Callable[[State], State],
+    ) -> None:
+        before = self.model
+        try:
+            expected: State | None = predict(before)
+            error: type[WorkspaceError] | None = None
+        except Expected as exc:
+            expected, error = None, exc.error
+        armed = self.storage.faults[0].kind if self.storage.faults else None
+        try:
+            result = self.run(call())
+        except StorageError:
+            assert armed is not None and expected is not None and expected != before
+            self.after_failure(armed, before, expected, kind, primary)
+            return
+        except WorkspaceError as exc:
+            assert error is not None and isinstance(exc, error), f"{kind}: got {exc!r}, expected {error}"
+            return
+        assert error is None, f"{kind} succeeded, expected {error}"
+        assert expected is not None
+        change = getattr(result, "change", result)
+        committed = change is not None and change.commit is not None
+        assert committed == (expected != before), (
+            f"{kind}: commit {committed}, model changed {expected != before}"
+        )
+        if committed:
+            self.log.append(Logged(self.turn, before, expected, kind, primary))
+        self.model = expected
+
+    def after_failure(
+        self, armed: str, before: State, expected: State, kind: str, primary: str | None
+    ) -> None:
+        stored = self.run(snapshot(self.run(Workspace.open(self.storage))))
+        if armed == "lost_ack":
+            assert stored == expected
+            self.log.append(Logged(self.turn, before, expected, kind, primary))
+            self.model = expected
+        else:
+            assert stored == before
+
+    @rule(
+        path=path_strategy,
+        text=text_strategy,
+        create=st.booleans(),
+        author=st.sampled_from(["agent", "user"]),
+    )
+    def write(self, path: str, text: str, create: bool, author: str) -> None:
+        method = self.ws.create if create else self.ws.write
+        self.step(
+            "create" if create else "write",
+            path,
+            lambda: method(path, text, turn=self.turn, author=author),
+            lambda state: model_write(state, path, text, create),
+        )
+
+    @rule(data=st.data(), path=path_strategy, replacement=text_strategy)
+    def edit(self, data: st.DataObject, path: str, replacement: str) -> None:
+        text = self.model.get(path)
+        original = "zz"  # never in the text: not found
+        if text:
+            start = data.draw(st.integers(0, len(text) - 1))
+            original = text[start : data.draw(st.integers(start + 1, len(text)))]
+        self.step(
+            "edit",
+            path,
+            lambda: self.ws.edit(path, original, replacement, turn=self.turn),
+            lambda state: model_edit(state, path, original, replacement),
+        )
+
+    @rule(path=path_strategy)
+    def delete(self, path: str) -> None:
+        self.step(
+            "delete", path, lambda: self.ws.delete(path, turn=self.turn), lambda s: model_delete(s, path)
+        )
+
+    @rule(source=path_strategy, destination=path_strategy)
+    def move(self, source: str, destination: str) -> None:
+        inside = self.model.get(destination, 0) is None and destination != source
+        final = paths.join(destination, paths.name_of(source)) if inside else destination
+        self.step(
+            "move",
+            final,
+            lambda: self.ws.move(source, destination, turn=self.turn),
+            lambda state: model_move(state, source, final),
+        )
+
+    @rule(source=path_strategy, name=st.sampled_from(NAMES))
+    def rename(self, source: str, name: str) -> None:
+        final = paths.join(paths.parent(source), name)
+        self.step(
+            "rename",
+            final,
+            lambda: self.ws.rename(source, name, turn=self.turn),
+            lambda state: model_move(state, source, final),
+        )
+
+    @rule(path=path_strategy)
+    def mkdir(self, path: str) -> None:
+        self.step(
+            "mkdir", path, lambda: self.ws.create_folder(path, turn=self.turn), lambda s: model_mkdir(s, path)
+        )
+
+    @rule()
+    def next_turn(self) -> None:
+        self.turn_number += 1
+
+    @precondition(lambda self: not self.storage.faults)
+    @rule(kind=st.sampled_from(["io", "quota", "lost_ack"]))
+    def fail_next_commit(self, kind: str) -> None:
+        self.storage.fail_commit(kind=kind)  # type: ignore[arg-type]
+
+    @rule()
+    def reopen(self) -> None:
+        self.ws = self.run(Workspace.open(self.storage, clock=FakeClock(2e9)))
+
+    # --- going back in time ------------------------------------------------------------------------
+
+    def step_back(
+        self, kind: str, call: Callable[[], Coroutine[Any, Any, Any]], predicted: State | None
+    ) -> None:
+        before = self.model
+        armed = self.storage.faults[0].kind if self.storage.faults else None
+        try:
+            change = self.run(call())
+        except StorageError:
+            assert armed is not None
+            stored = self.run(snapshot(self.run(Workspace.open(self.storage))))
+            if armed != "lost_ack":
+                assert stored == before
+            elif stored != before:
+                assert predicted is None or stored == predicted
+                self.log.append(Logged(self.turn, before, stored, kind, None))
+            self.model = stored
+            return
+        except (NotFound, NotAFile):
+            return
+        actual = self.run(snapshot(self.ws))
+        if predicted is not None:
+            assert actual == predicted, f"{kind}: {actual} != {predicted}"
+            assert change.skipped == []
+        if change.commit is not None:
+            self.log.append(Logged(self.turn, before, actual, kind, None))
+        self.model = actual
+
+    @staticmethod
+    def _valid(state: State | None) -> State | None:
+        """The state when it is a tree (every parent a folder), else None: not predictable then."""
+        if state is None:
+            return None
+        for path in state:
+            folder = paths.parent(path)
+            if folder != "/" and (folder not in state or state[folder] is not None):
+                return None
+        return state
+
+    def _untouched_since(self, index: int, touched: set[str], skip_turn: str | None = None) -> bool:
+        return all(
+            not (entry.touched() & touched) for entry in self.log[index + 1 :] if entry.turn != skip_turn
+        )
+
+    @rule(path=path_strategy)
+    def undo(self, path: str) -> None:
+        predicted = None
+        last = max((i for i, e in enumerate(self.log) if path in e.touched()), default=None)
+        if last is not None:
+            entry = self.log[last]
+            if (
+                entry.kind in SIMPLE
+                and entry.primary == path
+                and self._untouched_since(last, entry.touched())
+            ):
+                predicted = {**self.model}
+                for p in entry.touched():
+                    predicted.pop(p, None)
+                    if p in entry.before:
+                        predicted[p] = entry.before[p]
+        self.step_back("undo", lambda: self.ws.undo(path, turn=self.turn), self._valid(predicted))
+
+    @precondition(lambda self: bool(self.log))
+    @rule(data=st.data())
+    def undo_turn(self, data: st.DataObject) -> None:
+        turn = data.draw(st.sampled_from(sorted({e.turn for e in self.log})))
+        indices = [i for i, e in enumerate(self.log) if e.turn == turn]
+        touched = set().union(*(self.log[i].touched() for i in indices))
+        predicted = None
+        if self._untouched_since(indices[0], touched, skip_turn=turn):
+            first = self.log[indices[0]].before
+            predicted = {p: v for p, v in self.model.items() if p not in touched}
+            predicted.update({p: v for p, v in first.items() if p in touched})
+        before = dict(self.model)
+        later = {
+            p
+            for p in touched
+            if self._touched_after(p, max(i for i in indices if p in self.log[i].touched()), turn)
+        }
+        self.step_back("undo_turn", lambda: self.ws.undo_turn(turn, turn=self.turn), self._valid(predicted))
+        for path in later & set(before):  # changed again by another turn since: never overwritten
+            assert self.model.get(path, 0) == before[path], f"undo_turn overwrote {path}"
+        for path in (set(before) | set(self.model)) - touched:  # files the turn did not touch stay
+            if before.get(path) is not None or self.model.get(path) is not None:
+                assert self.model.get(path, 0) == before.get(path, 0), f"undo_turn changed {path}"
+
+    def _touched_after(self, path: str, index: int, turn: str) -> bool:
+        return any(path in entry.touched() for entry in self.log[index + 1 :] if entry.turn != turn)
+
+    @precondition(lambda self: bool(self.log))
+    @rule(data=st.data())
+    def restore_before(self, data: st.DataObject) -> None:
+        turn = data.draw(st.sampled_from(sorted({e.turn for e in self.log})))
+        first = next(e for e in self.log if e.turn == turn)
+        self.step_back("restore", lambda: self.ws.restore_before(turn, turn=self.turn), dict(first.before))
+
+    @precondition(lambda self: any(v is not None for v in self.model.values()))
+    @rule(data=st.data())
+    def revert_hunk(self, data: st.DataObject) -> None:
+        path = data.draw(st.sampled_from(sorted(p for p, v in self.model.items() if v is not None)))
+        version = data.draw(st.integers(1, 4))
+        index = data.draw(st.integers(0, 2))
+
+        async def call() -> Any:
+            try:
+                return await self.ws.revert_hunk(path, version, index, turn=self.turn)
+            except WorkspaceError as exc:
+                if isinstance(exc, StorageError):
+                    raise
+                return _NoChange()
+
+        self.step_back("revert_hunk", call, None)
+
+    # --- the checks --------------------------------------------------------------------------------
+
+    @invariant()
+    def workspace_equals_model(self) -> None:
+        assert self.run(snapshot(self.ws)) == self.model
+
+    @invariant()
+    def storage_equals_model(self) -> None:
+        fresh = self.run(Workspace.open(self.storage))
+        assert self.run(snapshot(fresh)) == self.model
+        for path, text in self.model.items():
+            if text is not None:
+                history = self.run(fresh.history(path))
+                assert history and history[-1]["op"] != "delete" and history[-1]["path"] == path
+
+
+class _NoChange:
+    commit = None
+    skipped: tuple[Any, ...] = ()
+
+
+WorkspaceMachine.TestCase.settings = settings(PROFILE)
+TestWorkspaceMachine = WorkspaceMachine.TestCase

@@ -1,0 +1,273 @@
+// IndexedDB for the workspace, registered with Pyodide as the JS module `agentlite_idb`
+// (`pyodide.registerJsModule("agentlite_idb", module)`) and used by agentlite/browser/idb_storage.py.
+//
+// Batching happens here: an IndexedDB transaction ends at the first Python `await`, so Python hands a
+// whole batch over at once and `commit` writes it in ONE readwrite transaction ({durability: "strict"}).
+// Values are JSON strings (workspace records) or Uint8Array (blobs). No function rejects: each resolves to
+// a result, and failures come back as `{ok: false, code, message}` with code "quota" (storage full),
+// "stale" (the guard value changed: another tab wrote first), "closed" (the database was closed because
+// a newer version of the app opened it) or "error".
+
+export const DB_NAME = "agentlite";
+// Bump SCHEMA_VERSION whenever STORES changes (new stores are created in onupgradeneeded; tabs still on
+// the old version are told to close through onVersionChange). Keep STORES in step with
+// STORES in py/agentlite/workspace/storage.py.
+export const SCHEMA_VERSION = 1;
+export const STORES = Object.freeze([
+  // the workspace (agentlite.workspace)
+  "meta", "entries", "versions", "blobs", "commits", "turns",
+  // chat tabs and long-term memory (agentlite.engine)
+  "chats", "memory",
+]);
+export const LOCK_NAME = "agentlite-workspace";
+
+let db = null;
+let closedReason = null;
+const versionChangeCallbacks = new Set();
+
+const failure = (code, message) => ({ ok: false, code, message: String(message) });
+const ok = (value) => ({ ok: true, value });
+
+function describe(error) {
+  if (!error) return failure("error", "the storage operation failed");
+  // Chromium reports a full disk as QuotaExceededError, on the transaction or wrapped in an AbortError.
+  const text = `${error.name || ""} ${error.message || ""}`;
+  if (error.name === "QuotaExceededError" || /quota/i.test(text)) {
+    return failure("quota", "browser storage is full (quota exceeded)");
+  }
+  return failure("error", text.trim() || "the storage operation failed");
+}
+
+function upgrade(database) {
+  for (const name of STORES) {
+    if (!database.objectStoreNames.contains(name)) database.createObjectStore(name);
+  }
+}
+
+/** Open (or create) the database; resolves to {ok, value: {version, persisted}} or a failure. */
+export function open(name = DB_NAME) {
+  if (db) return Promise.resolve(ok({ version: db.version }));
+  return new Promise((resolve) => {
+    let request;
+    try {
+      request = indexedDB.open(name, SCHEMA_VERSION);
+    } catch (error) {
+      resolve(describe(error));
+      return;
+    }
+    request.onupgradeneeded = () => upgrade(request.result);
+    request.onblocked = () => notify({ reason: "blocked" });
+    request.onerror = () => resolve(describe(request.error));
+    request.onsuccess = () => {
+      db = request.result;
+      closedReason = null;
+      db.onversionchange = (event) => {
+        // A newer schema is being opened in another tab: step aside so it can upgrade.
+        db.close();
+        db = null;
+        closedReason = "the app was updated in another tab; reload this page";
+        notify({ reason: "versionchange", newVersion: event.newVersion });
+      };
+      db.onclose = () => {
+        db = null;
+        closedReason = closedReason || "the browser closed the database";
+        notify({ reason: "closed" });
+      };
+      resolve(ok({ version: db.version }));
+    };
+  });
+}
+
+function notify(detail) {
+  const message = JSON.stringify(detail);
+  for (const callback of versionChangeCallbacks) {
+    try {
+      callback(message);
+    } catch (error) {
+      console.error("agentlite_idb: version change callback failed", error);
+    }
+  }
+}
+
+/** Call `callback(jsonDetail)` when the connection must close (newer schema elsewhere). Returns a remover. */
+export function onVersionChange(callback) {
+  versionChangeCallbacks.add(callback);
+  return () => versionChangeCallbacks.delete(callback);
+}
+
+export function close() {
+  if (db) db.close();
+  db = null;
+  closedReason = "closed";
+}
+
+function transaction(stores, mode) {
+  if (!db) throw Object.assign(new Error(closedReason || "the database is not open"), { code: "closed" });
+  return db.transaction(stores, mode, mode === "readwrite" ? { durability: "strict" } : undefined);
+}
+
+function run(stores, mode, work) {
+  return new Promise((resolve) => {
+    let tx;
+    let result;
+    try {
+      tx = transaction(stores, mode);
+    } catch (error) {
+      resolve(error.code === "closed" ? failure("closed", error.message) : describe(error));
+      return;
+    }
+    try {
+      work(tx, (value) => (result = value));
+    } catch (error) {
+      abort(tx, describe(error));
+    }
+    tx.oncomplete = () => resolve(ok(result));
+    tx.onabort = () => resolve(tx.__failure || describe(tx.error)); // a failed request aborts the whole tx
+  });
+}
+
+function abort(tx, reason) {
+  tx.__failure = tx.__failure || reason;
+  try {
+    tx.abort();
+  } catch (error) {
+    // already finished or aborting
+  }
+}
+
+const toValue = (value) => (value === undefined || value === null ? undefined : value);
+
+/** One value (string | Uint8Array | undefined). */
+export function get(store, key) {
+  return run([store], "readonly", (tx, set) => {
+    const request = tx.objectStore(store).get(key);
+    request.onsuccess = () => set(toValue(request.result));
+  });
+}
+
+/** Values for a JSON array of keys, in order, read in one transaction. */
+export function getMany(store, keysJson) {
+  const keys = JSON.parse(keysJson);
+  const values = new Array(keys.length);
+  return run([store], "readonly", (tx, set) => {
+    const objects = tx.objectStore(store);
+    keys.forEach((key, index) => {
+      const request = objects.get(key);
+      request.onsuccess = () => (values[index] = toValue(request.result));
+    });
+    set(values);
+  });
+}
+
+/** Every key of a store, sorted. */
+export function keys(store) {
+  return run([store], "readonly", (tx, set) => {
+    const request = tx.objectStore(store).getAllKeys();
+    request.onsuccess = () => set(request.result);
+  });
+}
+
+function range(start, stop) {
+  if (start != null && stop != null) return IDBKeyRange.bound(start, stop, false, true);
+  if (start != null) return IDBKeyRange.lowerBound(start);
+  if (stop != null) return IDBKeyRange.upperBound(stop, true);
+  return undefined;
+}
+
+/** [keys, values] with start <= key < stop (null: unbounded), sorted by key. */
+export function scan(store, start, stop) {
+  return run([store], "readonly", (tx, set) => {
+    const objects = tx.objectStore(store);
+    const bounds = range(start, stop);
+    const keyRequest = objects.getAllKeys(bounds);
+    const valueRequest = objects.getAll(bounds);
+    valueRequest.onsuccess = () => set([keyRequest.result, valueRequest.result]);
+  });
+}
+
+/**
+ * Write a batch in ONE readwrite transaction. `batchJson` is
+ * {clears: [store], deletes: [[store, key]], puts: [[store, key, value | {blob: index}]], guard: [store, key, expected] | null}
+ * and `blobs` an Array of Uint8Array referenced by index. The guard is read first, inside the same
+ * transaction: when the stored value differs, nothing is written and the result is code "stale".
+ */
+export function commit(batchJson, blobs) {
+  const batch = JSON.parse(batchJson);
+  const buffers = Array.from(blobs || [], (buffer) => buffer.slice()); // own copies before any await
+  const names = new Set([...batch.clears, ...batch.deletes.map((d) => d[0]), ...batch.puts.map((p) => p[0])]);
+  if (batch.guard) names.add(batch.guard[0]);
+  if (names.size === 0) return Promise.resolve(ok(null));
+  return run([...names], "readwrite", (tx) => {
+    const write = () => {
+      for (const store of batch.clears) tx.objectStore(store).clear();
+      for (const [store, key] of batch.deletes) tx.objectStore(store).delete(key);
+      for (const [store, key, value] of batch.puts) {
+        const stored = value !== null && typeof value === "object" ? buffers[value.blob] : value;
+        tx.objectStore(store).put(stored, key);
+      }
+    };
+    if (!batch.guard) {
+      write();
+      return;
+    }
+    const [store, key, expected] = batch.guard;
+    const request = tx.objectStore(store).get(key);
+    request.onsuccess = () => {
+      const current = toValue(request.result);
+      if ((current === undefined ? null : current) !== expected) {
+        abort(tx, failure("stale", "the workspace was changed in another tab"));
+        return;
+      }
+      try {
+        write();
+      } catch (error) {
+        abort(tx, describe(error));
+      }
+    };
+  });
+}
+
+/**
+ * Take the cross-tab Web Lock `name`; resolves to a function that releases it. Held around every
+ * read-modify-write of the workspace, so two tabs never plan changes on the same state at once.
+ * Without navigator.locks (very old browsers) the release function does nothing; the commit guard
+ * still refuses a stale write.
+ */
+export function acquireLock(name = LOCK_NAME) {
+  if (!globalThis.navigator || !navigator.locks) return Promise.resolve(() => undefined);
+  return new Promise((acquired) => {
+    navigator.locks.request(name, () => new Promise((release) => acquired(() => release())));
+  });
+}
+
+/** Ask the browser to keep this origin's storage under pressure; resolves to whether it is persistent. */
+export async function persist() {
+  try {
+    if (!navigator.storage || !navigator.storage.persist) return false;
+    if (await navigator.storage.persisted()) return true;
+    return await navigator.storage.persist();
+  } catch (error) {
+    return false;
+  }
+}
+
+/** {usage, quota} in bytes as JSON, or "{}" when unknown. */
+export async function estimate() {
+  try {
+    const { usage, quota } = await navigator.storage.estimate();
+    return JSON.stringify({ usage, quota });
+  } catch (error) {
+    return "{}";
+  }
+}
+
+/** Delete the whole database (tests, "reset the app"). */
+export function destroy(name = DB_NAME) {
+  close();
+  return new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve(ok(null));
+    request.onerror = () => resolve(describe(request.error));
+    request.onblocked = () => resolve(failure("error", "another tab still has the database open"));
+  });
+}
