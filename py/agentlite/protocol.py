@@ -13,6 +13,8 @@ class Msg(enum.StrEnum):
     SETTINGS = "settings"  # {settings}: endpoint, key, model, dialect
     SEND = "send"  # {chat, text, mode}: a user message starts a turn
     STOP = "stop"  # {chat}: stop the running turn of a chat
+    APPROVE = "approve"  # {chat, id, approved, batch}: the answer to a call awaiting approval
+    DECIDE = "decide"  # {chat, choice}: retry | alternative | skip | cancel after a failed turn
     CALL = "call"  # {id, method, args}: answered by one REPLY
     SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
     # worker -> main thread

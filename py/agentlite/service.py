@@ -1,7 +1,7 @@
 """The agent service: takes worker-protocol messages from the page, runs chats, answers calls.
 
-Pure Python: the browser edge (`agentlite.browser.host`) gives it a `post` function, a workspace
-and a transport factory; tests give it fakes.
+Pure Python: the browser edge (`agentlite.browser.host`) gives it a `post` function, a workspace,
+storage and a transport factory; tests give it fakes. Chats are `agentlite.engine` sessions.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agentlite.chat import Chat
+from agentlite.calls import CallHandler
+from agentlite.engine import Engine
+from agentlite.engine.session import ChatSession
 from agentlite.protocol import Msg
 from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings
@@ -21,68 +23,64 @@ from agentlite.transport import ModelTransport
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
 log = logging.getLogger(__name__)
+TURN_OPTIONS = ("mode", "tool", "references", "open_file", "selection")
 
 
 class AgentService:
-    def __init__(self, post: Post, workspace: Any, transport_for: TransportFor) -> None:
+    def __init__(
+        self, post: Post, workspace: Any, transport_for: TransportFor, *, storage: Any = None
+    ) -> None:
         self.post = post
         self.workspace = workspace
         self.transport_for = transport_for
         self.settings = Settings()
-        self.chats: dict[str, Chat] = {}
-        self.tasks: set[asyncio.Task[Any]] = set()
         self.sandbox = SandboxClient(post)
+        self.engine = Engine(None, workspace, sandbox=self.sandbox, storage=storage)
+        self.chats: dict[str, ChatSession] = self.engine.sessions
+        self.calls = CallHandler(self)
+        self.tasks: set[asyncio.Task[Any]] = set()
 
     def handle(self, raw: str) -> None:
         """Entry point for every message from the page (a JSON string)."""
         message = json.loads(raw)
         kind = message.get("type")
+        chat_id = str(message.get("chat") or "chat-1")
         if kind == Msg.SETTINGS:
             self.settings = Settings.from_message(message.get("settings") or {})
         elif kind == Msg.SEND:
-            chat = self.chat(str(message.get("chat") or "chat-1"))
-            chat.start_turn(str(message.get("text") or ""), self.settings, self.transport_for(self.settings))
+            options = {k: message[k] for k in TURN_OPTIONS if message.get(k) is not None}
+            transport = self.transport_for(self.settings)
+            self.chat(chat_id).start_turn(str(message.get("text") or ""), self.settings, transport, **options)
         elif kind == Msg.STOP:
-            self.chat(str(message.get("chat") or "chat-1")).stop()
+            self.chat(chat_id).stop()
+        elif kind == Msg.APPROVE:
+            self.chat(chat_id).approve(
+                str(message.get("id")), bool(message.get("approved")), bool(message.get("batch"))
+            )
+        elif kind == Msg.DECIDE:
+            self.chat(chat_id).decide(str(message.get("choice")))
         elif kind == Msg.SANDBOX_RESULT:
             self.sandbox.deliver(message)
         elif kind == Msg.CALL:
-            self._spawn(
-                self._answer(message.get("id"), str(message.get("method")), message.get("args") or {})
-            )
+            self.spawn(self._answer(message.get("id"), str(message.get("method")), message.get("args") or {}))
         else:
             log.warning("unknown message type %r", kind)
 
-    def chat(self, chat_id: str) -> Chat:
-        if chat_id not in self.chats:
-            self.chats[chat_id] = Chat(chat_id, lambda event: self._event(chat_id, event))
-        return self.chats[chat_id]
+    def chat(self, chat_id: str) -> ChatSession:
+        return self.engine.chat(chat_id, self.emitter(chat_id))
 
-    def _event(self, chat_id: str, event: dict[str, Any]) -> None:
-        self.post({"type": Msg.EVENT.value, "chat": chat_id, "event": event})
+    def emitter(self, chat_id: str) -> Callable[[dict[str, Any]], None]:
+        return lambda event: self.post({"type": Msg.EVENT.value, "chat": chat_id, "event": event})
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _answer(self, call_id: Any, method: str, args: dict[str, Any]) -> None:
         try:
-            value = await self._dispatch(method, args)
+            value = await self.calls.dispatch(method, args)
         except Exception as exc:  # every failure becomes an answer; the page decides what to show
             self.post({"type": Msg.REPLY.value, "id": call_id, "ok": False, "error": str(exc)})
         else:
             self.post({"type": Msg.REPLY.value, "id": call_id, "ok": True, "value": value})
-
-    async def _dispatch(self, method: str, args: dict[str, Any]) -> Any:
-        ws = self.workspace
-        if method == "vfs.readText":
-            return await ws.read_text(args["path"])
-        if method == "vfs.writeText":
-            await ws.write_text(args["path"], args["text"], author="user")
-            return None
-        if method == "vfs.list":
-            return await ws.list(args.get("dir") or "/", recursive=bool(args.get("recursive")))
-        if method == "vfs.history":
-            return await ws.history(args["path"])
-        raise ValueError(f"unknown method {method!r}")

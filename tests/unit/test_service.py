@@ -41,7 +41,7 @@ def make_service() -> tuple[AgentService, list[dict[str, Any]], list[Settings]]:
 
 async def drain(service: AgentService) -> None:
     for _ in range(200):
-        pending = [c.task for c in service.chats.values() if c.task and not c.task.done()]
+        pending = [c.task for c in service.chats.values() if c.task is not None and not c.task.done()]
         pending += list(service.tasks)
         if not pending:
             return
@@ -84,5 +84,5 @@ def test_send_runs_a_turn_with_the_current_settings() -> None:
     events = [m for m in posted if m["type"] == "event"]
     assert {m["chat"] for m in events} == {"chat-2"}
     kinds = [m["event"]["kind"] for m in events]
-    assert kinds[0] == "message_start" and kinds[-1] == "turn_end"
+    assert "message_start" in kinds and kinds[-1] == "turn_end"
     assert "demo model" in "".join(m["event"].get("text", "") for m in events)

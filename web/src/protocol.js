@@ -6,6 +6,8 @@ export const MSG = Object.freeze({
   SETTINGS: "settings", // {settings}: endpoint, key, model, dialect (the key stays in memory)
   SEND: "send", // {chat, text, mode}: a user message starts a turn
   STOP: "stop", // {chat}: stop the running turn of a chat
+  APPROVE: "approve", // {chat, id, approved, batch}: the user's answer to a tool call awaiting approval
+  DECIDE: "decide", // {chat, choice}: retry | alternative | skip | cancel after a failed turn
   CALL: "call", // {id, method, args}: a request answered by one REPLY (vfs.*, chats.*)
   SANDBOX_RESULT: "sandbox_result", // {id, ok, result | error}: the answer to one SANDBOX_RUN
   // worker -> main thread

@@ -30,6 +30,6 @@ async def start(post_json: Callable[[str], Any]) -> AgentService:
     def post(message: dict[str, Any]) -> None:
         post_json(json.dumps(message))
 
-    service = AgentService(post, workspace, transport_for)
+    service = AgentService(post, workspace, transport_for, storage=storage)
     workspace.add_listener(lambda change: post({"type": "change", "change": change}))
     return service

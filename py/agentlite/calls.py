@@ -1,0 +1,100 @@
+"""The page's requests to the worker (`CALL {method, args}` → one reply): the workspace for the
+testing API and the file views, chats and memory for the chat views. User actions are recorded
+with author "user"."""
+
+from __future__ import annotations
+
+import base64
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentlite.service import AgentService
+
+
+class CallHandler:
+    def __init__(self, service: AgentService) -> None:
+        self.service = service
+
+    async def dispatch(self, method: str, args: dict[str, Any]) -> Any:
+        group, _, name = method.partition(".")
+        handler = getattr(self, f"{group}_{name}", None) if group in ("vfs", "chats", "memory") else None
+        if handler is None:
+            raise ValueError(f"unknown method {method!r}")
+        return await handler(**args)
+
+    # --- workspace ------------------------------------------------------------------------------------
+
+    async def vfs_readText(self, path: str) -> str | None:
+        return await self.service.workspace.read_text(path)
+
+    async def vfs_writeText(self, path: str, text: str) -> None:
+        await self.service.workspace.write_text(path, text, author="user")
+
+    async def vfs_list(self, dir: str = "/", recursive: bool = False) -> list[dict[str, Any]]:
+        return await self.service.workspace.list(dir or "/", recursive=recursive)
+
+    async def vfs_history(self, path: str) -> list[dict[str, Any]]:
+        return await self.service.workspace.history(path)
+
+    async def vfs_diff(self, path: str, old: int | None = None, new: int | None = None) -> str:
+        return await self.service.workspace.diff(path, old, new)
+
+    async def vfs_undo(self, path: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.undo(path, author="user"))
+
+    async def vfs_revertHunk(self, path: str, version: int, hunk: int) -> dict[str, Any]:
+        return _change(await self.service.workspace.revert_hunk(path, version, hunk, author="user"))
+
+    async def vfs_undoTurn(self, turn: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.undo_turn(turn, author="user"))
+
+    async def vfs_restoreBefore(self, turn: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.restore_before(turn, author="user"))
+
+    async def vfs_delete(self, path: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.delete(path, author="user"))
+
+    async def vfs_rename(self, path: str, new_name: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.rename(path, new_name, author="user"))
+
+    async def vfs_move(self, source: str, destination: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.move(source, destination, author="user"))
+
+    async def vfs_createFolder(self, path: str) -> dict[str, Any]:
+        return _change(await self.service.workspace.create_folder(path, author="user"))
+
+    async def vfs_exportZip(self, history: bool = False) -> str:
+        return base64.b64encode(await self.service.workspace.export_zip(history=history)).decode()
+
+    async def vfs_importZip(self, data: str, history: bool | None = None) -> dict[str, Any]:
+        change = await self.service.workspace.import_zip(base64.b64decode(data), history=history)
+        return _change(change)
+
+    async def vfs_clear(self) -> None:
+        await self.service.workspace.clear()
+
+    # --- chats and memory ----------------------------------------------------------------------------
+
+    async def chats_restore(self) -> dict[str, Any]:
+        return await self.service.engine.restore(self.service.emitter)
+
+    async def chats_tabs(self, order: list[str], active: str | None = None) -> None:
+        await self.service.engine.save_tabs(order, active)
+
+    async def chats_close(self, id: str) -> None:
+        await self.service.engine.close_chat(id)
+
+    async def chats_settings(self, id: str, settings: dict[str, Any]) -> None:
+        await self.service.chat(id).apply_settings(**settings)
+
+    async def memory_list(self) -> list[dict[str, Any]]:
+        memory = self.service.engine.memory
+        return [] if memory is None else await memory.all()
+
+    async def memory_delete(self, id: str) -> None:
+        if self.service.engine.memory is not None:
+            await self.service.engine.memory.delete(id)
+
+
+def _change(change: Any) -> dict[str, Any]:
+    return change.to_dict() if hasattr(change, "to_dict") else {"result": str(change)}
