@@ -1,0 +1,108 @@
+"""Line assembly of the ndjson protocol: text in, records, prose lines and broken records out.
+
+A state machine over the text (seed 000): append, and at each newline try to parse the buffer as JSON; on
+success emit and clear. A record may span lines (the seed's own example does) and several may share a
+line. A line that can never become a record must not swallow the records after it: prose lines come out
+as prose, fence lines are dropped, and a line that opens a new record (`{"type"`) ends an unfinished one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agentlite.stream import jsonvalue
+
+_NEW_RECORD = re.compile(r'\s*\{\s*"type"\s*:')
+
+
+@dataclass(frozen=True)
+class Record:
+    value: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prose:
+    text: str
+
+
+@dataclass(frozen=True)
+class Broken:
+    """Text that began as a record and cannot become one."""
+
+    text: str
+
+
+Item = Record | Prose | Broken
+
+
+class RecordSplitter:
+    def __init__(self) -> None:
+        self._line: list[str] = []  # the current physical line so far
+        self._pending = ""  # an unfinished record spanning lines
+
+    def feed(self, text: str) -> list[Item]:
+        items: list[Item] = []
+        start = 0
+        while (newline := text.find("\n", start)) >= 0:
+            self._line.append(text[start : newline + 1])
+            line = "".join(self._line)
+            self._line = []
+            self._take(line, items)
+            start = newline + 1
+        if start < len(text):
+            self._line.append(text[start:])
+        return items
+
+    def close(self) -> list[Item]:
+        items: list[Item] = []
+        if self._line:
+            line = "".join(self._line)
+            self._line = []
+            self._take(line, items)
+        if self._pending.strip():
+            items.append(Broken(self._pending))
+        self._pending = ""
+        return items
+
+    def _take(self, line: str, items: list[Item]) -> None:
+        if self._pending:
+            if not _NEW_RECORD.match(line):
+                self._parse(self._pending + line, items)
+                return
+            items.append(Broken(self._pending))
+            self._pending = ""
+        stripped = line.strip()
+        if not stripped or stripped.startswith("```"):
+            return
+        if stripped.startswith("{"):
+            self._parse(line, items)
+        else:
+            items.append(Prose(line))
+
+    def _parse(self, text: str, items: list[Item]) -> None:
+        """Every record in `text`; an unfinished tail waits for the next line."""
+        self._pending = ""
+        position = _skip_blank(text, 0)
+        while position < len(text):
+            if text[position] != "{":
+                rest = text[position:]
+                if not rest.lstrip().startswith("```"):
+                    items.append(Prose(rest))
+                return
+            value, end, incomplete = jsonvalue.raw_decode(text, position, lenient=True)
+            if jsonvalue.missing(value):
+                if incomplete:
+                    self._pending = text[position:]
+                else:
+                    items.append(Broken(text[position:]))
+                return
+            items.append(Record(value) if isinstance(value, dict) else Broken(text[position:end]))
+            position = _skip_blank(text, end)
+
+
+def _skip_blank(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position

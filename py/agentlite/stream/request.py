@@ -1,0 +1,153 @@
+"""The OpenAI request body for one conversation round, per dialect.
+
+History comes in one neutral shape, whatever the dialect it was produced in:
+
+    {"role": "system" | "user", "content": str}
+    {"role": "assistant", "content": str, "tool_calls": [{"id", "name", "arguments": dict}]}
+    {"role": "tool", "tool_call_id": str, "name": str, "content": str, "ok": bool}
+
+`native` sends `tools` and `tool_choice`, assistant `tool_calls` and `role: "tool"` results. The prompt
+dialects put the protocol into the system prompt once and send results back as user messages that open with
+a one-line format reminder (`[tool result · read_file · ok] ...`); the previous calls are written back in
+the dialect's own form so the model sees how it called them. Adjacent user messages are merged, because
+some chat templates require user and assistant turns to alternate.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agentlite.stream.dialect_prompt import protocol_text, result_header
+
+Message = dict[str, Any]
+
+
+def build_request(
+    model: str,
+    dialect: str,
+    history: list[Message],
+    tools: list[dict[str, Any]],
+    *,
+    system: str = "",
+    include_usage: bool = True,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON body of `POST /chat/completions` (always streaming)."""
+    body: dict[str, Any] = {"model": model, "stream": True}
+    if include_usage:
+        body["stream_options"] = {"include_usage": True}
+    if dialect in ("native", "auto"):
+        body["messages"] = native_messages(system, history)
+        if tools:
+            body["tools"] = [function_tool(tool) for tool in tools]
+            body["tool_choice"] = "auto"
+    else:
+        body["messages"] = prompt_messages(dialect, system, history, tools)
+    body.update(extra or {})
+    return body
+
+
+def function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    parameters = tool.get("parameters") or {"type": "object", "properties": {}}
+    function = {"name": tool["name"], "description": tool.get("description", ""), "parameters": parameters}
+    return {"type": "function", "function": function}
+
+
+def native_messages(system: str, history: list[Message]) -> list[Message]:
+    messages: list[Message] = [{"role": "system", "content": system}] if system else []
+    for message in history:
+        role = message.get("role")
+        if role == "assistant" and message.get("tool_calls"):
+            messages.append(_native_assistant(message))
+        elif role == "tool":
+            content = str(message.get("content", ""))
+            messages.append(
+                {"role": "tool", "tool_call_id": str(message.get("tool_call_id", "")), "content": content}
+            )
+        else:
+            messages.append({"role": str(role), "content": str(message.get("content") or "")})
+    return messages
+
+
+def _native_assistant(message: Message) -> Message:
+    calls = [
+        {
+            "id": str(call.get("id", "")),
+            "type": "function",
+            "function": {
+                "name": str(call.get("name", "")),
+                "arguments": _arguments_json(call.get("arguments")),
+            },
+        }
+        for call in message["tool_calls"]
+    ]
+    # Content null beside tool_calls: some providers reject a message that has both.
+    return {"role": "assistant", "content": message.get("content") or None, "tool_calls": calls}
+
+
+def prompt_messages(
+    dialect: str, system: str, history: list[Message], tools: list[dict[str, Any]]
+) -> list[Message]:
+    """Messages for a prompt dialect: protocol in the system prompt, results as user messages."""
+    prompt = "\n\n".join(part for part in (system.strip(), protocol_text(dialect, tools)) if part)
+    messages: list[Message] = [{"role": "system", "content": prompt}]
+    results: list[str] = []
+    for message in history:
+        role = message.get("role")
+        if role == "tool":
+            name, ok = str(message.get("name", "tool")), bool(message.get("ok", True))
+            header = result_header(name, ok, dialect, first=not results)
+            results.append(f"{header}\n{message.get('content', '')}")
+            continue
+        if results:
+            _append(messages, "user", "\n\n".join(results))
+            results = []
+        if role == "system":
+            messages[0]["content"] += f"\n\n{message.get('content', '')}"
+        elif role == "assistant":
+            _append(messages, "assistant", assistant_text(dialect, message, tools))
+        else:
+            _append(messages, "user", str(message.get("content") or ""))
+    if results:
+        _append(messages, "user", "\n\n".join(results))
+    return messages
+
+
+def assistant_text(dialect: str, message: Message, tools: list[dict[str, Any]]) -> str:
+    """The assistant's prose followed by its calls, written in the dialect."""
+    content = str(message.get("content") or "")
+    calls = message.get("tool_calls") or []
+    if not calls:
+        return content
+    streamed = {str(t.get("name")): tuple(t.get("streamed") or ()) for t in tools}
+    lines = [_written_call(dialect, call, streamed.get(str(call.get("name")), ())) for call in calls]
+    return "\n".join(part for part in (content.rstrip(), *lines) if part)
+
+
+def _written_call(dialect: str, call: Message, streamed: tuple[str, ...]) -> str:
+    name, arguments = str(call.get("name", "")), call.get("arguments") or {}
+    if dialect == "json":
+        return json.dumps({"tool": name, "arguments": arguments}, ensure_ascii=False)
+    # ndjson: the record as written, streamed fields by reference (their chunks are not repeated).
+    data = {}
+    for key, value in (arguments if isinstance(arguments, dict) else {}).items():
+        if key in streamed:
+            data[f"{key}_b64"] = f"{call.get('id', 'call')}-{key}"
+        else:
+            data[key] = value
+    record = {"type": "tool", "id": str(call.get("id", "")), "tool": name, "data": data}
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _append(messages: list[Message], role: str, content: str) -> None:
+    if messages and messages[-1]["role"] == role and role == "user":
+        messages[-1]["content"] += f"\n\n{content}"
+    else:
+        messages.append({"role": role, "content": content})
+
+
+def _arguments_json(arguments: Any) -> str:
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments if arguments is not None else {}, ensure_ascii=False)

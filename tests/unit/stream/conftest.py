@@ -1,0 +1,23 @@
+"""Hypothesis profiles of the stream tests.
+
+`stream` (the default) keeps the whole directory fast enough for every CI run; `fuzz` runs the big counts
+(`HYPOTHESIS_PROFILE=fuzz python -m pytest tests/unit/stream`). The tests pick their profile explicitly
+(properties.PROFILE), so a profile loaded elsewhere in the session does not change their counts.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+_COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    "print_blob": True,
+}
+settings.register_profile("stream", max_examples=100, **_COMMON)  # type: ignore[arg-type]
+settings.register_profile("fuzz", max_examples=6000, **_COMMON)  # type: ignore[arg-type]
+
+if os.environ.get("HYPOTHESIS_PROFILE") in ("stream", "fuzz"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
