@@ -31,6 +31,10 @@ client.on("change", refreshFiles);
 const chat = createChatView(root, {
   onSend: (chatId, text, mode) => client.post({ type: MSG.SEND, chat: chatId, text, mode }),
   onStop: (chatId) => client.post({ type: MSG.STOP, chat: chatId }),
+  onApprove: (chatId, id, approved, batch) => client.post({ type: MSG.APPROVE, chat: chatId, id, approved, batch }),
+  onDecide: (chatId, choice) => client.post({ type: MSG.DECIDE, chat: chatId, choice }),
+  onRestoreTurn: (_chatId, turn) =>
+    client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
 

@@ -14,7 +14,6 @@ export class MessageView {
     this.body = document.createElement("div");
     this.body.className = "message-body";
     this.el.append(this.body);
-    this.tools = new Map();
     this.frame = 0;
     if (role === "user") this.body.textContent = text;
     else this.render();
@@ -60,36 +59,5 @@ export class MessageView {
     this.frame = 0;
     if (this.el.dataset.role === "user") return;
     this.body.innerHTML = renderMarkdown(this.text);
-  }
-
-  toolCard(id, name) {
-    let card = this.tools.get(id);
-    if (!card) {
-      card = document.createElement("section");
-      card.className = "tool-card";
-      card.dataset.testid = "tool-card";
-      card.dataset.tool = name;
-      card.dataset.status = "pending";
-      const head = document.createElement("header");
-      head.textContent = name;
-      card.append(head);
-      this.tools.set(id, card);
-      this.el.append(card);
-    }
-    return card;
-  }
-
-  toolPreview(id, field, text) {
-    const card = this.tools.get(id);
-    if (!card) return;
-    let preview = card.querySelector("[data-testid=tool-preview]");
-    if (!preview) {
-      preview = document.createElement("pre");
-      preview.className = "tool-preview";
-      preview.dataset.testid = "tool-preview";
-      card.append(preview);
-    }
-    preview.dataset.field = field;
-    preview.textContent = text;
   }
 }

@@ -1,0 +1,103 @@
+// One tool call as the user sees it: the tool, a short argument summary, its status chip
+// (data-status), the live preview while the model writes it, approve / reject while it waits,
+// and the result with its duration.
+
+const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
+
+function summarize(args) {
+  if (!args || typeof args !== "object") return "";
+  const key = SUMMARY_KEYS.find((k) => typeof args[k] === "string" && args[k]);
+  if (!key) return "";
+  const value = args[key].split("\n")[0];
+  return value.length > 80 ? `${value.slice(0, 79)}…` : value;
+}
+
+export class ToolCard {
+  constructor(id, name, { onApprove }) {
+    this.id = id;
+    this.onApprove = onApprove;
+    this.el = document.createElement("section");
+    this.el.className = "tool-card";
+    this.el.dataset.testid = "tool-card";
+    this.el.dataset.tool = name;
+    this.el.dataset.status = "pending";
+    const head = document.createElement("header");
+    this.nameEl = document.createElement("span");
+    this.nameEl.className = "tool-name";
+    this.nameEl.textContent = name;
+    this.summaryEl = document.createElement("span");
+    this.summaryEl.className = "tool-summary";
+    this.chip = document.createElement("span");
+    this.chip.className = "tool-chip";
+    this.chip.textContent = "pending";
+    head.append(this.nameEl, this.summaryEl, this.chip);
+    this.el.append(head);
+  }
+
+  rename(name) {
+    this.el.dataset.tool = name;
+    this.nameEl.textContent = name;
+  }
+
+  status({ status, arguments: args, result, duration_ms, reason }) {
+    this.el.dataset.status = status;
+    this.chip.textContent = status + (duration_ms != null ? ` · ${Math.round(duration_ms)} ms` : "");
+    if (args) this.summaryEl.textContent = summarize(args);
+    if (status !== "awaiting-approval") this.actions?.remove();
+    if (reason && status === "failed") this.showResult(reason, true);
+    if (result) this.showResult(result.message || "", result.code !== 0);
+  }
+
+  thinking(text) {
+    if (!this.thinkingEl) {
+      this.thinkingEl = document.createElement("div");
+      this.thinkingEl.className = "tool-thinking";
+      this.el.insertBefore(this.thinkingEl, this.el.children[1] || null);
+    }
+    this.thinkingEl.textContent += text;
+  }
+
+  preview(field, text) {
+    if (!this.previewEl) {
+      this.previewEl = document.createElement("pre");
+      this.previewEl.className = "tool-preview";
+      this.previewEl.dataset.testid = "tool-preview";
+      this.el.append(this.previewEl);
+    }
+    this.previewEl.dataset.field = field;
+    this.previewEl.textContent = text;
+    this.previewEl.scrollTop = this.previewEl.scrollHeight;
+  }
+
+  askApproval({ reason, batch }) {
+    this.actions?.remove();
+    this.actions = document.createElement("div");
+    this.actions.className = "tool-actions";
+    const why = document.createElement("span");
+    why.textContent = reason || "This step needs your approval.";
+    const approve = button("Approve", "tool-approve", () => this.onApprove(this.id, true, false));
+    const reject = button("Reject", "tool-reject", () => this.onApprove(this.id, false, false));
+    this.actions.append(why, approve, reject);
+    if (batch) this.actions.append(button("Approve all", "", () => this.onApprove(this.id, true, true)));
+    this.el.append(this.actions);
+  }
+
+  showResult(message, failed) {
+    if (!this.resultEl) {
+      this.resultEl = document.createElement("pre");
+      this.resultEl.className = "tool-result";
+      this.el.append(this.resultEl);
+    }
+    this.resultEl.classList.toggle("failed", failed);
+    this.resultEl.textContent = message.length > 2000 ? `${message.slice(0, 2000)}…` : message;
+  }
+}
+
+export function button(label, testid, onClick) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.textContent = label;
+  if (testid) el.dataset.testid = testid;
+  el.addEventListener("click", onClick);
+  return el;
+}
