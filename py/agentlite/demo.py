@@ -180,9 +180,9 @@ def next_step(conv: Conversation) -> Step:
     scenarios = (
         (("rate limit",), _rate_limited),
         (("prime",), _primes),
+        (("delete ", "remove "), _delete),
         (("button",), _button),
         (("title", "app.tsx"), _title),
-        (("delete ", "remove "), _delete),
         (("search", "find ", "grep"), _search),
         (("long",), _long_file),
         (("read ", "open ", "show "), _read),

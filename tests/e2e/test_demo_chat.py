@@ -28,7 +28,7 @@ def test_demo_reply_streams_then_completes(app: Page) -> None:
     assert len(record["lengths"]) >= 5, "the reply arrived in one piece, not streamed"
     assert record["lengths"] == sorted(record["lengths"])
     assert "demo model" in reply.inner_text()
-    assert app.locator("[data-testid=message][data-role=user]").inner_text() == "hello"
+    assert app.locator("[data-testid=message][data-role=user] .message-body").inner_text() == "hello"
 
 
 def test_enter_sends_and_shift_enter_adds_a_line(app: Page) -> None:

@@ -89,5 +89,8 @@ def test_message_sent_before_ready_is_answered(page: Page, origin: str) -> None:
     wait_ready(page)
     done = page.locator("[data-testid=message][data-role=assistant][data-state=done]")
     done.wait_for(timeout=60_000)
-    assert page.locator("[data-testid=message][data-role=user]").inner_text() == "hello before ready"
+    assert (
+        page.locator("[data-testid=message][data-role=user] .message-body").inner_text()
+        == "hello before ready"
+    )
     assert "demo model" in done.inner_text()

@@ -144,6 +144,7 @@ export function createChatView(root, actions) {
     message_start: (chat, e) => {
       chat.current = new MessageView(e.role);
       chat.lastAssistant = chat.current;
+      chat.cards = new Map(); // call ids are only unique within one round
       if (e.turn) chat.current.el.dataset.turn = e.turn;
       chat.list.append(chat.current.el);
     },

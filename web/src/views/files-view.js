@@ -18,7 +18,7 @@ export function createFilesView(root, { listFiles, readFile }) {
     li.tabIndex = 0;
     const depth = entry.path.split("/").length - 2;
     li.style.paddingLeft = `${0.5 + depth}rem`;
-    li.textContent = `${entry.kind === "dir" ? "📁" : "📄"} ${entry.path.split("/").pop()}`;
+    li.textContent = `${entry.kind === "dir" ? "▾" : "·"} ${entry.path.split("/").pop()}`;
     if (entry.kind === "file") {
       const open = () => openFile(entry.path);
       li.addEventListener("click", open);
