@@ -14,8 +14,8 @@ from pathlib import Path
 from buildsys import fetch, lockfile
 from buildsys import pins as pinning
 from buildsys.common import (
-    CACHE,
     DIST,
+    DIST_CACHE,
     NODE_MODULES,
     ROOT,
     WEB,
@@ -29,7 +29,7 @@ from buildsys.common import (
 
 PYODIDE_DIR = DIST / "pyodide"
 LOCK_NAME = "agentlite-lock.json"
-OWN_WHEEL_DIR = CACHE / "own-wheel"
+OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
 STATIC = ["index.html", "styles.css", "bare.html", "sandbox"]
 BUNDLES = {
     "src/app.js": "app.js",
@@ -109,7 +109,7 @@ def _copy_if_changed(source: Path, target: Path) -> None:
 
 
 def build() -> None:
-    stamps = Stamps(CACHE / "build-stamps.json")
+    stamps = Stamps(DIST_CACHE / "build-stamps.json")
     pins = pinning.load()
     fetch.npm_packages(stamps)
     DIST.mkdir(exist_ok=True)

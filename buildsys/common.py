@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
-DIST = ROOT / "dist"
+# AGENTLITE_DIST builds and tests into another folder, so two checkouts of work can share one tree.
+DIST = Path(os.environ.get("AGENTLITE_DIST") or ROOT / "dist").resolve()
 CACHE = ROOT / ".cache"
+DIST_CACHE = CACHE if DIST == ROOT / "dist" else CACHE / f"dist-{DIST.name}"
 NODE_MODULES = WEB / "node_modules"
 
 
