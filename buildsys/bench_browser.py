@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from typing import Any
 
 from buildsys.bench import Figure, median
@@ -40,10 +41,22 @@ def time_to_ready(context: Any, url: str) -> float:
     page = context.new_page()
     page.add_init_script(READY_PROBE)
     page.goto(url)
-    page.wait_for_function("window.__readyAt !== undefined", timeout=120_000)
-    elapsed = float(page.evaluate("window.__readyAt"))
+    elapsed = wait_for_value(page, "() => window.__readyAt", 120)
     page.close()
-    return elapsed
+    return float(elapsed)
+
+
+def wait_for_value(page: Any, getter: str, timeout_s: float) -> Any:
+    """Poll `getter` until it returns something other than null/undefined.
+
+    Not page.wait_for_function: its string predicate is eval'd in the page, which the app's CSP refuses."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = page.evaluate(getter)
+        if value is not None:
+            return value
+        page.wait_for_timeout(20)
+    raise TimeoutError(f"{getter} still unset after {timeout_s:.0f} s")
 
 
 def ready_warm() -> list[Figure]:
