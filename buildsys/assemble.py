@@ -30,6 +30,7 @@ from buildsys.common import (
 PYODIDE_DIR = DIST / "pyodide"
 LOCK_NAME = "agentlite-lock.json"
 OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
+BYTECODE_SCRIPT = ROOT / "buildsys" / "wheel_bytecode.mjs"
 STATIC = ["index.html", "styles.css", "bare.html", "sandbox"]
 BUNDLES = {
     "src/app.js": "app.js",
@@ -98,6 +99,16 @@ def front_end(stamps: Stamps) -> None:
     stamps.mark("front-end", key)
 
 
+def add_bytecode(wheel_names: list[str]) -> None:
+    """Compile the vendored wheels' modules with Pyodide's own Python (see wheel_bytecode.py)."""
+    say("compiling the wheels' Python modules to bytecode")
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is required to build (it comes with npm)")
+    cmd = [node, str(BYTECODE_SCRIPT), str(NODE_MODULES / "pyodide"), str(PYODIDE_DIR), *wheel_names]
+    run(cmd, "bytecode for the wheels")
+
+
 def _copy_if_changed(source: Path, target: Path) -> None:
     if (
         target.exists()
@@ -115,12 +126,13 @@ def build() -> None:
     DIST.mkdir(exist_ok=True)
     info = pyodide_core(pins)
     wheels = [*list(fetch.wheels(pins).values()), own_wheel(stamps)]
-    lock_key = fingerprint(*wheels)
+    lock_key = fingerprint(*wheels, BYTECODE_SCRIPT, BYTECODE_SCRIPT.with_suffix(".py"))
     if not stamps.fresh("lock", lock_key, PYODIDE_DIR / LOCK_NAME):
         for stale in PYODIDE_DIR.glob("*.whl"):
             stale.unlink()
         for wheel in wheels:
             shutil.copy2(wheel, PYODIDE_DIR / wheel.name)
+        add_bytecode([w.name for w in wheels])
         lockfile.write([PYODIDE_DIR / w.name for w in wheels], info, PYODIDE_DIR / LOCK_NAME)
         stamps.mark("lock", lock_key)
     front_end(stamps)
