@@ -5,7 +5,7 @@ python build.py                 build dist/ (incremental)
 python build.py serve [--port N]  build if needed, serve dist/ at http://127.0.0.1:8000
 python build.py test            install test dependencies, build, run every check and test
 python build.py check           format, lint, types and unit tests (the pre-commit gate)
-python build.py bench [--only NAME,...] [--json FILE]   run the benchmarks
+python build.py bench [--only NAME,...] [--json FILE] [--markdown FILE]   run the benchmarks
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ def main(argv: list[str]) -> int:
     bench = sub.add_parser("bench", help="run the benchmarks")
     bench.add_argument("--only", default="", help="comma-separated benchmark names")
     bench.add_argument("--json", default=None, help="also write the figures to this file")
+    bench.add_argument("--markdown", default=None, help="also write the table and the machine to this file")
     args, extra = parser.parse_known_args(argv)
     try:
         return dispatch(args, extra)
@@ -51,7 +52,7 @@ def dispatch(args: argparse.Namespace, extra: list[str]) -> int:
     elif args.command == "bench":
         from buildsys.bench import bench
 
-        return bench([n for n in args.only.split(",") if n], args.json)
+        return bench([n for n in args.only.split(",") if n], args.json, args.markdown)
     return 0
 
 

@@ -1,5 +1,6 @@
 """`python build.py bench`: the figures of DESIGN.md's Performance table, each against its floor,
-measured side by side in one run. Prints one table; `--json FILE` also writes the figures.
+measured side by side in one run. Prints one table; `--json FILE` also writes the figures, `--markdown
+FILE` the table with the machine it ran on (bench_markdown.py).
 
 A benchmark is a function returning one or more `Figure`s; register it in BENCHMARKS.
 """
@@ -44,12 +45,18 @@ def median(values: list[float]) -> float:
 
 
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
-    from buildsys import bench_browser, bench_stream
+    from buildsys import bench_browser, bench_ndjson, bench_stream, bench_tokens, bench_workspace
 
-    return {"ready_warm": bench_browser.ready_warm, "chunk_to_dom": bench_stream.chunk_to_dom}
+    return {
+        "ready_warm": bench_browser.ready_warm,
+        "chunk_to_dom": bench_stream.chunk_to_dom,
+        "ndjson_throughput": bench_ndjson.ndjson_throughput,
+        "tokens": bench_tokens.tokens_by_dialect,
+        **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
+    }
 
 
-def bench(only: list[str], json_path: str | None) -> int:
+def bench(only: list[str], json_path: str | None, markdown_path: str | None = None) -> int:
     registry = _registry()
     unknown = [name for name in only if name not in registry]
     if unknown:
@@ -64,6 +71,11 @@ def bench(only: list[str], json_path: str | None) -> int:
     if json_path:
         Path(json_path).write_text(json.dumps({f.name: f.to_json() for f in figures}, indent=2))
         say(f"wrote {json_path}")
+    if markdown_path:
+        from buildsys import bench_markdown
+
+        bench_markdown.write(markdown_path, figures)
+        say(f"wrote {markdown_path}")
     return 0
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import statistics
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from buildsys.bench import Figure
@@ -86,12 +88,18 @@ def _measure_app(context: Any, origin: str, server: ModelServer) -> list[float]:
     return latencies
 
 
-def _measure_floor(context: Any, origin: str, server: ModelServer) -> list[float]:
+def _measure_floor(context: Any, server: ModelServer) -> list[float]:
+    """The reader page comes from a real local server: Chromium lets only a page that was itself
+    loaded from the loopback address space fetch from the loopback model server."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "reader.html").write_text(FLOOR_PAGE)
+        with StaticServer(Path(folder)) as reader:
+            return _read_floor(context, f"{reader.origin}/reader.html", server)
+
+
+def _read_floor(context: Any, url: str, server: ModelServer) -> list[float]:
     page = context.new_page()
-    page.route(
-        f"{origin}/__bench_reader.html", lambda r: r.fulfill(content_type="text/html", body=FLOOR_PAGE)
-    )
-    page.goto(f"{origin}/__bench_reader.html")
+    page.goto(url)
     page.wait_for_function("typeof window.start === 'function'")
     page.evaluate(OBSERVER, "#out")
     since = len(server.sent)
@@ -114,7 +122,7 @@ def chunk_to_dom() -> list[Figure]:
         server.script(Scripted(chunks=text_chunks(*_pieces()), delay=DELAY))
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         context = browser.new_context()
-        floor = _measure_floor(context, static.origin, server)
+        floor = _measure_floor(context, server)
         app = _measure_app(context, static.origin, server)
         browser.close()
     if not app or not floor:

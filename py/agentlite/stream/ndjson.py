@@ -156,7 +156,8 @@ class NdjsonParser:
             self._events.append(ProtocolNote(f"ignored a chunk for stream {stream_id} after its bs64_end"))
         if text:
             self._forward(stream, text)
-        self._changed(stream)
+        if stream.error is not None or stream.ended:  # otherwise no tool or note can have changed
+            self._changed(stream)
 
     def _text_record(self, kind: str, record: dict[str, Any]) -> None:
         tool_id = _identifier(record.get("id")) if kind == "thinking" else None

@@ -15,6 +15,10 @@ from typing import Any
 from agentlite.stream import jsonvalue
 
 _NEW_RECORD = re.compile(r'\s*\{\s*"type"\s*:')
+# A chunk record spelled as producers write it (ndjson_writer.py), up to the opening quote of its data.
+_CHUNK_HEAD = re.compile(
+    r'\{"type":"bs64_chunk","bs64_id":"([\w.:-]{1,64})","seq":(0|[1-9][0-9]{0,8}),"(data_b64|data)":"'
+)
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ class RecordSplitter:
                 if not rest.lstrip().startswith("```"):
                     items.append(Prose(rest))
                 return
-            value, end, incomplete = jsonvalue.raw_decode(text, position, lenient=True)
+            value, end, incomplete = _decode(text, position)
             if jsonvalue.missing(value):
                 if incomplete:
                     self._pending = text[position:]
@@ -106,3 +110,26 @@ def _skip_blank(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t\r\n":
         position += 1
     return position
+
+
+def _decode(text: str, position: int) -> tuple[Any, int, bool]:
+    """(value, end, incomplete) of the JSON value at `position`, as `jsonvalue.raw_decode` reads it."""
+    chunk = _chunk_record(text, position)
+    if chunk is not None:
+        return chunk[0], chunk[1], False
+    return jsonvalue.raw_decode(text, position, lenient=True)
+
+
+def _chunk_record(text: str, position: int) -> tuple[dict[str, Any], int] | None:
+    """A plainly spelled chunk record read without the JSON scanner, which would cost more than all the
+    rest of its handling; the same dict the decoder gives. None for any other spelling (escapes included)."""
+    head = _CHUNK_HEAD.match(text, position)
+    if head is None:
+        return None
+    start = head.end()
+    close = text.find('"', start)
+    if close < 0 or not text.startswith('"}', close) or text.find("\\", start, close) >= 0:
+        return None
+    record = {"type": "bs64_chunk", "bs64_id": head.group(1), "seq": int(head.group(2))}
+    record[head.group(3)] = text[start:close]
+    return record, close + 2

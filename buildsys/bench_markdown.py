@@ -1,0 +1,149 @@
+"""`python build.py bench --markdown FILE`: the figures of one run as a Markdown page, with the machine
+they ran on and how each is measured. A figure of DESIGN.md's Performance table that the run did not
+produce gets a "not measured" row, so the page never silently drops one."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import re
+import subprocess
+from pathlib import Path
+
+from buildsys.bench import Figure
+from buildsys.bench_browser import CHROMIUM
+
+# Every figure the contract names, in the order of DESIGN.md's Performance table.
+EXPECTED = (
+    "ready_warm",
+    "chunk_to_dom_p50",
+    "chunk_to_dom_p99",
+    "search",
+    "history_growth",
+    "undo_turn",
+    "edit_tokens",
+    "ndjson_throughput",
+    "tokens_native",
+    "tokens_json",
+    "tokens_ndjson",
+    "tokens_ndjson-text",
+)
+# How each figure is measured, by name or name prefix (the longest matching prefix wins).
+NOTES = {
+    "ready_warm": "Navigation → `data-state=ready` in Chromium with a warm HTTP and wasm cache, interleaved "
+    "with `bare.html` (a worker that loads the Pyodide core only) as the floor.",
+    "chunk_to_dom": "Server writes an SSE chunk → its marker is in the DOM, for every chunk of an 80-chunk "
+    "reply sent 40 ms apart; floor: a bare JS reader appending the same stream to the DOM.",
+    "search": "Grep over 2,000 files / 20 MB in the workspace; floor: plain Python `re` over the same "
+    "strings in memory.",
+    "history_growth": "Storage after 100 one-line edits of a 1 MB file; floor: one copy of the file.",
+    "undo_turn": "Undo of a turn that changed 100 files.",
+    "read_oldest": "Reading the oldest version of a file with a long history.",
+    "edit_tokens": "o200k tokens of an `edit_file` call changing one line of a 500-line file (native "
+    "dialect: name + arguments JSON); floor: the `write_file` call rewriting the file whole.",
+    "ndjson_throughput": "Pyodide in Chromium: a 0.35 MB ndjson reply (20 `write_file` calls, base64 "
+    "chunks) fed in 4 KB pieces through UTF-8 decoding and the ndjson decoder (JSON, base64, sha256, "
+    "events); floor: `bytes.split(b'\\n')` over the same bytes in the same run. MB/s, median of rounds.",
+    "ndjson_text_throughput": "As ndjson_throughput, for the `ndjson-text` dialect (text chunks).",
+    "ndjson_throughput_cpython": "As ndjson_throughput, on the CPython that runs the benchmark.",
+    "tokens_": "o200k tokens (gpt-tokenizer) of the same `write_file` call (seed 004's Button.tsx) as the "
+    "model writes it in the dialect; floor: the file content alone.",
+    "tokens_native_scenario": "Seed 004 scenario N, all rounds: every request (agent system prompt, "
+    "history, tools as JSON) plus every reply, built by the project's request builder; floor: native.",
+}
+for _dialect in ("json", "ndjson", "ndjson-text"):
+    NOTES[f"tokens_{_dialect}_scenario"] = NOTES["tokens_native_scenario"]
+
+
+def note(name: str) -> str:
+    matches = [key for key in NOTES if name.startswith(key)]
+    return NOTES[max(matches, key=len)] if matches else ""
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if value >= 1000 or value == int(value) else f"{value:.3g}"
+
+
+def figure_row(figure: Figure) -> str:
+    floor = "—" if figure.floor is None else f"{_number(figure.floor)} {figure.unit}"
+    ratio = "—" if figure.ratio is None else f"{figure.ratio:.3g}×"
+    cells = [
+        f"`{figure.name}`",
+        f"{_number(figure.value)} {figure.unit}",
+        floor,
+        ratio,
+        str(figure.runs),
+        figure.goal or "—",
+        note(figure.name),
+    ]
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def missing_row(name: str) -> str:
+    return f"| `{name}` | not measured in this run | — | — | 0 | — | {note(name)} |"
+
+
+def _first(pattern: str, path: str) -> str:
+    try:
+        match = re.search(pattern, Path(path).read_text(), re.MULTILINE)
+    except OSError:
+        return "unknown"
+    return match.group(1).strip().strip('"') if match else "unknown"
+
+
+def _chromium_version() -> str:
+    try:
+        done = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def _pyodide_version() -> str:
+    from buildsys import pins
+
+    return pins.load().pyodide_version
+
+
+def machine() -> dict[str, str]:
+    """The facts a reader needs to compare two runs."""
+    kib = _first(r"^MemTotal:\s+(\d+)", "/proc/meminfo")
+    return {
+        "CPU": _first(r"^model name\s*:\s*(.+)$", "/proc/cpuinfo"),
+        "cores": str(os.cpu_count()),
+        "RAM": f"{int(kib) / 2**20:.1f} GiB" if kib.isdigit() else "unknown",
+        "OS": f"{_first(r'^PRETTY_NAME=(.+)$', '/etc/os-release')} (Linux {platform.release()})",
+        "Chromium": _chromium_version(),
+        "Pyodide": _pyodide_version(),
+        "Python (host)": platform.python_version(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def render(figures: list[Figure], facts: dict[str, str]) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `python build.py bench --markdown docs/benchmarks.md`. Each figure is measured side by "
+        "side with its floor in the same run; ratio = value / floor. Benchmarks report; no test asserts a "
+        "time.",
+        "",
+        "## Machine",
+        "",
+        *[f"- {key}: {value}" for key, value in facts.items()],
+        "",
+        "## Figures",
+        "",
+        "| figure | median | floor | ratio | runs | goal | how it is measured |",
+        "|---|---|---|---|---|---|---|",
+        *[figure_row(figure) for figure in figures],
+    ]
+    measured = {figure.name for figure in figures}
+    lines += [missing_row(name) for name in EXPECTED if name not in measured]
+    return "\n".join(lines) + "\n"
+
+
+def write(path: str, figures: list[Figure]) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(render(figures, machine()))

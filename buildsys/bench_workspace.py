@@ -1,0 +1,62 @@
+"""The workspace benchmarks in the real browser: buildsys/workspace_probes.py runs in Pyodide on
+IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh browser per benchmark.
+
+- search: a regex search over 2,000 files / 20 MB in the workspace; floor: plain `re` over the same
+  strings in memory, in the same Pyodide (goal ≤ 3×);
+- history_growth: all bytes stored after a 1 MB file and 100 one-line edits; floor: one copy (≤ 2×);
+- undo_turn: undo of a turn that changed 100 files (goal ≤ 500 ms, no floor);
+- read_oldest: reading version 1 of 100 from storage; floor: reading the newest.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from buildsys.bench import Figure
+from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.common import DIST, ROOT
+from buildsys.serve import StaticServer
+
+NAMES = ("search", "history_growth", "undo_turn", "read_oldest")
+PAGE = "__bench"
+FILES = {
+    "workspace.html": (ROOT / "web/bench/workspace.html", "text/html"),
+    "workspace-bench.js": (ROOT / "web/bench/workspace-bench.js", "text/javascript"),
+    "idb.js": (ROOT / "web/src/worker/idb.js", "text/javascript"),
+    "workspace_probes.py": (ROOT / "buildsys/workspace_probes.py", "text/plain"),
+}
+PROBE_TIMEOUT_MS = 600_000  # the probes themselves take minutes on a small machine
+
+
+def _serve_bench_files(page: Any, origin: str) -> None:
+    for name, (path, mime) in FILES.items():
+        page.route(f"{origin}/{PAGE}/{name}", _fulfil(path.read_bytes(), mime))
+
+
+def _fulfil(body: bytes, mime: str) -> Any:
+    """A route handler of exactly one parameter (Playwright passes more to handlers that take more)."""
+    return lambda route: route.fulfill(body=body, content_type=mime)
+
+
+def run_probes(names: list[str]) -> list[Figure]:
+    from playwright.sync_api import sync_playwright
+
+    with StaticServer(DIST) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page()
+        page.set_default_timeout(PROBE_TIMEOUT_MS)
+        page.on("pageerror", lambda error: print(f"[bench page] {error}"))
+        _serve_bench_files(page, server.origin)
+        page.goto(f"{server.origin}/{PAGE}/workspace.html")
+        page.wait_for_function("window.benchReady === true")
+        figures = json.loads(page.evaluate("(names) => window.runProbes(names)", names))
+        browser.close()
+    return [
+        Figure(name, f["value"], f["unit"], f["floor"], f["runs"], f["goal"]) for name, f in figures.items()
+    ]
+
+
+def benchmark(name: str) -> Any:
+    """The registry entry for one probe (`python build.py bench --only NAME`)."""
+    return lambda: run_probes([name])

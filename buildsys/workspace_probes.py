@@ -1,0 +1,193 @@
+"""The workspace benchmarks themselves, run inside Pyodide on IndexedDB by bench_workspace (and on
+MemoryStorage by the unit tests). Imports only the standard library and agentlite, because the bench
+page loads this file into Pyodide as it is.
+
+Each probe gets a function that opens a fresh, empty storage and returns one figure as a dict
+`{value, unit, floor, runs, goal}` (floor None when the goal is absolute).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import statistics
+import time
+import zipfile
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agentlite.workspace import StorageBackend, Workspace
+from agentlite.workspace.storage import WORKSPACE_STORES
+
+Fresh = Callable[[], Awaitable[StorageBackend]]
+BENCH_DB = "agentlite-bench"
+RUNS = 5
+
+
+@dataclass(frozen=True)
+class Sizes:
+    search_files: int = 2000
+    search_file_bytes: int = 10_000  # 2,000 x 10 KB = 20 MB
+    growth_file_bytes: int = 1_000_000
+    growth_edits: int = 100
+    undo_files: int = 100
+    oldest_versions: int = 100
+    oldest_file_bytes: int = 100_000
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def _figure(value: float, unit: str, floor: float | None, runs: int, goal: str) -> dict[str, Any]:
+    return {"value": value, "unit": unit, "floor": floor, "runs": runs, "goal": goal}
+
+
+def _lines(rng: random.Random, size: int, tag: str) -> str:
+    """Source-like text: lines of words and hex tokens (compresses about 2x, like real code at best)."""
+    out: list[str] = []
+    total = 0
+    while total < size:
+        line = f"{tag} const v{rng.randrange(10**6)} = compute('{rng.getrandbits(64):016x}');\n"
+        out.append(line)
+        total += len(line)
+    return "".join(out)
+
+
+def _zip(files: dict[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for path, text in files.items():
+            archive.writestr(f"files{path}", text)
+    return buffer.getvalue()
+
+
+async def search(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """Search over the workspace against plain `re` over the same strings in memory."""
+    rng = random.Random(1)
+    files = {
+        f"/src/m{i // 100}/f{i}.ts": _lines(rng, sizes.search_file_bytes, f"// file {i}")
+        for i in range(sizes.search_files)
+    }
+    storage = await fresh()
+    await (await Workspace.open(storage)).import_zip(_zip(files))
+    ws = await Workspace.open(storage)  # a cold start: contents are read from storage by the first search
+    query = r"compute\('ab[0-9a-f]{2}"
+    ours, floor = [], []
+    pattern = re.compile(query)
+    for _ in range(RUNS + 1):
+        start = time.perf_counter()
+        found = await ws.search(query, regex=True, max_results=100_000)
+        ours.append(_ms(start))
+        start = time.perf_counter()
+        plain = sum(1 for text in files.values() for _match in pattern.finditer(text))
+        floor.append(_ms(start))
+        if len(found.hits) != plain:
+            raise AssertionError(f"search found {len(found.hits)} hits, re found {plain}")
+    warm, warm_floor = ours[1:], floor[1:]
+    return _figure(statistics.median(warm), "ms", statistics.median(warm_floor), RUNS, "≤ 3× floor")
+
+
+async def stored_bytes(storage: StorageBackend) -> int:
+    total = 0
+    for store in WORKSPACE_STORES:
+        for key, value in await storage.scan(store):
+            total += len(key) + len(value if isinstance(value, bytes) else value.encode("utf-8"))
+    return total
+
+
+def _edited(text: str, rng: random.Random, index: int) -> str:
+    """`text` with one line (chosen at random) replaced."""
+    lines = text.splitlines(keepends=True)
+    lines[rng.randrange(len(lines))] = f"// edit {index}: {rng.getrandbits(64):016x}\n"
+    return "".join(lines)
+
+
+async def history_growth(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """Everything stored after a file and 100 one-line edits of it, against one copy of the file."""
+    rng = random.Random(2)
+    text = _lines(rng, sizes.growth_file_bytes, "//")
+    storage = await fresh()
+    ws = await Workspace.open(storage)
+    await ws.write("/big.ts", text)
+    for index in range(sizes.growth_edits):
+        text = _edited(text, rng, index)
+        await ws.write("/big.ts", text)
+    if len(await ws.history("/big.ts")) != sizes.growth_edits + 1:
+        raise AssertionError("history_growth: a version is missing")
+    copy = len(text.encode("utf-8"))
+    return _figure(await stored_bytes(storage) / 1e6, "MB", copy / 1e6, 1, "≤ 2× floor (one copy)")
+
+
+async def undo_turn(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """Undo of one agent turn that changed 100 files (each undo is itself undone by the next run)."""
+    rng = random.Random(3)
+    originals = {f"/app/f{i}.ts": _lines(rng, 2000, f"// {i}") for i in range(sizes.undo_files)}
+    storage = await fresh()
+    ws = await Workspace.open(storage)
+    await ws.import_zip(_zip(originals))
+    with ws.turn("bench-turn"):
+        for path, text in originals.items():
+            await ws.write(path, text.replace("compute", "evaluate"))
+    times, turn = [], "bench-turn"
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        change = await ws.undo_turn(turn)
+        times.append(_ms(start))
+        if len(change.versions) != sizes.undo_files or change.skipped:
+            raise AssertionError(f"undo_turn changed {len(change.versions)} files, skipped {change.skipped}")
+        turn = change.turn
+    return _figure(statistics.median(times), "ms", None, RUNS, "≤ 500 ms")
+
+
+async def read_oldest(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """Reading version 1 of 100 against reading the newest, each from storage (an empty cache)."""
+    rng = random.Random(4)
+    text = _lines(rng, sizes.oldest_file_bytes, "//")
+    first = text
+    storage = await fresh()
+    ws = await Workspace.open(storage)
+    await ws.write("/f.ts", text)
+    for index in range(sizes.oldest_versions - 1):
+        text = _edited(text, rng, index)
+        await ws.write("/f.ts", text)
+    oldest, newest = [], []
+    for _ in range(RUNS):
+        for number, times, expected in ((1, oldest, first), (sizes.oldest_versions, newest, text)):
+            cold = await Workspace.open(storage)
+            start = time.perf_counter()
+            data = await cold.read_version("/f.ts", number)
+            times.append(_ms(start))
+            if data != expected.encode("utf-8"):
+                raise AssertionError(f"read_oldest: version {number} reads wrong")
+    return _figure(statistics.median(oldest), "ms", statistics.median(newest), RUNS, "floor: the newest")
+
+
+PROBES = {
+    "search": search,
+    "history_growth": history_growth,
+    "undo_turn": undo_turn,
+    "read_oldest": read_oldest,
+}
+
+
+async def run(names: list[str], fresh: Fresh, sizes: Sizes | None = None) -> dict[str, dict[str, Any]]:
+    return {name: await PROBES[name](fresh, sizes or Sizes()) for name in names}
+
+
+async def run_in_browser(names_json: str) -> str:
+    """The bench page's entry point: every probe on a fresh IndexedDB database; the figures as JSON."""
+    import importlib
+
+    from agentlite.browser.idb_storage import IndexedDBStorage
+
+    idb = importlib.import_module("agentlite_idb")
+
+    async def fresh() -> StorageBackend:
+        await idb.destroy(BENCH_DB)
+        return await IndexedDBStorage.open(BENCH_DB)
+
+    return json.dumps(await run(json.loads(names_json), fresh))

@@ -1,0 +1,23 @@
+// The workspace benchmark page: Pyodide with the agentlite wheel and the IndexedDB module, on the main
+// thread; runs buildsys/workspace_probes.py (served beside this page by buildsys/bench_workspace.py).
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+import * as idb from "./idb.js";
+
+const here = (path) => new URL(path, import.meta.url).href;
+
+async function start() {
+  const pyodide = await loadPyodide({
+    indexURL: here("../pyodide/"),
+    lockFileURL: here("../pyodide/agentlite-lock.json"),
+  });
+  await pyodide.loadPackage(["agentlite"]);
+  pyodide.registerJsModule("agentlite_idb", idb);
+  const source = await (await fetch(here("./workspace_probes.py"))).text();
+  pyodide.FS.writeFile("/home/pyodide/workspace_probes.py", source);
+  return pyodide.pyimport("workspace_probes");
+}
+
+const probes = start();
+/** Run the named probes; resolves to their figures as a JSON string. */
+window.runProbes = async (names) => (await probes).run_in_browser(JSON.stringify(names));
+window.benchReady = true;
