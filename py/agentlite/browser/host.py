@@ -2,6 +2,10 @@
 
 worker.js calls `start(post)` in its "agent" phase and then hands every page message to
 `service.handle(json_string)`; the service answers through `post(json_string)`.
+
+Several tabs share one workspace: each stored change is announced to the other tabs, which reload
+theirs and tell their page (a "reload" change); when a newer version of the app upgrades the database
+in another tab, this tab's connection closes and the page is told to reload (a "closed" change).
 """
 
 from __future__ import annotations
@@ -18,18 +22,36 @@ from agentlite.settings import Settings
 from agentlite.transport import ModelTransport
 from agentlite.workspace import Workspace
 
+ANNOUNCED = ("commit", "clear")  # the changes other tabs must reload for
+CLOSED_REASONS = ("versionchange", "closed")
+CLOSED_MESSAGE = (
+    "A newer version of AgentLite opened its storage in another tab, so this tab stopped using it. "
+    "Reload this page to keep working; nothing saved was lost."
+)
+
 
 def transport_for(settings: Settings) -> ModelTransport:
     return demo_transport() if settings.is_demo else FetchTransport()
 
 
 async def start(post_json: Callable[[str], Any]) -> AgentService:
-    storage = await IndexedDBStorage.open()
-    workspace = await Workspace.open(storage)
-
     def post(message: dict[str, Any]) -> None:
         post_json(json.dumps(message))
 
+    def connection_closed(detail: dict[str, Any]) -> None:
+        if detail.get("reason") in CLOSED_REASONS:
+            change = {"type": "closed", "reason": detail["reason"], "message": CLOSED_MESSAGE}
+            post({"type": "change", "change": change})
+
+    storage = await IndexedDBStorage.open(on_version_change=connection_closed)
+    workspace = await Workspace.open(storage)
     service = AgentService(post, workspace, transport_for, storage=storage)
     workspace.add_listener(lambda change: post({"type": "change", "change": change}))
+    workspace.add_listener(lambda change: _announce(storage, change))
+    storage.on_announce(lambda _detail: service.spawn(workspace.refresh()))
     return service
+
+
+def _announce(storage: IndexedDBStorage, change: dict[str, Any]) -> None:
+    if change.get("type") in ANNOUNCED:
+        storage.announce({"type": change["type"], "commit": change.get("commit")})

@@ -73,11 +73,22 @@ class IndexedDBStorage:
 
     def on_version_change(self, callback: Callable[[dict[str, Any]], Any]) -> None:
         """Call `callback({"reason", ...})` when the database had to close (a newer app in another tab)."""
+        self._listen(self._idb.onVersionChange, callback)
+
+    def announce(self, detail: dict[str, Any]) -> None:
+        """Tell the other tabs of the app that the workspace changed (BroadcastChannel)."""
+        self._idb.announce(json.dumps(detail))
+
+    def on_announce(self, callback: Callable[[dict[str, Any]], Any]) -> None:
+        """Call `callback(detail)` when another tab announces a change."""
+        self._listen(self._idb.onAnnounce, callback)
+
+    def _listen(self, register: Any, callback: Callable[[dict[str, Any]], Any]) -> None:
         from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
         proxy = create_proxy(lambda detail: callback(json.loads(str(detail))))
         self._callbacks.append(proxy)  # keep it alive as long as this storage
-        self._idb.onVersionChange(proxy)
+        register(proxy)
 
     async def get(self, store: str, key: str) -> Value | None:
         return _value(_checked(await self._idb.get(store, key)))
@@ -133,10 +144,6 @@ class IndexedDBStorage:
 
     async def close(self) -> None:
         self._idb.close()
-
-    async def persist(self) -> bool:
-        """Ask the browser to keep this site's data under storage pressure; True when it will."""
-        return bool(await self._idb.persist())
 
     async def estimate(self) -> dict[str, int]:
         """{"usage", "quota"} in bytes, {} when the browser does not say."""

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Any
 
-from agentlite.workspace import archive, paths, timeline
+from agentlite.workspace import archive, integrity, paths, timeline
 from agentlite.workspace import turns as turn_context
 from agentlite.workspace.content import guess_type, to_bytes
 from agentlite.workspace.core import DEFAULT_MAX_FILE_SIZE, Listener, WorkspaceCore
@@ -335,6 +335,10 @@ class Workspace(WorkspaceCore):
         self, turn_id: str, *, turn: str | None = None, author: str | None = None
     ) -> Change:
         return await timeline.restore_before(self, turn_id, turn, author)
+
+    async def check(self) -> builtins.list[str]:
+        """Every inconsistency in what is stored (heads, version numbers, contents); [] when sound."""
+        return await integrity.check(self)
 
     # --- archive -----------------------------------------------------------------------------------
 

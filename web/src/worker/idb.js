@@ -44,7 +44,7 @@ function upgrade(database) {
   }
 }
 
-/** Open (or create) the database; resolves to {ok, value: {version, persisted}} or a failure. */
+/** Open (or create) the database; resolves to {ok, value: {version}} or a failure. */
 export function open(name = DB_NAME) {
   if (db) return Promise.resolve(ok({ version: db.version }));
   return new Promise((resolve) => {
@@ -240,16 +240,8 @@ export function acquireLock(name = LOCK_NAME) {
   });
 }
 
-/** Ask the browser to keep this origin's storage under pressure; resolves to whether it is persistent. */
-export async function persist() {
-  try {
-    if (!navigator.storage || !navigator.storage.persist) return false;
-    if (await navigator.storage.persisted()) return true;
-    return await navigator.storage.persist();
-  } catch (error) {
-    return false;
-  }
-}
+// Persistent storage is requested by the page (web/src/persistence.js): navigator.storage.persist()
+// exists only on Window.
 
 /** {usage, quota} in bytes as JSON, or "{}" when unknown. */
 export async function estimate() {
@@ -259,6 +251,30 @@ export async function estimate() {
   } catch (error) {
     return "{}";
   }
+}
+
+// Other tabs of the app hear of every stored change on this channel, so they reload the workspace.
+export const CHANNEL_NAME = "agentlite-workspace";
+let channel = null;
+
+function tabsChannel() {
+  if (!channel && typeof BroadcastChannel === "function") channel = new BroadcastChannel(CHANNEL_NAME);
+  return channel;
+}
+
+/** Tell the other tabs that the workspace changed (`detailJson`: a JSON string). */
+export function announce(detailJson) {
+  const tabs = tabsChannel();
+  if (tabs) tabs.postMessage(String(detailJson));
+}
+
+/** Call `callback(detailJson)` when another tab announces a change. Returns a remover. */
+export function onAnnounce(callback) {
+  const tabs = tabsChannel();
+  if (!tabs) return () => undefined;
+  const listener = (event) => callback(String(event.data));
+  tabs.addEventListener("message", listener);
+  return () => tabs.removeEventListener("message", listener);
 }
 
 /** Delete the whole database (tests, "reset the app"). */

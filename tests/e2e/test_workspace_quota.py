@@ -1,0 +1,78 @@
+"""A full disk (issue 8, scenario 6): with the origin's quota shrunk to about 1 MB through the DevTools
+protocol, a large write fails with a clear "storage full" message to the user and to the model, every
+earlier version stays readable, and a later small write works."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from playwright.sync_api import Page
+
+from tests.e2e.conftest import open_app, send
+from tests.e2e.workspace_support import assert_consistent, final_reply, tool_round, vfs, wait_for_reply
+
+QUOTA = 1_000_000
+FULL = "storage is full"
+VERSIONS = ["first version\n", "second version ✓\n"]
+
+
+def incompressible(size: int) -> str:
+    return secrets.token_hex(size // 2)
+
+
+def shrink_quota(page: Page, origin: str) -> None:
+    """Chromium applies the override only to an origin that has not used its storage yet: call it first."""
+    session = page.context.new_cdp_session(page)
+    session.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": QUOTA})
+
+
+def seed(page: Page) -> None:
+    for text in VERSIONS:
+        vfs(page, "writeText", "/kept/a.txt", text)
+
+
+def assert_nothing_lost(page: Page) -> None:
+    history = vfs(page, "history", "/kept/a.txt")
+    assert [h["op"] for h in history] == ["create", "write"]
+    assert vfs(page, "readText", "/kept/a.txt") == VERSIONS[-1]
+    assert_consistent(page, ["/kept/a.txt"])
+
+
+def test_a_large_user_write_reports_storage_full(page: Page, origin: str) -> None:
+    shrink_quota(page, origin)
+    app = open_app(page, origin)
+    seed(app)
+    outcome = app.evaluate(
+        "(text) => window.agentlite.vfs.writeText('/big.txt', text).then(() => 'stored', (e) => e.message)",
+        incompressible(3 * QUOTA),
+    )
+    assert FULL in outcome.lower(), outcome
+    assert "nothing saved before was lost" in outcome
+    assert vfs(app, "readText", "/big.txt") is None
+    assert_nothing_lost(app)
+    vfs(app, "writeText", "/small.txt", "still works")
+    assert vfs(app, "readText", "/small.txt") == "still works"
+    assert_nothing_lost(app)
+
+
+def test_a_large_agent_write_tells_the_user_and_the_model(page: Page, origin: str, model_server: Any) -> None:
+    model_server.script(
+        tool_round(("create_file", {"path": "/big.txt", "content": incompressible(3 * QUOTA)})),
+        final_reply("Understood: storage is full."),
+    )
+    shrink_quota(page, origin)
+    open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native")
+    seed(page)
+    send(page, "write a big file")
+    wait_for_reply(page, "Understood")
+    card = page.locator("[data-testid=tool-card][data-tool=create_file]")
+    assert card.get_attribute("data-status") == "failed"
+    assert FULL in card.inner_text().lower()
+    tool_results = [m for m in model_server.completions()[-1].body["messages"] if m["role"] == "tool"]
+    assert FULL in json.dumps(tool_results).lower()
+    assert vfs(page, "readText", "/big.txt") is None
+    assert_nothing_lost(page)
+    vfs(page, "writeText", "/kept/a.txt", "third, small")
+    assert vfs(page, "readText", "/kept/a.txt") == "third, small"

@@ -1,0 +1,35 @@
+// Keeping the workspace: asks the browser for persistent storage (navigator.storage.persist() exists
+// only on Window, not in the worker), remembers that the user dismissed the warning, and saves an
+// exported workspace as a file. Platform edge: the storage notice view only renders what this reports.
+
+const DISMISSED_KEY = "agentlite.storage-warning-dismissed";
+
+/** Resolves to true when the browser will keep this site's data under storage pressure. */
+export async function requestPersistence() {
+  try {
+    if (!navigator.storage || !navigator.storage.persist) return false;
+    if (await navigator.storage.persisted()) return true;
+    return await navigator.storage.persist();
+  } catch (error) {
+    return false;
+  }
+}
+
+export function warningDismissed(storage = localStorage) {
+  return storage.getItem(DISMISSED_KEY) === "1";
+}
+
+export function dismissWarning(storage = localStorage) {
+  storage.setItem(DISMISSED_KEY, "1");
+}
+
+/** Offer `base64` (a zip) as a download named `name`. */
+export function saveZip(name, base64) {
+  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: "application/zip" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

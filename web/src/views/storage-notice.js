@@ -1,0 +1,58 @@
+// Notices about where the workspace lives, under the top bar:
+// - data-storage="persistent" | "transient" on the root: the browser's answer to the persistence request;
+// - storage-warning: the browser may evict this site's data (storage is not persistent); points to
+//   exporting the workspace, and can be dismissed;
+// - storage-reload: this tab's database connection closed (a newer version of the app in another tab);
+//   nothing more can be saved here until the page is reloaded.
+
+export function createStorageNotice(root, { onExport, onDismiss, onReload }) {
+  const anchor = root.querySelector(".topbar");
+
+  function notice(testid, role, text, actions) {
+    const box = document.createElement("div");
+    box.className = `storage-notice ${testid}`;
+    box.dataset.testid = testid;
+    box.setAttribute("role", role);
+    const message = document.createElement("span");
+    message.textContent = text;
+    box.append(message, ...actions.map(([label, id, act]) => button(label, id, act)));
+    anchor.after(box);
+    return box;
+  }
+
+  function button(label, testid, act) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.textContent = label;
+    element.dataset.testid = testid;
+    element.addEventListener("click", act);
+    return element;
+  }
+
+  /** Render the browser's answer to the persistence request (`data-storage` on the root). */
+  function persistence(kept, dismissed) {
+    root.dataset.storage = kept ? "persistent" : "transient";
+    if (!kept && !dismissed) warn();
+  }
+
+  function warn() {
+    if (root.querySelector("[data-testid=storage-warning]")) return;
+    const box = notice(
+      "storage-warning",
+      "status",
+      "This browser may clear AgentLite's storage when space runs low: your files and their history " +
+        "are not guaranteed to stay. Export the workspace now and then to keep a copy.",
+      [
+        ["Export workspace", "storage-warning-export", () => onExport()],
+        ["Dismiss", "storage-warning-dismiss", () => (box.remove(), onDismiss())],
+      ],
+    );
+  }
+
+  function closed(message) {
+    if (root.querySelector("[data-testid=storage-reload]")) return;
+    notice("storage-reload", "alert", message, [["Reload", "storage-reload-button", () => onReload()]]);
+  }
+
+  return { persistence, closed };
+}
