@@ -1,53 +1,89 @@
-// The file explorer and the open file: a tree of the workspace that refreshes on every change, and
-// the text of the file the user opened.
+// The files side of the workspace: the tree, the open file in the editor, its history, the context menu
+// and export / import. Every workspace change (the agent's, the user's, another tab's) refreshes what is
+// shown; refreshes that pile up while one runs collapse into one more.
+import { createArchiveView } from "./archive-view.js";
+import { createEditorView } from "./editor-view.js";
+import { createFileMenu } from "./file-menu.js";
+import { createFileTree } from "./file-tree.js";
+import { createHistoryView } from "./history-view.js";
 
-export function createFilesView(root, { listFiles, readFile }) {
-  const tree = root.querySelector("[data-testid=file-tree]");
-  const view = root.querySelector("[data-testid=file-view]");
+export function createFilesView(root, { call }) {
+  const editorHost = root.querySelector("#file-editor");
   const title = root.querySelector("#file-title");
   const empty = root.querySelector("#file-empty");
+  const status = root.querySelector("#files-message");
   let openPath = null;
+  let running = null;
+  let again = false;
 
-  function item(entry) {
-    const li = document.createElement("li");
-    li.className = `file-item ${entry.kind}`;
-    li.dataset.testid = "file-item";
-    li.dataset.path = entry.path;
-    li.dataset.kind = entry.kind;
-    li.role = "treeitem";
-    li.tabIndex = 0;
-    const depth = entry.path.split("/").length - 2;
-    li.style.paddingLeft = `${0.5 + depth}rem`;
-    li.textContent = `${entry.kind === "dir" ? "▾" : "·"} ${entry.path.split("/").pop()}`;
-    if (entry.kind === "file") {
-      const open = () => openFile(entry.path);
-      li.addEventListener("click", open);
-      li.addEventListener("keydown", (event) => event.key === "Enter" && open());
-    }
-    return li;
+  function say(text, failed = false) {
+    status.textContent = text;
+    status.classList.toggle("failed", failed);
   }
 
-  async function refresh() {
-    const entries = await listFiles();
-    tree.replaceChildren(...entries.map(item));
-    if (openPath) await openFile(openPath);
+  const editor = createEditorView(editorHost, {
+    onSave: (path, text) =>
+      call("writeText", { path, text }).catch((err) => say(`Saving ${path} failed: ${err.message}`, true)),
+  });
+  const history = createHistoryView(root.querySelector("[data-testid=history-panel]"), { call });
+  const menu = createFileMenu(root, { call, onOpen: (path) => openFile(path), onError: (text) => say(text, true) });
+  const tree = createFileTree(root.querySelector("[data-testid=file-tree]"), {
+    onOpen: (path) => openFile(path),
+    onMenu: (target, x, y) => menu.openAt(target, x, y),
+    onRename: (path) => menu.rename(path),
+    onDelete: (path) => menu.remove(path),
+    onMove: (source, folder) =>
+      call("move", { source, destination: folder }).catch((err) => say(`Move failed: ${err.message}`, true)),
+  });
+  createArchiveView(root, { call, onMessage: say });
+
+  function showClosed(path) {
+    editorHost.hidden = true;
+    empty.hidden = false;
+    title.textContent = path ? `${path} (deleted)` : "No file open";
+  }
+
+  async function show(path) {
+    const text = await call("readText", { path });
+    if (path !== openPath) return;
+    if (text === null) {
+      showClosed(path);
+    } else {
+      editor.open(path, text);
+      editorHost.hidden = false;
+      empty.hidden = true;
+      title.textContent = path;
+    }
+    await history.show(path);
   }
 
   async function openFile(path) {
-    const text = await readFile(path);
-    if (text === null) {
-      openPath = null;
-      view.hidden = true;
-      empty.hidden = false;
-      title.textContent = "No file open";
-      return;
-    }
+    if (path !== openPath) await editor.flush();
     openPath = path;
-    view.dataset.path = path;
-    view.textContent = text;
-    view.hidden = false;
-    empty.hidden = true;
-    title.textContent = path;
+    tree.select(path);
+    await show(path);
+  }
+
+  async function refreshOnce() {
+    tree.render(await call("list", { dir: "/", recursive: true }));
+    tree.select(openPath);
+    if (openPath) await show(openPath);
+  }
+
+  /** Refresh now, or once more after the refresh that is running. */
+  function refresh() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = refreshOnce().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    });
+    return running;
   }
 
   return { refresh, openFile };

@@ -1,0 +1,172 @@
+// The open file in a CodeMirror 6 editor: the language follows the file's extension, the colours follow
+// the page's light or dark theme, and the user's own typing is handed to `onSave` after a pause
+// (debounced), while text that came from the workspace (`setText`) is never saved back.
+import { css } from "@codemirror/lang-css";
+import { html } from "@codemirror/lang-html";
+import { javascript } from "@codemirror/lang-javascript";
+import { json } from "@codemirror/lang-json";
+import { markdown } from "@codemirror/lang-markdown";
+import { python } from "@codemirror/lang-python";
+import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { Annotation, Compartment, EditorState } from "@codemirror/state";
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  lineNumbers,
+} from "@codemirror/view";
+import { tags } from "@lezer/highlight";
+
+const SAVE_DELAY_MS = 600;
+const fromWorkspace = Annotation.define();
+
+const LANGUAGES = {
+  js: () => javascript(),
+  mjs: () => javascript(),
+  cjs: () => javascript(),
+  jsx: () => javascript({ jsx: true }),
+  ts: () => javascript({ typescript: true }),
+  tsx: () => javascript({ jsx: true, typescript: true }),
+  py: () => python(),
+  md: () => markdown(),
+  markdown: () => markdown(),
+  json: () => json(),
+  css: () => css(),
+  html: () => html(),
+  htm: () => html(),
+};
+
+// Colours come from CSS variables (styles.css), so one style serves the light and the dark theme.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.modifier, tags.controlKeyword], color: "var(--syn-keyword)" },
+  { tag: [tags.string, tags.special(tags.string), tags.regexp], color: "var(--syn-string)" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: "var(--syn-number)" },
+  { tag: [tags.comment, tags.meta], color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: "var(--syn-function)" },
+  { tag: [tags.typeName, tags.className, tags.tagName], color: "var(--syn-type)" },
+  { tag: [tags.propertyName, tags.attributeName], color: "var(--syn-property)" },
+  { tag: tags.heading, fontWeight: "bold", color: "var(--syn-keyword)" },
+  { tag: tags.emphasis, fontStyle: "italic" },
+  { tag: tags.strong, fontWeight: "bold" },
+  { tag: tags.link, textDecoration: "underline" },
+]);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", backgroundColor: "var(--code)", color: "var(--text)" },
+  ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", fontSize: "13px" },
+  ".cm-gutters": { backgroundColor: "var(--code)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--accent) 8%, transparent)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground": {
+    backgroundColor: "color-mix(in srgb, var(--accent) 28%, transparent)",
+  },
+  ".cm-cursor": { borderLeftColor: "var(--text)" },
+  "&.cm-focused": { outline: "none" },
+  "&.cm-focused .cm-content": { boxShadow: "inset 2px 0 0 var(--accent)" },
+});
+
+function languageOf(path) {
+  const extension = path.split("/").pop().split(".").slice(1).pop()?.toLowerCase() ?? "";
+  return LANGUAGES[extension]?.() ?? [];
+}
+
+function attributes(path) {
+  return EditorView.contentAttributes.of({ "aria-label": `Contents of ${path}` });
+}
+
+/** The editor lives in a shadow root: CodeMirror's styles go there as constructed style sheets, which
+ * the page's style-src 'self' allows (a <style> element it would refuse). The root is closed and the
+ * host's own text (not rendered: there is no slot) mirrors the saved content, so the text of
+ * `file-view` is the file's content, not the editor's line numbers and line elements. */
+function mount(host) {
+  const shadow = host.attachShadow({ mode: "closed" });
+  const parent = document.createElement("div");
+  parent.style.height = "100%";
+  shadow.append(parent);
+  const mirror = document.createTextNode("");
+  host.append(mirror);
+  return { shadow, parent, mirror };
+}
+
+export function createEditorView(host, { onSave }) {
+  const language = new Compartment();
+  const labels = new Compartment();
+  const { shadow, parent, mirror } = mount(host);
+  let path = null;
+  let timer = null;
+  let saving = 0; // saves on their way to the workspace: until they land, its text is older than ours
+
+  const view = new EditorView({
+    root: shadow,
+    parent,
+    state: EditorState.create({
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightSpecialChars(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        highlightActiveLine(),
+        syntaxHighlighting(highlight),
+        theme,
+        language.of([]),
+        labels.of([]),
+        EditorView.lineWrapping,
+        EditorView.updateListener.of((update) => {
+          const typed = update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromWorkspace));
+          if (typed) schedule();
+        }),
+      ],
+    }),
+  });
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(flush, SAVE_DELAY_MS);
+  }
+
+  /** Save now what the user typed and has not been saved yet (before switching files, say). */
+  function flush() {
+    if (timer === null) return Promise.resolve();
+    clearTimeout(timer);
+    timer = null;
+    saving += 1;
+    mirror.data = view.state.doc.toString();
+    return onSave(path, mirror.data).finally(() => {
+      saving -= 1;
+    });
+  }
+
+  function replaceAll(text) {
+    mirror.data = text;
+    const { doc, selection } = view.state;
+    const head = Math.min(selection.main.head, text.length);
+    view.dispatch({
+      changes: { from: 0, to: doc.length, insert: text },
+      selection: { anchor: head },
+      annotations: fromWorkspace.of(true),
+    });
+  }
+
+  return {
+    /** Show `text` of `nextPath`: a new file resets the language and the labels. */
+    open(nextPath, text) {
+      if (nextPath !== path) {
+        path = nextPath;
+        host.dataset.path = path;
+        view.dispatch({
+          effects: [language.reconfigure(languageOf(path)), labels.reconfigure(attributes(path))],
+        });
+        replaceAll(text);
+        view.scrollDOM.scrollTop = 0;
+      } else if (timer === null && !saving && text !== view.state.doc.toString()) {
+        replaceAll(text); // a change from the agent (or another tab); unsaved typing wins until saved
+      }
+    },
+    flush,
+    text: () => view.state.doc.toString(),
+    focus: () => view.focus(),
+  };
+}
