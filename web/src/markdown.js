@@ -1,25 +1,68 @@
 // Model output to safe HTML: markdown-it with raw HTML off (its link validator refuses javascript:,
-// vbscript: and data: links). Links open in a new tab without referrer; images are never loaded
-// automatically (the markdown-image exfiltration attack): they render as a click-to-load button.
+// vbscript: and data: links), code blocks highlighted by highlight.js (which escapes what it wraps).
+// Links open in a new tab without referrer and show where they go; images are never loaded
+// automatically (the markdown-image exfiltration attack): they render as a button that opens the
+// image in a new tab when the user clicks it.
 import MarkdownIt from "markdown-it";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import css from "highlight.js/lib/languages/css";
+import diff from "highlight.js/lib/languages/diff";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import markdown from "highlight.js/lib/languages/markdown";
+import python from "highlight.js/lib/languages/python";
+import typescript from "highlight.js/lib/languages/typescript";
+import xml from "highlight.js/lib/languages/xml";
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+const LANGUAGES = { bash, css, diff, javascript, json, markdown, python, typescript, xml };
+for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+hljs.registerAliases(["sh", "shell", "console"], { languageName: "bash" });
+hljs.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });
+hljs.registerAliases(["ts", "tsx"], { languageName: "typescript" });
+hljs.registerAliases(["html", "svg"], { languageName: "xml" });
+hljs.registerAliases(["py"], { languageName: "python" });
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, highlight });
+
+function highlight(code, lang) {
+  const name = (lang || "").toLowerCase();
+  if (!hljs.getLanguage(name)) return ""; // markdown-it escapes it as plain text
+  return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+}
 
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
+  const href = token.attrGet("href") || "";
   token.attrSet("target", "_blank");
   token.attrSet("rel", "noopener noreferrer");
-  token.attrSet("title", token.attrGet("href") || "");
+  token.attrSet("title", href);
+  env.linkTargets = [...(env.linkTargets || []), token.markup === "linkify" || token.markup === "autolink" ? "" : href];
   return self.renderToken(tokens, idx, options);
+};
+
+md.renderer.rules.link_close = (tokens, idx, options, env, self) => {
+  const href = env.linkTargets?.pop();
+  const shown = href ? `<span class="link-target"> (${md.utils.escapeHtml(linkHost(href))})</span>` : "";
+  return self.renderToken(tokens, idx, options) + shown;
 };
 
 md.renderer.rules.image = (tokens, idx) => {
   const token = tokens[idx];
   const src = md.utils.escapeHtml(token.attrGet("src") || "");
   const alt = md.utils.escapeHtml(token.content || "image");
-  return `<button type="button" class="remote-image" data-src="${src}" title="${src}">Load image: ${alt}</button>`;
+  return `<button type="button" class="remote-image" data-src="${src}" title="Open ${src} in a new tab">Image not loaded: ${alt} (${src}) — click to open</button>`;
 };
 
+function linkHost(href) {
+  try {
+    const url = new URL(href);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.host + (url.pathname === "/" ? "" : url.pathname) : href;
+  } catch {
+    return href;
+  }
+}
+
 export function renderMarkdown(text) {
-  return md.render(text);
+  return md.render(text, {});
 }

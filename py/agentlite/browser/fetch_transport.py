@@ -15,6 +15,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
 
+from agentlite.connection import origin
 from agentlite.errors import ErrorType, ModelError
 from agentlite.transport import ModelRequest
 
@@ -101,16 +102,25 @@ class FetchTransport:
             response = await asyncio.wait_for(_settle(js.fetch(request.url, options)), self.connect_timeout)
         except TimeoutError as exc:
             controller.abort()
-            raise ModelError(ErrorType.TIMEOUT, f"no answer from {_origin(request.url)} in time") from exc
+            raise ModelError(ErrorType.TIMEOUT, f"no answer from {origin(request.url)} in time") from exc
         except JsException as exc:
             raise ModelError(
                 ErrorType.NETWORK,
-                f"cannot reach {_origin(request.url)} (offline, wrong URL, or blocked by CORS): "
+                f"cannot reach {origin(request.url)} (offline, wrong URL, or blocked by CORS): "
                 + _js_reason(exc),
             ) from exc
         return FetchResponse(response, controller, self.idle_timeout)
 
-
-def _origin(url: str) -> str:
-    parts = url.split("/")
-    return "/".join(parts[:3]) if len(parts) >= 3 else url
+    async def reachable(self, url: str) -> bool:
+        """A `no-cors` GET (no headers, opaque answer): it succeeds when the server is up even if it
+        sends no CORS headers, which tells a CORS block apart from an unreachable endpoint."""
+        controller = js.AbortController.new()
+        options = to_js(
+            {"mode": "no-cors", "signal": controller.signal}, dict_converter=js.Object.fromEntries
+        )
+        try:
+            await asyncio.wait_for(_settle(js.fetch(url, options)), self.connect_timeout)
+        except (TimeoutError, JsException):
+            controller.abort()
+            return False
+        return True

@@ -16,7 +16,10 @@ export class MessageView {
     this.el.append(this.body);
     this.frame = 0;
     if (role === "user") this.body.textContent = text;
-    else this.render();
+    else {
+      this.body.addEventListener("click", (event) => onBodyClick(event));
+      this.render();
+    }
   }
 
   set state(state) {
@@ -59,5 +62,29 @@ export class MessageView {
     this.frame = 0;
     if (this.el.dataset.role === "user") return;
     this.body.innerHTML = renderMarkdown(this.text);
+    for (const code of this.body.querySelectorAll("pre > code")) addCopyButton(code);
   }
+}
+
+function addCopyButton(code) {
+  const copy = document.createElement("button");
+  Object.assign(copy, { type: "button", className: "copy-code", textContent: "Copy" });
+  copy.setAttribute("aria-label", "Copy this code");
+  code.parentElement.classList.add("code-block");
+  code.parentElement.append(copy);
+}
+
+// Copy buttons and click-to-open images; the markup comes from renderMarkdown, never from the model.
+function onBodyClick(event) {
+  const copy = event.target.closest(".copy-code");
+  if (copy) {
+    const code = copy.parentElement.querySelector("code")?.textContent || "";
+    navigator.clipboard?.writeText(code).then(
+      () => (copy.textContent = "Copied"),
+      () => (copy.textContent = "Copy failed"),
+    );
+    return;
+  }
+  const image = event.target.closest(".remote-image");
+  if (image && /^https?:\/\//i.test(image.dataset.src || "")) window.open(image.dataset.src, "_blank", "noopener,noreferrer");
 }

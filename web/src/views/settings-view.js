@@ -1,29 +1,109 @@
-// The settings dialog: shows the current settings, reports the saved ones. The key field is a
-// password field; the key is never written anywhere else in the DOM.
+// The settings dialog: provider presets, endpoint, key, model (listed by the endpoint when it can),
+// dialect, limits and approvals, and a connection test that says what is wrong and how to fix it. The
+// key field is a password field; the key is never written anywhere else in the DOM.
+import { PRESETS, corsFix, presetFor } from "../presets.js";
+import { normalize } from "../settings.js";
 
-export function createSettingsView(root, { getSettings, onSave }) {
+const TEXT_FIELDS = ["base_url", "api_key", "model", "dialect", "max_rounds", "context_window", "eval_timeout_s"];
+const OUTCOME_TITLE = {
+  ok: "Connected",
+  unreachable: "Unreachable",
+  cors: "Blocked by CORS",
+  auth: "Key refused",
+  model_not_found: "Model not found",
+  no_model_list: "Connected, no model list",
+  error: "Error",
+};
+
+export function createSettingsView(root, { getSettings, onSave, onForgetKey, testConnection }) {
   const dialog = root.querySelector("dialog.settings");
   const form = dialog.querySelector("form");
   const field = (name) => form.elements.namedItem(name);
+  const preset = field("preset");
+  const models = dialog.querySelector("#settings-models");
+  const result = dialog.querySelector("[data-testid=settings-test-result]");
+
+  preset.append(new Option("Custom endpoint", "custom"), ...PRESETS.map((p) => new Option(p.label, p.id)));
 
   function fill(settings) {
-    for (const name of ["base_url", "api_key", "model", "dialect"]) field(name).value = settings[name] ?? "";
+    for (const name of TEXT_FIELDS) field(name).value = settings[name] ?? "";
     field("remember_key").checked = Boolean(settings.remember_key);
+    for (const box of form.querySelectorAll("input[name=auto_approve]")) box.checked = settings.auto_approve.includes(box.value);
+    preset.value = presetFor(settings.base_url)?.id || "custom";
+    showResult(null);
   }
 
   function read() {
-    return {
+    return normalize({
       base_url: field("base_url").value.trim().replace(/\/+$/, ""),
       api_key: field("api_key").value,
       model: field("model").value.trim(),
       dialect: field("dialect").value,
       remember_key: field("remember_key").checked,
-    };
+      max_rounds: field("max_rounds").value,
+      context_window: field("context_window").value,
+      eval_timeout_s: field("eval_timeout_s").value,
+      auto_approve: [...form.querySelectorAll("input[name=auto_approve]:checked")].map((box) => box.value),
+    });
+  }
+
+  function applyPreset() {
+    const chosen = PRESETS.find((p) => p.id === preset.value);
+    if (!chosen) return;
+    field("base_url").value = chosen.base_url;
+    field("model").value = chosen.model;
+    field("api_key").placeholder = chosen.key ? "required by this provider; kept in memory only" : "not needed";
+    showResult(null);
+  }
+
+  async function runTest() {
+    const values = read();
+    showResult({ outcome: "testing", message: "Testing…" });
+    try {
+      const diagnosis = await testConnection(values);
+      listModels(diagnosis.models || []);
+      showResult(diagnosis, values.base_url);
+    } catch (err) {
+      showResult({ outcome: "error", message: String(err.message || err) });
+    }
+  }
+
+  function listModels(names) {
+    models.replaceChildren(...names.map((name) => new Option(name, name)));
+  }
+
+  function showResult(diagnosis, baseUrl = "") {
+    result.replaceChildren();
+    result.dataset.outcome = diagnosis?.outcome || "";
+    if (!diagnosis) return;
+    const title = OUTCOME_TITLE[diagnosis.outcome];
+    result.append(Object.assign(document.createElement("strong"), { textContent: title ? `${title}: ` : "" }));
+    result.append(diagnosis.message || "");
+    const extra = detail(diagnosis, baseUrl);
+    if (extra) result.append(Object.assign(document.createElement("p"), { className: "connection-fix", textContent: extra }));
+  }
+
+  function detail(diagnosis, baseUrl) {
+    if (diagnosis.outcome === "cors") return `Fix: ${corsFix(baseUrl, location.origin)}`;
+    if (diagnosis.outcome === "auth") return "Check the API key for this provider.";
+    if (diagnosis.outcome === "model_not_found") return `Available: ${(diagnosis.models || []).slice(0, 12).join(", ")}`;
+    if (diagnosis.outcome !== "ok" || diagnosis.tools == null) return "";
+    return diagnosis.tools
+      ? "The model calls tools natively; auto uses native tool calls."
+      : "The model does not call tools natively; auto uses the JSON prompt protocol.";
   }
 
   root.querySelector("[data-testid=settings-open]").addEventListener("click", () => {
     fill(getSettings());
     dialog.showModal();
+  });
+  preset.addEventListener("change", applyPreset);
+  field("base_url").addEventListener("change", () => (preset.value = presetFor(field("base_url").value)?.id || "custom"));
+  dialog.querySelector("[data-testid=settings-test]").addEventListener("click", runTest);
+  dialog.querySelector("[data-testid=settings-forget-key]").addEventListener("click", () => {
+    field("api_key").value = "";
+    field("remember_key").checked = false;
+    onForgetKey();
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();

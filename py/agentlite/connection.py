@@ -1,0 +1,126 @@
+"""The settings' connection test: `GET {base_url}/models` from where the model requests are made (the
+worker), so the answer is the one the agent will meet.
+
+It tells apart: an endpoint that cannot be reached; one that answers but blocks the page by CORS (the
+request fails, yet a `no-cors` probe of the same URL gets through: the server is there); a refused key
+(401 / 403); a model the endpoint does not list; and success, with the model's tool-calling support when
+the listing says (OpenRouter's `supported_parameters`, LM Studio's and Ollama's `capabilities`). A known
+answer about tools feeds the `auto` dialect. The key goes only into the Authorization header.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from agentlite.errors import ErrorType, ModelError
+from agentlite.settings import Settings
+from agentlite.transport import ModelRequest, ModelTransport
+
+MAX_BODY = 4 * 1024 * 1024  # a model listing larger than this is not read to the end
+TOOL_WORDS = frozenset(("tools", "tool_use", "tool_calling", "function_calling"))
+
+
+class Reachability(Protocol):
+    async def reachable(self, url: str) -> bool:
+        """True when a `no-cors` request to `url` gets any answer (the server is up)."""
+        ...
+
+
+@dataclass
+class Diagnosis:
+    outcome: str  # ok | unreachable | cors | auth | model_not_found | no_model_list | error
+    message: str
+    status: int | None = None
+    models: list[str] = field(default_factory=list)
+    tools: bool | None = None  # the model calls tools natively; None: the listing does not say
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+async def check(settings: Settings, transport: ModelTransport) -> Diagnosis:
+    """Diagnose the endpoint of `settings` (never raises)."""
+    if not settings.base_url:
+        return Diagnosis("ok", "The built-in demo model needs no connection.", tools=True)
+    url = f"{settings.base_url}/models"
+    headers = {"Accept": "application/json"}
+    if settings.api_key:
+        headers["Authorization"] = f"Bearer {settings.api_key}"
+    try:
+        response = await transport.send(ModelRequest("GET", url, headers))
+        body = await _read(response)
+    except ModelError as error:
+        return await _unanswered(error, url, transport)
+    return _answered(settings, response.status, body)
+
+
+async def _read(response: Any) -> bytes:
+    body = b""
+    async for chunk in response.chunks():
+        body += chunk
+        if len(body) > MAX_BODY:
+            await response.cancel()
+            break
+    return body
+
+
+async def _unanswered(error: ModelError, url: str, transport: Any) -> Diagnosis:
+    if error.type == ErrorType.TIMEOUT:
+        return Diagnosis("unreachable", f"No answer from {origin(url)} in time.")
+    probe = getattr(transport, "reachable", None)
+    if probe is not None and await probe(url):
+        return Diagnosis(
+            "cors",
+            f"{origin(url)} answers, but does not allow this page to read its replies (CORS).",
+        )
+    return Diagnosis("unreachable", f"Cannot reach {origin(url)}: is the server running, and the URL right?")
+
+
+def _answered(settings: Settings, status: int, body: bytes) -> Diagnosis:
+    if status in (401, 403):
+        return Diagnosis("auth", f"The endpoint refused the API key (HTTP {status}).", status)
+    if status == 404:
+        return Diagnosis(
+            "no_model_list", "The endpoint answers but lists no models (HTTP 404 on /models).", status
+        )
+    if status >= 400:
+        return Diagnosis("error", f"The endpoint answered HTTP {status}.", status)
+    entries = _entries(body)
+    names = [str(e.get("id")) for e in entries if e.get("id")]
+    if not entries:
+        return Diagnosis("no_model_list", "Connected; the endpoint gave no model list.", status)
+    entry = next((e for e in entries if e.get("id") == settings.model), None)
+    if settings.model and entry is None:
+        return Diagnosis(
+            "model_not_found", f"Connected, but the endpoint has no model {settings.model!r}.", status, names
+        )
+    tools = _tool_support(entry) if entry is not None else None
+    return Diagnosis("ok", "Connected.", status, names, tools)
+
+
+def _entries(body: bytes) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(body or b"null")
+    except ValueError:
+        return []
+    items = data.get("data") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        items = data.get("models") if isinstance(data, dict) else None
+    return [i for i in items or () if isinstance(i, dict)]
+
+
+def _tool_support(entry: dict[str, Any]) -> bool | None:
+    """What the listing says about tool calling; None when it says nothing."""
+    for key in ("supported_parameters", "capabilities"):
+        values = entry.get(key)
+        if isinstance(values, list):
+            return any(str(v).lower() in TOOL_WORDS for v in values)
+    return None
+
+
+def origin(url: str) -> str:
+    """scheme://host:port of a URL (what an error message may name)."""
+    parts = url.split("/")
+    return "/".join(parts[:3]) if len(parts) >= 3 else url

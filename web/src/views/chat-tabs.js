@@ -1,0 +1,105 @@
+// The tab strip of the chat panel: one tab per chat (`chat-tab`, `data-active` on the active one),
+// renamed by double-click or F2, closed by its × button or Delete. It reports intents; the chat view
+// owns what a tab shows.
+
+export function createTabStrip(nav, newButton, { onActivate, onClose, onRename }) {
+  const tabs = new Map();
+
+  function add(id, title) {
+    const tab = document.createElement("div");
+    Object.assign(tab, { className: "tab", tabIndex: 0 });
+    tab.setAttribute("role", "tab");
+    tab.dataset.testid = "chat-tab";
+    tab.dataset.chat = id;
+    const label = Object.assign(document.createElement("span"), { className: "tab-title", textContent: title });
+    const close = Object.assign(document.createElement("button"), { type: "button", className: "tab-close", textContent: "×" });
+    close.dataset.testid = "chat-tab-close";
+    close.tabIndex = -1;
+    close.setAttribute("aria-label", `Close ${title}`);
+    close.addEventListener("click", (event) => {
+      event.stopPropagation();
+      onClose(id);
+    });
+    tab.append(label, close);
+    tab.addEventListener("click", () => onActivate(id));
+    tab.addEventListener("dblclick", () => startRename(id));
+    tab.addEventListener("keydown", (event) => keyOnTab(event, id));
+    nav.insertBefore(tab, newButton);
+    tabs.set(id, { tab, label, close });
+  }
+
+  function keyOnTab(event, id) {
+    if (event.target !== tabs.get(id)?.tab) return; // keys typed into the rename field
+    const moves = { ArrowRight: 1, ArrowLeft: -1 };
+    if (event.key === "Enter" || event.key === " ") onActivate(id);
+    else if (event.key === "F2") startRename(id);
+    else if (event.key === "Delete") onClose(id);
+    else if (moves[event.key]) focusNeighbour(id, moves[event.key]);
+    else return;
+    event.preventDefault();
+  }
+
+  function focusNeighbour(id, step) {
+    const ids = order();
+    const next = ids[(ids.indexOf(id) + step + ids.length) % ids.length];
+    tabs.get(next).tab.focus();
+    onActivate(next);
+  }
+
+  function startRename(id) {
+    const { tab, label } = tabs.get(id);
+    if (tab.querySelector("input")) return;
+    const field = Object.assign(document.createElement("input"), { className: "tab-rename", value: label.textContent });
+    field.dataset.testid = "chat-tab-rename";
+    field.setAttribute("aria-label", "Chat name");
+    let done = false;
+    const finish = (commit) => {
+      if (done) return;
+      done = true;
+      const title = field.value.trim();
+      field.replaceWith(label);
+      if (commit && title && title !== label.textContent) {
+        setTitle(id, title);
+        onRename(id, title);
+      }
+      tab.focus();
+    };
+    field.addEventListener("keydown", (event) => {
+      event.stopPropagation();
+      if (event.key === "Enter") finish(true);
+      else if (event.key === "Escape") finish(false);
+    });
+    field.addEventListener("blur", () => finish(true));
+    field.addEventListener("click", (event) => event.stopPropagation());
+    label.replaceWith(field);
+    field.select();
+    field.focus();
+  }
+
+  function setTitle(id, title) {
+    const entry = tabs.get(id);
+    if (!entry) return;
+    entry.label.textContent = title;
+    entry.close.setAttribute("aria-label", `Close ${title}`);
+  }
+
+  function select(id) {
+    for (const [tabId, { tab }] of tabs) {
+      const on = tabId === id;
+      tab.dataset.active = String(on);
+      tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1;
+    }
+  }
+
+  function remove(id) {
+    tabs.get(id)?.tab.remove();
+    tabs.delete(id);
+  }
+
+  function order() {
+    return [...nav.querySelectorAll("[data-testid=chat-tab]")].map((tab) => tab.dataset.chat);
+  }
+
+  return { add, remove, select, setTitle, order, title: (id) => tabs.get(id)?.label.textContent };
+}
