@@ -2,14 +2,17 @@
 
 Queue responses with `script(...)`; each POST /v1/chat/completions takes the next one (the last one
 repeats). Bodies stream with chunked transfer encoding, paced by `delay`, and can drop the connection
-midway (`drop_after`). Every request is recorded (headers included) so tests can count rounds and
-check what was sent. CORS headers are on unless `cors=False` (to test the page's CORS diagnosis).
+midway (`drop_after`: a TCP reset after that many chunks). Every request is recorded (headers included,
+with its arrival time) so tests can count rounds and check what was sent. CORS headers are on unless
+`cors=False` (to test the page's CORS diagnosis). `failure()` scripts an HTTP error (with or without
+Retry-After); `tool_call_chunks()` a native reply that calls tools.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,6 +35,14 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: Any
+    at: float = field(default_factory=time.monotonic)  # arrival, for the waits between retries
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the page went away or gave up on a reply: nothing to report
+        super().handle_error(request, client_address)
 
 
 class ModelServer:
@@ -42,7 +53,7 @@ class ModelServer:
         self.models = ["test-model"]
         self.sent: list[tuple[bytes, float]] = []  # (chunk, time.time() when written): latency benches
         self.lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd = _Server(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -134,10 +145,10 @@ class ModelServer:
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 for index, chunk in enumerate(response.chunks):
+                    if response.delay:  # also before a drop, so what was sent is read before the reset
+                        time.sleep(response.delay)
                     if response.drop_after is not None and index >= response.drop_after:
                         return self._drop()
-                    if response.delay:
-                        time.sleep(response.delay)
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     self.wfile.flush()
                     server.sent.append((chunk, time.time()))
@@ -160,6 +171,32 @@ def sse(*payloads: dict[str, Any], done: bool = True) -> list[bytes]:
     """SSE chunks for the given chunk objects, ending with [DONE]."""
     chunks = [f"data: {json.dumps(p)}\n\n".encode() for p in payloads]
     return [*chunks, b"data: [DONE]\n\n"] if done else chunks
+
+
+def failure(status: int, message: str, retry_after: str | None = None) -> Scripted:
+    """An HTTP error reply in the OpenAI error shape; `retry_after` adds that header (exposed by CORS)."""
+    body = json.dumps({"error": {"message": message, "type": "error", "code": status}}).encode()
+    headers = {"Retry-After": retry_after} if retry_after is not None else {}
+    return Scripted(status=status, chunks=[body], headers=headers)
+
+
+def tool_call_chunks(*calls: tuple[str, dict[str, Any]], text: str = "", done: bool = True) -> list[bytes]:
+    """A native streamed reply: optional text, then each (name, arguments) call, its arguments in two
+    pieces, and finish_reason "tool_calls"."""
+    deltas: list[dict[str, Any]] = []
+    if text:
+        deltas.append({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]})
+    for index, (name, arguments) in enumerate(calls):
+        encoded = json.dumps(arguments)
+        half = len(encoded) // 2
+        head = {"index": index, "id": f"call_{index}", "type": "function"}
+        pieces = [
+            {**head, "function": {"name": name, "arguments": encoded[:half]}},
+            {"index": index, "function": {"arguments": encoded[half:]}},
+        ]
+        deltas += [{"choices": [{"index": 0, "delta": {"tool_calls": [p]}}]} for p in pieces]
+    deltas.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    return sse(*deltas, done=done)
 
 
 def text_chunks(*pieces: str, finish: str = "stop") -> list[bytes]:

@@ -7,8 +7,14 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any
 
+from agentlite import connection
+from agentlite.settings import Settings
+
 if TYPE_CHECKING:
     from agentlite.service import AgentService
+
+RENAME_CHARS = 80  # a tab title the user types
+GROUPS = ("vfs", "chats", "memory", "connection")
 
 
 class CallHandler:
@@ -17,7 +23,7 @@ class CallHandler:
 
     async def dispatch(self, method: str, args: dict[str, Any]) -> Any:
         group, _, name = method.partition(".")
-        handler = getattr(self, f"{group}_{name}", None) if group in ("vfs", "chats", "memory") else None
+        handler = getattr(self, f"{group}_{name}", None) if group in GROUPS else None
         if handler is None:
             raise ValueError(f"unknown method {method!r}")
         return await handler(**args)
@@ -32,6 +38,10 @@ class CallHandler:
 
     async def vfs_list(self, dir: str = "/", recursive: bool = False) -> list[dict[str, Any]]:
         return await self.service.workspace.list(dir or "/", recursive=recursive)
+
+    async def vfs_readBase64(self, path: str) -> str | None:
+        data = await self.service.workspace.read_bytes(path)
+        return None if data is None else base64.b64encode(data).decode()
 
     async def vfs_history(self, path: str) -> list[dict[str, Any]]:
         return await self.service.workspace.history(path)
@@ -70,6 +80,9 @@ class CallHandler:
         change = await self.service.workspace.import_zip(base64.b64decode(data), history=history)
         return _change(change)
 
+    async def vfs_check(self) -> list[str]:
+        return await self.service.workspace.check()
+
     async def vfs_clear(self) -> None:
         await self.service.workspace.clear()
 
@@ -87,6 +100,11 @@ class CallHandler:
     async def chats_settings(self, id: str, settings: dict[str, Any]) -> None:
         await self.service.chat(id).apply_settings(**settings)
 
+    async def chats_rename(self, id: str, title: str) -> None:
+        session = self.service.chat(id)
+        session.title = " ".join(title.split())[:RENAME_CHARS] or session.title
+        await self.service.engine.save_chat(session)
+
     async def memory_list(self) -> list[dict[str, Any]]:
         memory = self.service.engine.memory
         return [] if memory is None else await memory.all()
@@ -94,6 +112,31 @@ class CallHandler:
     async def memory_delete(self, id: str) -> None:
         if self.service.engine.memory is not None:
             await self.service.engine.memory.delete(id)
+
+    async def memory_update(
+        self, id: str, text: str | None = None, pinned: bool | None = None
+    ) -> dict[str, Any]:
+        return (await self._memory().update(id, text=text, pinned=pinned)).view()
+
+    async def memory_add(self, text: str, pinned: bool = False) -> dict[str, Any]:
+        return (await self._memory().add(text, pinned=pinned, source="user")).view()
+
+    def _memory(self) -> Any:
+        if self.service.engine.memory is None:
+            raise ValueError("this workspace has no long-term memory store")
+        return self.service.engine.memory
+
+    # --- the settings' connection test -----------------------------------------------------------------
+
+    async def connection_test(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Diagnose an endpoint (the form's values, saved or not); a known answer about tool calling
+        is what `auto` uses for that endpoint and model."""
+        tested = Settings.from_message(settings)
+        diagnosis = await connection.check(tested, self.service.transport_for(tested))
+        if diagnosis.tools is not None and tested.base_url:
+            dialect = "native" if diagnosis.tools else "json"
+            self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
+        return diagnosis.to_dict()
 
 
 def _change(change: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from agentlite.calls import CallHandler
@@ -18,12 +19,23 @@ from agentlite.engine.session import ChatSession
 from agentlite.protocol import Msg
 from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings
+from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.transport import ModelTransport
 
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
 log = logging.getLogger(__name__)
-TURN_OPTIONS = ("mode", "tool", "references", "open_file", "selection")
+TURN_OPTIONS = (
+    "mode",
+    "tool",
+    "references",
+    "open_file",
+    "selection",
+    "max_rounds",
+    "auto_approve",
+    "context_window",
+)
+EVAL_TIMEOUT_S = (1, 300)  # the settings' JavaScript eval timeout, in seconds
 
 
 class AgentService:
@@ -35,7 +47,10 @@ class AgentService:
         self.transport_for = transport_for
         self.settings = Settings()
         self.sandbox = SandboxClient(post)
-        self.engine = Engine(None, workspace, sandbox=self.sandbox, storage=storage)
+        self.tool_settings = ToolSettings()
+        self.engine = Engine(
+            None, workspace, sandbox=self.sandbox, storage=storage, context_factory=self._tool_context
+        )
         self.chats: dict[str, ChatSession] = self.engine.sessions
         self.calls = CallHandler(self)
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -47,6 +62,8 @@ class AgentService:
         chat_id = str(message.get("chat") or "chat-1")
         if kind == Msg.SETTINGS:
             self.settings = Settings.from_message(message.get("settings") or {})
+            self.tool_settings = _tool_settings(message.get("settings") or {})
+            self.engine.endpoint_changed(self.settings, self.transport_for(self.settings))
         elif kind == Msg.SEND:
             options = {k: message[k] for k in TURN_OPTIONS if message.get(k) is not None}
             transport = self.transport_for(self.settings)
@@ -66,6 +83,19 @@ class AgentService:
         else:
             log.warning("unknown message type %r", kind)
 
+    def _tool_context(self, turn_id: str, open_file: str | None, save_summary: Callable[[Any], None]) -> Any:
+        """The tools' context for one turn, with the limits the page set (the eval timeout)."""
+        if self.workspace is None:
+            return None
+        return ToolContext(
+            self.workspace,
+            turn_id,
+            sandbox=self.sandbox,
+            save_summary=save_summary,
+            editor_path=open_file,
+            settings=self.tool_settings,
+        )
+
     def chat(self, chat_id: str) -> ChatSession:
         return self.engine.chat(chat_id, self.emitter(chat_id))
 
@@ -84,3 +114,14 @@ class AgentService:
             self.post({"type": Msg.REPLY.value, "id": call_id, "ok": False, "error": str(exc)})
         else:
             self.post({"type": Msg.REPLY.value, "id": call_id, "ok": True, "value": value})
+
+
+def _tool_settings(settings: dict[str, Any]) -> ToolSettings:
+    try:
+        seconds = float(settings.get("eval_timeout_s") or 0)
+    except (TypeError, ValueError):
+        seconds = 0
+    if not seconds:
+        return ToolSettings()
+    low, high = EVAL_TIMEOUT_S
+    return replace(ToolSettings(), eval_timeout_ms=int(min(high, max(low, seconds)) * 1000))

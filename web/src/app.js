@@ -1,11 +1,13 @@
 // Wiring only: the agent client, the views, the settings and the testing API.
 import { AgentClient } from "./agent-client.js";
 import { MSG } from "./protocol.js";
+import * as persistence from "./persistence.js";
 import * as settingsStore from "./settings.js";
 import { createChatView } from "./views/chat-view.js";
 import { createFilesView } from "./views/files-view.js";
 import { createLoadView } from "./views/load-view.js";
 import { createSettingsView } from "./views/settings-view.js";
+import { createStorageNotice } from "./views/storage-notice.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 
@@ -17,34 +19,56 @@ const load = createLoadView(root);
 client.on("phase", (message) => load.phase(message));
 client.on("failed", (failure) => load.failed(failure));
 
-const files = createFilesView(root, {
-  listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
-  readFile: (path) => client.call("vfs.readText", { path }),
-});
+const files = createFilesView(root, { call: (method, args) => client.call(`vfs.${method}`, args) });
 const refreshFiles = () => files.refresh().catch((err) => console.warn("agentlite: file tree", err));
 client.on("ready", () => {
   load.ready();
   refreshFiles();
 });
-client.on("change", refreshFiles);
+const storageNotice = createStorageNotice(root, {
+  onExport: () =>
+    client
+      .call("vfs.exportZip", { history: true })
+      .then((zip) => persistence.saveZip("agentlite-workspace.zip", zip))
+      .catch((err) => console.warn("agentlite: export", err)),
+  onDismiss: () => persistence.dismissWarning(),
+  onReload: () => location.reload(),
+});
+// A "closed" change: another tab upgraded the database; anything else: the workspace changed.
+client.on("change", (change) => (change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles()));
+persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, persistence.warningDismissed()));
 
+const chatCall = (method, args) => client.call(method, args).catch((err) => console.warn(`agentlite: ${method}`, err));
 const chat = createChatView(root, {
-  onSend: (chatId, text, mode) => client.post({ type: MSG.SEND, chat: chatId, text, mode }),
+  onSend: (chatId, text, mode, extra = {}) =>
+    client.post({ type: MSG.SEND, chat: chatId, text, mode, ...settingsStore.turnOptions(settings), ...extra }),
   onStop: (chatId) => client.post({ type: MSG.STOP, chat: chatId }),
   onApprove: (chatId, id, approved, batch) => client.post({ type: MSG.APPROVE, chat: chatId, id, approved, batch }),
   onDecide: (chatId, choice) => client.post({ type: MSG.DECIDE, chat: chatId, choice }),
   onRestoreTurn: (_chatId, turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
+  onTabs: (order, active) => chatCall("chats.tabs", { order, active }),
+  onClose: (id) => chatCall("chats.close", { id }),
+  onRename: (id, title) => chatCall("chats.rename", { id, title }),
+  onMode: (id, mode) => chatCall("chats.settings", { id, settings: { mode } }),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
+// Asked first, so the saved tabs are read before anything the user does can change them.
+client.call("chats.restore").then(chat.restore, (err) => {
+  console.warn("agentlite: saved chats", err);
+  chat.restore();
+});
 
+const applySettings = (next) => {
+  settings = next;
+  settingsStore.save(localStorage, settings);
+  client.post({ type: MSG.SETTINGS, settings });
+};
 createSettingsView(root, {
   getSettings: () => settings,
-  onSave: (next) => {
-    settings = next;
-    settingsStore.save(localStorage, settings);
-    client.post({ type: MSG.SETTINGS, settings });
-  },
+  onSave: applySettings,
+  onForgetKey: () => applySettings({ ...settings, api_key: "", remember_key: false }),
+  testConnection: (values) => client.call("connection.test", { settings: values }),
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();

@@ -16,6 +16,7 @@ from agentlite.workspace.storage import Batch
 STORE = "chats"
 TABS = "tabs"
 PREFIX = "chat:"
+KEEP_ARGUMENT = 64_000  # characters of one tool-call argument kept in a saved chat
 
 
 class ChatStore:
@@ -24,7 +25,7 @@ class ChatStore:
 
     async def save(self, record: dict[str, Any]) -> None:
         batch = Batch()
-        batch.put(STORE, PREFIX + str(record["id"]), json.dumps(record, ensure_ascii=False))
+        batch.put(STORE, PREFIX + str(record["id"]), json.dumps(slim(record), ensure_ascii=False))
         await self.storage.commit(batch)
 
     async def delete(self, chat_id: str) -> None:
@@ -53,3 +54,29 @@ class ChatStore:
         rest = sorted((c for c in records if c not in order), key=lambda c: records[c].get("created") or 0)
         active = layout.get("active") if layout.get("active") in records else None
         return [records[c] for c in order + rest], active
+
+
+def slim(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with very long tool-call arguments cut short.
+
+    A file the model wrote lives in the workspace already; keeping a second copy in the chat would
+    double what a big write costs in storage (and fail the chat save when the quota is tight)."""
+    messages = []
+    for message in record.get("messages") or ():
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        if calls:
+            message = {**message, "tool_calls": [_slim_call(call) for call in calls]}
+        messages.append(message)
+    return {**record, "messages": messages}
+
+
+def _slim_call(call: dict[str, Any]) -> dict[str, Any]:
+    arguments = call.get("arguments")
+    if not isinstance(arguments, dict):
+        return call
+    kept = {}
+    for key, value in arguments.items():
+        if isinstance(value, str) and len(value) > KEEP_ARGUMENT:
+            value = f"{value[:2000]}\n[{len(value) - 2000:,} more characters not kept in the saved chat]"
+        kept[key] = value
+    return {**call, "arguments": kept}

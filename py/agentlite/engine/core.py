@@ -57,7 +57,13 @@ class Engine:
         self.backoff = backoff or Backoff()
         self.clock = clock
         self.sessions: dict[str, ChatSession] = {}
+        self.endpoint: tuple[Any, Any] | None = None  # (Settings, ModelTransport) last set by the page
         self._save_failed = False
+
+    def endpoint_changed(self, settings: Any, transport: Any) -> None:
+        """The page saved new endpoint settings. A turn waiting on a decision goes on with them, so a key
+        entered after an auth error is the key its retry sends."""
+        self.endpoint = (settings, transport)
 
     def chat(self, chat_id: str, emit: Emit) -> ChatSession:
         """The chat with this id (created on first use)."""

@@ -321,7 +321,18 @@ class TurnSetup:
         )
         choice = await self.chat.decisions.wait(options)
         self.emit({"kind": "decision_made", "choice": choice})
+        self.adopt_endpoint()
         return choice
+
+    def adopt_endpoint(self) -> None:
+        """Take the endpoint settings saved while the user decided (the key asked for by an auth error)."""
+        latest = self.engine.endpoint
+        if latest is None or latest[0] == self.settings:
+            return
+        old, (self.settings, self.transport) = self.settings, latest
+        new = self.settings
+        if (old.base_url, old.model, old.dialect) != (new.base_url, new.model, new.dialect):
+            self.dialect = self.engine.dialects.resolve(new.dialect, new.base_url, new.model)
 
 
 async def _read(workspace: Any, path: str) -> str | None:

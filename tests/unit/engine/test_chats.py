@@ -265,3 +265,15 @@ def test_settings_changes_are_saved() -> None:
 
     settings = asyncio.run(scenario())
     assert settings["mode"] == "chat" and settings["max_rounds"] == 4
+
+
+def test_a_saved_chat_keeps_no_second_copy_of_a_huge_file_argument() -> None:
+    from agentlite.engine.chats import KEEP_ARGUMENT, slim
+
+    big = "x" * (KEEP_ARGUMENT + 1)
+    call = {"id": "c1", "name": "create_file", "arguments": {"path": "/big.txt", "content": big}}
+    record = {"id": "a", "messages": [{"role": "assistant", "tool_calls": [call]}, {"role": "user"}]}
+    saved = slim(record)["messages"][0]["tool_calls"][0]["arguments"]
+    assert saved["path"] == "/big.txt"
+    assert len(saved["content"]) < 3000 and "not kept in the saved chat" in saved["content"]
+    assert record["messages"][0]["tool_calls"][0]["arguments"]["content"] == big  # the live chat is untouched

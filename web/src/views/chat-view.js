@@ -1,6 +1,9 @@
 // The chat panel: tabs, the messages of the active chat, the composer, and everything a turn shows
 // (tool cards, approvals, the error banner with its decisions, retries, why the engine stopped, the
-// plan and the context meter). It renders conversation events and reports intents to its callbacks.
+// plan and the context meter). It renders conversation events, shows restored chats again after a
+// reload, and reports intents to its callbacks.
+import { replayMessages } from "./chat-history.js";
+import { createTabStrip } from "./chat-tabs.js";
 import { MessageView } from "./message-view.js";
 import { ToolCard, button } from "./tool-card.js";
 
@@ -18,33 +21,100 @@ export function createChatView(root, actions) {
   const chats = new Map();
   let active = null;
   let counter = 0;
+  let restored = false; // the saved tab layout is only written once the saved tabs are back
+  const tabs = createTabStrip(tabsNav, newTab, {
+    onActivate: (id) => activate(id),
+    onClose: (id) => closeChat(id),
+    onRename: (id, title) => actions.onRename?.(id, title),
+  });
 
-  function addChat(id = `chat-${++counter}`, title = `Chat ${chats.size + 1}`, chatMode = "agent") {
-    const tab = document.createElement("button");
-    Object.assign(tab, { type: "button", className: "tab", role: "tab", textContent: title });
-    tab.dataset.testid = "chat-tab";
-    tab.dataset.chat = id;
-    tab.addEventListener("click", () => activate(id));
-    tabsNav.insertBefore(tab, newTab);
+  function newChatId() {
+    return `chat-${Date.now().toString(36)}-${++counter}`;
+  }
+
+  function addChat(id = newChatId(), title = `Chat ${chats.size + 1}`, chatMode = "agent") {
+    tabs.add(id, title);
     const list = document.createElement("div");
     list.className = "message-list";
+    list.setAttribute("role", "tabpanel");
     messagesEl.append(list);
-    chats.set(id, { id, tab, list, current: null, lastAssistant: null, cards: new Map(), busy: false, mode: chatMode });
+    chats.set(id, { id, list, current: null, lastAssistant: null, cards: new Map(), busy: false, mode: chatMode, used: false });
     activate(id);
     return id;
   }
 
   function activate(id) {
     active = id;
-    for (const chat of chats.values()) {
-      const on = chat.id === id;
-      chat.tab.dataset.active = String(on);
-      chat.tab.setAttribute("aria-selected", String(on));
-      chat.list.hidden = !on;
-    }
-    showMode(chats.get(id).mode);
-    stop.hidden = !chats.get(id).busy;
-    actions.onTabs?.([...chats.keys()], active);
+    tabs.select(id);
+    for (const chat of chats.values()) chat.list.hidden = chat.id !== id;
+    const chat = chats.get(id);
+    showMode(chat.mode);
+    stop.hidden = !chat.busy;
+    if (meter) meter.textContent = chat.context ? meterText(chat.context) : "";
+    saveTabs();
+  }
+
+  function saveTabs() {
+    if (restored) actions.onTabs?.(tabs.order(), active);
+  }
+
+  function closeChat(id) {
+    const chat = chats.get(id);
+    if (!chat) return;
+    const order = tabs.order();
+    const neighbour = order[order.indexOf(id) + 1] ?? order[order.indexOf(id) - 1];
+    tabs.remove(id);
+    chat.list.remove();
+    chats.delete(id);
+    actions.onClose?.(id);
+    if (neighbour) activate(neighbour);
+    else openNewChat();
+  }
+
+  function openNewChat() {
+    const id = addChat();
+    actions.onMode?.(id, chats.get(id).mode); // saved at once, so an empty tab survives a reload too
+    return id;
+  }
+
+  function restore({ chats: saved = [], active: savedActive = null } = {}) {
+    restored = true;
+    if (!saved.length) return saveTabs();
+    restored = false;
+    const keep = [...chats.values()].filter((chat) => chat.used || chat.busy).map((chat) => chat.id);
+    for (const chat of [...chats.values()]) if (!keep.includes(chat.id)) dropChat(chat.id);
+    for (const snapshot of saved) if (!chats.has(snapshot.id)) restoreChat(snapshot);
+    restored = true;
+    const wanted = keep.at(-1) ?? (chats.has(savedActive) ? savedActive : saved[0].id);
+    if (chats.has(wanted)) activate(wanted);
+  }
+
+  function dropChat(id) {
+    tabs.remove(id);
+    chats.get(id).list.remove();
+    chats.delete(id);
+  }
+
+  function restoreChat(snapshot) {
+    const title = snapshot.title || `Chat ${chats.size + 1}`;
+    const chat = chats.get(addChat(snapshot.id, title, snapshot.settings?.mode || "agent"));
+    replayMessages(snapshot.messages, {
+      user: (message, turn) => {
+        chat.list.append(message.el);
+        if (turn) addRestoreButton(chat, message, turn);
+      },
+      assistant: (message) => {
+        chat.list.append(message.el);
+        chat.lastAssistant = message;
+      },
+      card: (message, id, name) => {
+        const shown = new ToolCard(id, name, { onApprove: () => {} });
+        message.el.append(shown.el);
+        return shown;
+      },
+    });
+    if (snapshot.plan) plan(chat, snapshot.plan);
+    chat.cards = new Map();
   }
 
   function showMode(value) {
@@ -66,6 +136,7 @@ export function createChatView(root, actions) {
     const message = new MessageView("user", text);
     chat.list.append(message.el);
     chat.pendingUser = message;
+    chat.used = true;
     setBusy(chat, true);
     actions.onSend(chat.id, text, chat.mode);
     scroll(chat);
@@ -119,9 +190,12 @@ export function createChatView(root, actions) {
   function turnStart(chat, event) {
     const user = chat.pendingUser;
     chat.pendingUser = null;
-    if (!user || !event.turn) return;
-    const restore = button("Restore files to before this turn", "restore-turn", () => actions.onRestoreTurn(chat.id, event.turn));
-    restore.dataset.turn = event.turn;
+    if (user && event.turn) addRestoreButton(chat, user, event.turn);
+  }
+
+  function addRestoreButton(chat, user, turn) {
+    const restore = button("Restore files to before this turn", "restore-turn", () => actions.onRestoreTurn(chat.id, turn));
+    restore.dataset.turn = turn;
     restore.className = "restore-turn";
     user.el.append(restore);
   }
@@ -139,7 +213,7 @@ export function createChatView(root, actions) {
 
   const HANDLERS = {
     turn_start: turnStart,
-    title: (chat, e) => (chat.tab.textContent = e.title),
+    title: (chat, e) => tabs.setTitle(chat.id, e.title),
     state: (chat, e) => chat.id === active && (status.textContent = `State: ${e.state}`),
     message_start: (chat, e) => {
       chat.current = new MessageView(e.role);
@@ -155,8 +229,12 @@ export function createChatView(root, actions) {
     tool_status: (chat, e) => card(chat, e.id, e.name).status(e),
     approval: (chat, e) => card(chat, e.id, e.name).askApproval(e),
     message_end: (chat, e) => {
-      if (chat.current) chat.current.state = e.state;
+      const message = chat.current;
       chat.current = null;
+      if (!message) return;
+      message.state = e.state;
+      // A round that failed before any output leaves nothing to show: the banner says what happened.
+      if (e.state === "error" && !message.text && !message.thinkingText && chat.cards.size === 0) message.el.remove();
     },
     retry: (chat, e) => notice(chat, "retry", `Retrying (${e.attempt}/${e.of}) in ${Math.round(e.wait_s)} s: ${e.message}`),
     turn_error: banner,
@@ -168,13 +246,17 @@ export function createChatView(root, actions) {
     plan,
     context: (chat, e) => {
       chat.context = e;
-      if (chat.id === active && meter) meter.textContent = `context ${e.used.toLocaleString()} / ${e.window.toLocaleString()}`;
+      if (chat.id === active && meter) meter.textContent = meterText(e);
     },
     turn_end: (chat) => {
       setBusy(chat, false);
       chat.banner = null;
     },
   };
+
+  function meterText(context) {
+    return `context ${context.used.toLocaleString()} / ${context.window.toLocaleString()}`;
+  }
 
   function handle(chatId, event) {
     const chat = chats.get(chatId) || chats.get(addChat(chatId));
@@ -196,13 +278,15 @@ export function createChatView(root, actions) {
     if (event.key === "Escape" && chats.get(active)?.busy) actions.onStop(active);
   });
   stop.addEventListener("click", () => actions.onStop(active));
-  newTab.addEventListener("click", () => addChat());
+  newTab.addEventListener("click", () => openNewChat());
   mode.addEventListener("click", () => {
     const chat = chats.get(active);
     chat.mode = chat.mode === "agent" ? "chat" : "agent";
+    chat.used = true;
     showMode(chat.mode);
+    actions.onMode?.(chat.id, chat.mode);
   });
 
   addChat();
-  return { handle, activeChat: () => active };
+  return { handle, restore, activeChat: () => active };
 }
