@@ -76,6 +76,17 @@ def test_closing_during_an_agent_turn_that_writes_several_files(
     page = reopen(page, origin)
     states = assert_old_or_new(page, files)
     assert states[0] and states[1] and not all(states), f"not closed in the middle of the turn: {states}"
+    assert_conversation_up_to_a_finished_round(page)
+
+
+def assert_conversation_up_to_a_finished_round(page: Page) -> None:
+    """The restored chat shows the user's message and the rounds that finished before the close."""
+    user = page.locator("[data-testid=message][data-role=user] .message-body")
+    user.first.wait_for(timeout=60_000)
+    assert user.first.inner_text() == "rewrite every file"
+    done = page.locator("[data-testid=tool-card][data-tool=edit_file][data-status=completed]")
+    done.first.wait_for(timeout=60_000)
+    assert page.locator("[data-testid=message][data-state=streaming]").count() == 0
 
 
 def big_zip() -> str:

@@ -64,6 +64,7 @@ class Turn(TurnSetup):
     async def _run(self) -> None:
         self.sm.transition(S.PLANNING)
         await self.prepare()
+        await self.engine.save_chat(self.chat)  # the user's message survives a closed page
         while True:
             reply = await self._attempt()
             if reply is None:
@@ -76,6 +77,7 @@ class Turn(TurnSetup):
                 if not await self._settle(error):
                     break
             await self.compact()
+            await self.engine.save_chat(self.chat)  # every finished round, not only the turn
         self._respond()
 
     # --- one round, with the strategy matrix ------------------------------------------------------

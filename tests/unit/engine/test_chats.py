@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from agentlite.demo import demo_transport
@@ -277,3 +278,24 @@ def test_a_saved_chat_keeps_no_second_copy_of_a_huge_file_argument() -> None:
     assert saved["path"] == "/big.txt"
     assert len(saved["content"]) < 3000 and "not kept in the saved chat" in saved["content"]
     assert record["messages"][0]["tool_calls"][0]["arguments"]["content"] == big  # the live chat is untouched
+
+
+def test_a_turn_is_saved_round_by_round_not_only_at_its_end() -> None:
+    """A page closed in the middle of a turn keeps the user's message and every finished round."""
+    backend = storage()
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        engine, _ws = await workspace_engine(backend)
+        chat = engine.chat("tab-1", lambda _e: None)
+        chat.start_turn("create a Button component", DEMO, demo_transport(0.05), mode="agent")
+        seen: list[list[str]] = []
+        while chat.task is not None and not chat.task.done():
+            record = backend.data["chats"].get("chat:tab-1")
+            if record is not None:
+                seen.append([m["role"] for m in json.loads(record)["messages"]])
+            await asyncio.sleep(0.01)
+        return seen[0], max(seen, key=len)
+
+    first, longest = asyncio.run(scenario())
+    assert first == ["user"]
+    assert "tool" in longest  # a finished round was saved while the turn still ran
