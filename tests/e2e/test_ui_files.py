@@ -64,6 +64,23 @@ def test_typing_is_saved_as_a_user_version(app: Page) -> None:
     expect(app.locator("[data-testid=version-item]")).to_have_count(2, timeout=WAIT_MS)
 
 
+def test_ctrl_z_undoes_the_users_typing_but_not_the_workspaces_text(app: Page) -> None:
+    vfs(app, "writeText", "/undo.txt", "hello\n")
+    row(app, "/undo.txt").click()
+    view = app.locator("[data-testid=file-view]")
+    expect(view).to_have_attribute("data-path", "/undo.txt", timeout=WAIT_MS)
+    view.click()
+    app.keyboard.press("Control+End")
+    app.keyboard.type("typo")
+    wait_file(app, "/undo.txt", "hello\ntypo")
+    app.keyboard.press("Control+z")
+    wait_file(app, "/undo.txt", "hello\n")
+    app.keyboard.press("Control+z")  # nothing left to undo: the text the file opened with stays
+    app.keyboard.type("!")
+    wait_file(app, "/undo.txt", "hello\n!")
+    assert [entry["author"] for entry in vfs(app, "history", "/undo.txt")][1:] == ["user"] * 3
+
+
 def test_context_menu_new_rename_delete_and_download(app: Page) -> None:
     vfs(app, "writeText", "/docs/keep.md", "keep\n")
     answers = iter(["new.md", "renamed.md"])

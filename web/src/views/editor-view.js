@@ -1,6 +1,7 @@
 // The open file in a CodeMirror 6 editor: the language follows the file's extension, the colours follow
 // the page's light or dark theme, and the user's own typing is handed to `onSave` after a pause
 // (debounced), while text that came from the workspace (`setText`) is never saved back.
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { css } from "@codemirror/lang-css";
 import { html } from "@codemirror/lang-html";
 import { javascript } from "@codemirror/lang-javascript";
@@ -8,13 +9,14 @@ import { json } from "@codemirror/lang-json";
 import { markdown } from "@codemirror/lang-markdown";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
-import { Annotation, Compartment, EditorState } from "@codemirror/state";
+import { Annotation, Compartment, EditorState, Transaction } from "@codemirror/state";
 import {
   drawSelection,
   EditorView,
   highlightActiveLine,
   highlightActiveLineGutter,
   highlightSpecialChars,
+  keymap,
   lineNumbers,
 } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
@@ -103,6 +105,8 @@ export function createEditorView(host, { onSave }) {
     state: EditorState.create({
       extensions: [
         lineNumbers(),
+        history(),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         highlightActiveLineGutter(),
         highlightSpecialChars(),
         drawSelection(),
@@ -146,7 +150,8 @@ export function createEditorView(host, { onSave }) {
     view.dispatch({
       changes: { from: 0, to: doc.length, insert: text },
       selection: { anchor: head },
-      annotations: fromWorkspace.of(true),
+      // Not on the editor's own undo stack: Ctrl+Z undoes the user's typing, the history panel the rest.
+      annotations: [fromWorkspace.of(true), Transaction.addToHistory.of(false)],
     });
   }
 
