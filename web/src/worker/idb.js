@@ -27,13 +27,15 @@ const versionChangeCallbacks = new Set();
 
 const failure = (code, message) => ({ ok: false, code, message: String(message) });
 const ok = (value) => ({ ok: true, value });
+const QUOTA_FULL = failure("quota", "browser storage is full (quota exceeded)");
+const CHECK_OVER_BYTES = 64 * 1024; // batches above this are checked against the quota first
 
 function describe(error) {
   if (!error) return failure("error", "the storage operation failed");
   // Chromium reports a full disk as QuotaExceededError, on the transaction or wrapped in an AbortError.
   const text = `${error.name || ""} ${error.message || ""}`;
   if (error.name === "QuotaExceededError" || /quota/i.test(text)) {
-    return failure("quota", "browser storage is full (quota exceeded)");
+    return QUOTA_FULL;
   }
   return failure("error", text.trim() || "the storage operation failed");
 }
@@ -197,6 +199,27 @@ export function commit(batchJson, blobs) {
   const names = new Set([...batch.clears, ...batch.deletes.map((d) => d[0]), ...batch.puts.map((p) => p[0])]);
   if (batch.guard) names.add(batch.guard[0]);
   if (names.size === 0) return Promise.resolve(ok(null));
+  return roomFor(batch, buffers).then((room) => (room ? writeBatch(batch, buffers, names) : QUOTA_FULL));
+}
+
+/**
+ * Whether a large batch fits the origin's remaining quota. Refusing it up front matters: a write that
+ * IndexedDB aborts for quota can leave its bytes counted against the origin until a compaction, so
+ * even a later small write would fail.
+ */
+async function roomFor(batch, buffers) {
+  let bytes = buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0);
+  for (const [, , value] of batch.puts) if (typeof value === "string") bytes += value.length * 2;
+  if (bytes < CHECK_OVER_BYTES || !globalThis.navigator?.storage?.estimate) return true;
+  try {
+    const { usage = 0, quota = Infinity } = await navigator.storage.estimate();
+    return usage + bytes <= quota;
+  } catch {
+    return true; // no estimate: let IndexedDB decide
+  }
+}
+
+function writeBatch(batch, buffers, names) {
   return run([...names], "readwrite", (tx) => {
     const write = () => {
       for (const store of batch.clears) tx.objectStore(store).clear();
