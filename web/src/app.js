@@ -6,6 +6,7 @@ import * as settingsStore from "./settings.js";
 import { createChatView } from "./views/chat-view.js";
 import { createFilesView } from "./views/files-view.js";
 import { createLoadView } from "./views/load-view.js";
+import { createMemoryView } from "./views/memory-view.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { SandboxHost } from "./sandbox/host.js";
@@ -51,8 +52,16 @@ const chat = createChatView(root, {
   onClose: (id) => chatCall("chats.close", { id }),
   onRename: (id, title) => chatCall("chats.rename", { id, title }),
   onMode: (id, mode) => chatCall("chats.settings", { id, settings: { mode } }),
+  listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
+const memory = createMemoryView(root, {
+  list: () => client.call("memory.list"),
+  update: (id, text) => client.call("memory.update", { id, text }),
+  remove: (id) => client.call("memory.delete", { id }),
+  add: (text) => client.call("memory.add", { text }),
+});
+client.on("event", (_chatId, event) => event.kind === "memory" && memory.refresh());
 // Asked first, so the saved tabs are read before anything the user does can change them.
 client.call("chats.restore").then(chat.restore, (err) => {
   console.warn("agentlite: saved chats", err);

@@ -4,6 +4,7 @@
 // reload, and reports intents to its callbacks.
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
+import { createComposer } from "./composer.js";
 import { MessageView } from "./message-view.js";
 import { ToolCard, button } from "./tool-card.js";
 
@@ -18,6 +19,7 @@ export function createChatView(root, actions) {
   const mode = root.querySelector("[data-testid=mode-toggle]");
   const meter = root.querySelector("#context-meter");
   const status = root.querySelector("#status");
+  const composer = createComposer(root.querySelector(".composer"), { listFiles: actions.listFiles });
   const chats = new Map();
   let active = null;
   let counter = 0;
@@ -121,6 +123,7 @@ export function createChatView(root, actions) {
     mode.dataset.mode = value;
     mode.textContent = value === "agent" ? "Agent" : "Chat";
     mode.setAttribute("aria-label", `Mode: ${mode.textContent} (click to switch)`);
+    composer.allowTools(value === "agent");
   }
 
   function setBusy(chat, busy) {
@@ -132,13 +135,14 @@ export function createChatView(root, actions) {
     const text = input.value.trim();
     if (!text) return;
     const chat = chats.get(active);
+    const extra = composer.takeTurnOptions(text);
     input.value = "";
     const message = new MessageView("user", text);
     chat.list.append(message.el);
     chat.pendingUser = message;
     chat.used = true;
     setBusy(chat, true);
-    actions.onSend(chat.id, text, chat.mode);
+    actions.onSend(chat.id, text, chat.mode, extra);
     scroll(chat);
   }
 

@@ -1,0 +1,115 @@
+// The composer's helpers around the message field: `@path` autocomplete over the workspace's files and
+// the tool picker that forces the next turn's tool. The chat view owns sending; it asks `takeTurnOptions`
+// for what goes with the message (the forced tool, the files picked with `@`).
+
+const MENTION_AT_CARET = /(?:^|\s)@([^\s@]*)$/;
+const SHOWN = 8; // options in the list
+
+export function createComposer(form, { listFiles }) {
+  const input = form.querySelector("[data-testid=chat-input]");
+  const list = form.querySelector("[data-testid=mention-list]");
+  const picker = form.querySelector("[data-testid=tool-picker]");
+  const picked = new Set();
+  let options = [];
+  let selected = 0;
+  let files = null; // loaded on the first `@` of each mention, so new files show up
+
+  function mentionQuery() {
+    const match = MENTION_AT_CARET.exec(input.value.slice(0, input.selectionStart));
+    return match ? match[1] : null;
+  }
+
+  async function update() {
+    const query = mentionQuery();
+    if (query === null) return close();
+    files ??= await loadFiles();
+    if (mentionQuery() !== query) return; // typed on while the list was loading
+    const needle = query.replace(/^\//, "").toLowerCase();
+    const found = files.filter((path) => path.toLowerCase().includes(needle)).slice(0, SHOWN);
+    found.length ? show(found) : close();
+  }
+
+  async function loadFiles() {
+    const entries = await listFiles().catch(() => []);
+    return entries.filter((entry) => entry.kind === "file").map((entry) => entry.path);
+  }
+
+  function show(paths) {
+    options = paths;
+    selected = Math.min(selected, paths.length - 1);
+    list.replaceChildren(...paths.map(optionFor));
+    list.hidden = false;
+    input.setAttribute("aria-expanded", "true");
+    mark();
+  }
+
+  function optionFor(path, index) {
+    const option = Object.assign(document.createElement("li"), { textContent: path, id: `mention-option-${index}` });
+    option.className = "mention-option";
+    option.dataset.testid = "mention-option";
+    option.dataset.path = path;
+    option.setAttribute("role", "option");
+    option.addEventListener("mousedown", (event) => event.preventDefault()); // keeps the focus in the field
+    option.addEventListener("click", () => pick(path));
+    return option;
+  }
+
+  function mark() {
+    list.querySelectorAll("[role=option]").forEach((option, index) => option.setAttribute("aria-selected", String(index === selected)));
+    input.setAttribute("aria-activedescendant", `mention-option-${selected}`);
+  }
+
+  function close() {
+    options = [];
+    selected = 0;
+    list.hidden = true;
+    list.replaceChildren();
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+  }
+
+  function pick(path) {
+    const caret = input.selectionStart;
+    const before = input.value.slice(0, caret).replace(/@[^\s@]*$/, `@${path} `);
+    input.value = before + input.value.slice(caret).replace(/^\S*\s?/, "");
+    input.setSelectionRange(before.length, before.length);
+    picked.add(path);
+    close();
+    input.focus();
+  }
+
+  function onKey(event) {
+    if (list.hidden || !options.length) return;
+    const moves = { ArrowDown: 1, ArrowUp: -1 };
+    if (moves[event.key]) {
+      selected = (selected + moves[event.key] + options.length) % options.length;
+      mark();
+    } else if (event.key === "Enter" || event.key === "Tab") pick(options[selected]);
+    else if (event.key === "Escape") close();
+    else return;
+    // Caught on the way down, before the chat view's own keys (Enter sends, Escape stops).
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  function takeTurnOptions(text) {
+    const references = [...picked].filter((path) => text.includes(`@${path}`));
+    const tool = picker.value || undefined;
+    picked.clear();
+    picker.value = "";
+    return { ...(tool && { tool }), ...(references.length && { references }) };
+  }
+
+  function allowTools(allowed) {
+    picker.disabled = !allowed;
+  }
+
+  form.addEventListener("keydown", (event) => event.target === input && onKey(event), true);
+  input.addEventListener("input", () => {
+    if (mentionQuery() === null) files = null;
+    update();
+  });
+  input.addEventListener("blur", () => close());
+  close();
+  return { takeTurnOptions, allowTools };
+}

@@ -1,0 +1,101 @@
+// The memory panel of the chat: the workspace's long-term memory items (pinned slots and facts), each
+// viewable, editable and deletable. Item text is user- or model-derived, so it is only ever set as
+// textContent. The panel reads the items through its callbacks and refreshes when asked (after a turn
+// that added a memory) or when opened.
+import { button } from "./tool-card.js";
+
+export function createMemoryView(root, { list, update, remove, add }) {
+  const toggle = root.querySelector("[data-testid=memory-open]");
+  const panel = root.querySelector("[data-testid=memory-panel]");
+  const items = panel.querySelector(".memory-list");
+  const message = panel.querySelector(".memory-message");
+  const addForm = panel.querySelector(".memory-add");
+  let editing = null; // the id being edited: a refresh leaves that item's field alone
+
+  function setOpen(open) {
+    panel.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) refresh();
+  }
+
+  async function refresh() {
+    if (panel.hidden) return;
+    try {
+      render(await list());
+    } catch (err) {
+      message.textContent = `Memory unavailable: ${err.message}`;
+    }
+  }
+
+  function render(memories) {
+    const kept = editing && items.querySelector(`[data-id="${CSS.escape(editing)}"]`);
+    items.replaceChildren(...memories.map((memory) => (kept && memory.id === editing ? kept : itemFor(memory))));
+    message.textContent = memories.length ? "" : "Nothing remembered yet. Say “remember that …” in a chat.";
+  }
+
+  function itemFor(memory) {
+    const item = document.createElement("li");
+    item.className = "memory-item";
+    item.dataset.testid = "memory-item";
+    item.dataset.id = memory.id;
+    item.dataset.pinned = String(Boolean(memory.pinned));
+    const text = Object.assign(document.createElement("span"), { className: "memory-text", textContent: memory.text });
+    const actions = document.createElement("span");
+    actions.className = "memory-actions";
+    const edit = button("Edit", "memory-edit", () => startEdit(item, memory));
+    const drop = button("Delete", "memory-delete", () => act(() => remove(memory.id)));
+    edit.setAttribute("aria-label", `Edit memory: ${memory.text}`);
+    drop.setAttribute("aria-label", `Delete memory: ${memory.text}`);
+    actions.append(edit, drop);
+    if (memory.pinned) item.append(Object.assign(document.createElement("span"), { className: "memory-pin", textContent: "pinned" }));
+    item.append(text, actions);
+    return item;
+  }
+
+  function startEdit(item, memory) {
+    editing = memory.id;
+    const field = Object.assign(document.createElement("textarea"), { className: "memory-field", value: memory.text, rows: 2 });
+    field.dataset.testid = "memory-field";
+    field.setAttribute("aria-label", "Memory text");
+    const finish = (save) => {
+      editing = null;
+      act(save ? () => update(memory.id, field.value) : async () => {});
+    };
+    const save = button("Save", "memory-save", () => finish(true));
+    const cancel = button("Cancel", "memory-cancel", () => finish(false));
+    field.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey) finish(true);
+      else if (event.key === "Escape") finish(false);
+      else return;
+      event.preventDefault();
+      event.stopPropagation();
+    });
+    item.replaceChildren(field, save, cancel);
+    field.focus();
+  }
+
+  async function act(change) {
+    try {
+      await change();
+    } catch (err) {
+      message.textContent = `Could not change the memory: ${err.message}`;
+      return;
+    }
+    await refresh();
+  }
+
+  toggle.addEventListener("click", () => setOpen(panel.hidden));
+  panel.querySelector("[data-testid=memory-close]").addEventListener("click", () => {
+    setOpen(false);
+    toggle.focus();
+  });
+  addForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const field = addForm.elements.text;
+    const text = field.value.trim();
+    if (!text) return;
+    field.value = "";
+    act(() => add(text));
+  });
+  return { refresh };
+}
