@@ -39,6 +39,6 @@ def test_enter_sends_and_shift_enter_adds_a_line(app: Page) -> None:
     assert box.input_value() == "first line\nsecond line"
     box.press("Enter")
     assert box.input_value() == ""
-    user = app.locator("[data-testid=message][data-role=user]")
+    user = app.locator("[data-testid=message][data-role=user] .message-body")  # not its restore button
     assert user.inner_text() == "first line\nsecond line"
     app.locator("[data-testid=message][data-role=assistant][data-state=done]").wait_for(timeout=60_000)

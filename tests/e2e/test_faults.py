@@ -99,6 +99,29 @@ def test_a_dropped_stream_keeps_the_partial_text_runs_no_tool_and_retries_once(
     print(f"measured: retry sent {sent[1].at - sent[0].at:.2f} s after the dropped request")
 
 
+def test_retry_after_drops_that_used_up_the_retries_gives_exactly_one_new_reply(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    # every request drops after part of an answer (the last scripted response repeats)
+    model_server.script(Scripted(chunks=text_chunks("Part ", "of an answer"), drop_after=1, delay=0.2))
+    start(page, origin, model_server)
+    send(page, "answer me")
+    page.locator("[data-testid=decision-retry]").wait_for(timeout=WAIT_MS)
+    assert page.locator("[data-testid=error-banner]").get_attribute("data-error-type") == "network"
+    assert len(model_server.completions()) == 1 + RETRIES
+    before = assistant_outcome(page)
+    assert before and all(state == "interrupted" for state, _text in before), before
+
+    model_server.queue[:] = [Scripted(chunks=text_chunks("The whole answer."))]
+    page.click("[data-testid=decision-retry]")
+    wait_reply(page, "The whole answer.")
+    wait_idle(page)
+    assert assistant_outcome(page) == [*before, ("done", "The whole answer.")], "exactly one new reply"
+    assert len(model_server.completions()) == 2 + RETRIES, "the user's retry was sent once"
+    assert messages(page, "user").count() == 1
+    assert page.locator("[data-testid=decision-retry]").count() == 0
+
+
 # --- 2. rate limits --------------------------------------------------------------------------------------
 
 
@@ -130,8 +153,11 @@ def test_rate_limit_with_retry_after_waits_as_told_and_gives_one_reply(
     sent = model_server.completions()
     assert len(sent) == 1 + RETRIES
     assert all(user_texts(r) == ["hello"] for r in sent), "each retry is the same request"
-    gaps = [f"{b.at - a.at:.2f}" for a, b in itertools.pairwise(sent)]
-    print(f"measured: gaps between requests with Retry-After 2, 1: {gaps} s")
+    gaps = [b.at - a.at for a, b in itertools.pairwise(sent)]
+    print(f"measured: gaps between requests with Retry-After 2, 1: {[f'{g:.2f}' for g in gaps]} s")
+    # a lower bound on the server's own arrival times: the retries honoured Retry-After (never early)
+    assert gaps[0] >= 1.9, f"the first retry came {gaps[0]:.2f} s after a Retry-After of 2 s"
+    assert gaps[1] >= 0.9, f"the second retry came {gaps[1]:.2f} s after a Retry-After of 1 s"
 
 
 def test_rate_limit_without_retry_after_backs_off_at_most_twice_then_asks(

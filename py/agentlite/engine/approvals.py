@@ -5,6 +5,13 @@ The rule is enforced here, in the dispatcher, not by the model: deletes, overwri
 every file change in a reply of more than `BATCH_LIMIT` file operations ask the user, unless the user
 auto-approved that kind in the chat's settings. Reads, creates and single small edits never ask.
 A rejection goes back to the model as a `rejected` result (it may propose something else).
+
+The batch rule, precisely: a reply's file operations are counted as they arrive. From the moment its
+(`BATCH_LIMIT` + 1)-th file operation arrives, every file operation of that reply that has not started
+yet asks. Native and json replies are complete before any call runs, so there every one of them asks;
+in ndjson a call runs as soon as it is ready, so operations 1..`BATCH_LIMIT` may already have run when
+the next one arrives (they are not undone) and the rule covers the rest. "Approve all" on one card
+answers every call of the reply waiting then and every later batch-rule ask of the same reply.
 """
 
 from __future__ import annotations
@@ -65,11 +72,34 @@ async def approval_reason(
     tool: Tool | None, arguments: dict[str, Any], batch_size: int, exists: Exists, auto: set[str]
 ) -> str | None:
     """The reason this call must wait for the user, or None when it may run now."""
+    found = await approval(tool, arguments, batch_size, exists, auto)
+    return None if found is None else found[1]
+
+
+async def approval(
+    tool: Tool | None, arguments: dict[str, Any], batch_size: int, exists: Exists, auto: set[str]
+) -> tuple[Ask, str] | None:
+    """Why this call must wait for the user (the kind and the reason shown), or None."""
     if tool is None:
         return None  # an unknown tool fails validation; nothing to approve
     kind, target = await _kind(tool, arguments, batch_size, exists)
     if kind is None or kind.value in auto:
         return None
+    return kind, _reason(kind, target, batch_size)
+
+
+def batch_approval(
+    tool: Tool | None, arguments: dict[str, Any], batch_size: int, auto: set[str]
+) -> str | None:
+    """The batch rule alone: the reason a file operation asks once its reply has passed `BATCH_LIMIT`."""
+    if tool is None or batch_size <= BATCH_LIMIT or Ask.BATCH.value in auto:
+        return None
+    if not is_file_operation(tool, arguments):
+        return None
+    return _reason(Ask.BATCH, _resource(tool, arguments), batch_size)
+
+
+def _reason(kind: Ask, target: str | None, batch_size: int) -> str:
     return f"This call {REASONS[kind].format(target=target or 'a file', count=batch_size)}."
 
 
@@ -94,14 +124,14 @@ async def _kind(
 
 
 def _resource(tool: Tool, arguments: dict[str, Any]) -> str | None:
-    try:
-        resource = tool.resource(arguments)
-    except Exception:  # a resource function reading arguments that failed validation
-        resource = None
-    if resource is None and isinstance(arguments.get("path"), str):
+    """The call's first resource (a move's source): the path an approval names."""
+    found = tool.resources(arguments)
+    if found:
+        return found[0]
+    if isinstance(arguments.get("path"), str):
         path = str(arguments["path"])
-        resource = path if path.startswith("/") else "/" + path
-    return resource
+        return path if path.startswith("/") else "/" + path
+    return None
 
 
 @dataclass
@@ -115,6 +145,12 @@ class ApprovalDesk:
 
     def __init__(self) -> None:
         self._pending: dict[str, _Pending] = {}
+        self._batch_answers: dict[str, bool] = {}  # batch id -> the user's "all" answer
+
+    def batch_answer(self, batch: str) -> bool | None:
+        """The answer the user gave to a whole batch (reply), if any: it covers the reply's later
+        batch-rule asks too, as one "Approve all" covers a whole native reply."""
+        return self._batch_answers.get(batch)
 
     @property
     def waiting(self) -> list[str]:
@@ -136,6 +172,7 @@ class ApprovalDesk:
         chosen = [pending]
         if batch and pending.batch is not None:
             chosen = [p for p in self._pending.values() if p.batch == pending.batch]
+            self._batch_answers[pending.batch] = bool(approved)
         for item in chosen:
             if not item.future.done():
                 item.future.set_result(bool(approved))

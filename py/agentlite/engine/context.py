@@ -11,7 +11,8 @@ the budget (the model's window minus a reserve for the answer). Over budget, in 
    `conversation_summary` when it covers them, else ONE engine-made summary request covering them (in
    steps of `SUMMARY_STEP` messages; the only model request that is not a conversation round).
 The `context_length` strategy cuts harder (`keep` = 10, then 5 messages), still with the system prompt,
-summary and pinned references. Messages are never deleted: compaction only moves a mark.
+summary, pinned references and the current turn's user message. Messages are never deleted: compaction
+only moves a mark.
 """
 
 from __future__ import annotations
@@ -76,23 +77,30 @@ class Memo:
         )
 
 
-def preface(memo: Memo, cut: bool) -> dict[str, Any] | None:
-    """The user message that opens a cut window: the summary and the pinned references."""
+def preface(memo: Memo, cut: bool, carried: str = "") -> dict[str, Any] | None:
+    """The user message that opens a cut window: the summary and the pinned references (those `carried`
+    by a kept user message's context block are not sent twice)."""
     parts = []
     if cut and memo.summary:
         parts.append(f"Summary of the earlier conversation:\n{memo.summary}")
-    if cut and memo.pinned:
-        parts.append(references_text(memo.pinned))
+    pinned = [r for r in memo.pinned if f"(Source: {r.path})" not in carried]
+    if cut and pinned:
+        parts.append(references_text(pinned))
     return {"role": "user", "content": "<context>\n" + "\n\n".join(parts) + "\n</context>"} if parts else None
 
 
-def window(messages: list[Message], memo: Memo, keep: int | None = None) -> list[dict[str, Any]]:
-    """The history part of a request, in the neutral shape."""
+def window(
+    messages: list[Message], memo: Memo, keep: int | None = None, current: Message | None = None
+) -> list[dict[str, Any]]:
+    """The history part of a request, in the neutral shape. A `keep` cut (the context_length strategy)
+    always keeps `current`, the turn's user message: without it the model would not know the request."""
     start = aligned_start(messages, memo.summarized_upto)
+    kept: list[Message] = []
     if keep is not None:
         start = max(start, keep_last(messages, keep))
-    head = preface(memo, cut=start > 0)
-    body = [m.to_wire() for m in messages[start:]]
+        kept = [m for m in messages[:start] if m is current]
+    head = preface(memo, cut=start > 0, carried="".join(m.context for m in kept))
+    body = [m.to_wire() for m in [*kept, *messages[start:]]]
     return [head, *body] if head else body
 
 

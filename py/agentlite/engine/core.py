@@ -90,14 +90,19 @@ class Engine:
     async def save_chat(self, session: ChatSession) -> None:
         if self.store is None:
             return
-        try:
-            await self.store.save(session.to_record())
-        except Exception:  # storage full or closed: the chat goes on in memory, the page hears of it once
-            log.exception("could not save chat %s", session.id)
-            if not self._save_failed:
-                self._save_failed = True
-                session.emit({"kind": "notice", "level": "warning", "message": "Chats could not be saved."})
-            return
+        async with session.saving:
+            if session.closed:
+                return  # a closed tab stays deleted
+            try:
+                await self.store.save(session.to_record())
+            except Exception:  # storage full or closed: the chat goes on in memory; the page hears once
+                log.exception("could not save chat %s", session.id)
+                if not self._save_failed:
+                    self._save_failed = True
+                    session.emit(
+                        {"kind": "notice", "level": "warning", "message": "Chats could not be saved."}
+                    )
+                return
         self._save_failed = False
 
     async def save_tabs(self, order: list[str], active: str | None) -> None:
@@ -105,11 +110,18 @@ class Engine:
             await self.store.save_tabs(order, active)
 
     async def close_chat(self, chat_id: str) -> None:
-        """Close a tab: stop its turn and forget it (its workspace changes stay in the history)."""
+        """Close a tab: stop its turn and forget it (its workspace changes stay in the history). From now
+        on the chat sends no event and is never saved again; a save under way finishes before the
+        delete, so the deleted chat cannot come back."""
         session = self.sessions.pop(chat_id, None)
         if session is not None:
-            session.stop()
-        if self.store is not None:
+            session.close()
+        if self.store is None:
+            return
+        if session is None:
+            await self.store.delete(chat_id)
+            return
+        async with session.saving:
             await self.store.delete(chat_id)
 
     def tool_context(self, turn_id: str, open_file: str | None, save_summary: Callable[[Any], None]) -> Any:

@@ -7,8 +7,13 @@ change before it, so independent reads overlap (seed 003 point 5). Across chats,
 serialise calls on the same resource (a path, the sandbox).
 
 Approval is asked as soon as a call arrives (several cards may wait at once, and one answer can cover the
-whole reply); execution still keeps the order. Stopping: calls not yet running never run (rejected);
-running code (sandbox) is cancelled; running file operations finish, so the workspace is never torn.
+whole reply); execution still keeps the order. The batch rule (`engine.approvals`) is checked twice: when
+a call arrives, and again just before it starts, because in ndjson the reply's (`BATCH_LIMIT` + 1)-th file
+operation may arrive while earlier ones wait for their turn: from then on every file operation of the
+reply that has not started asks (operations that already ran are not undone). Stopping: calls not yet
+running never run (rejected); running code (sandbox) is cancelled; running file operations finish, so
+the workspace is never torn. The loop guard's 5th identical call is refused (`rejected`, with the reason)
+and the turn asks the user whether to go on.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentlite.engine.approvals import ApprovalDesk, Exists, approval_reason, is_file_operation
+from agentlite.engine.approvals import ApprovalDesk, Ask, Exists, approval, batch_approval, is_file_operation
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
 from agentlite.tools.registry import Risk, ToolRegistry
@@ -41,6 +46,7 @@ class Call:
     warning: str | None = None  # loop guard's note for the model
     duration_ms: int | None = None
     executing: bool = False
+    asked: bool = False  # the user was asked (or a batch answer covered it): no second approval
 
     def for_model(self) -> str:
         text = self.result.for_model() if self.result is not None else "not run"
@@ -93,7 +99,8 @@ class Dispatcher:
         self._file_ops = 0
 
     def submit(self, calls: list[Call]) -> None:
-        """Schedule calls in order; the batch size for approvals counts every file operation so far."""
+        """Schedule calls in order; the batch size for approvals counts every file operation of the reply
+        so far (a whole native reply at once, ndjson calls one by one)."""
         for call in calls:
             tool = self.registry.get(call.name)
             if is_file_operation(tool, call.arguments):
@@ -101,11 +108,11 @@ class Dispatcher:
         for call in calls:
             self._schedule(call)
 
-    def fail(self, call: Call, result: ToolResult) -> None:
-        """A call that can never run (invalid); recorded in order with the others."""
-        call.result, call.status = result, "failed"
+    def fail(self, call: Call, result: ToolResult, status: str = "failed", reason: str | None = None) -> None:
+        """A call that can never run (invalid, or refused by the loop guard); recorded in order."""
+        call.result, call.status = result, status
         self.calls.append(call)
-        self._status(call)
+        self._status(call, reason=reason)
 
     async def drain(self) -> list[Call]:
         """Wait for every scheduled call; the calls in the order they were written."""
@@ -132,7 +139,7 @@ class Dispatcher:
         verdict = self.guard.check_call(call.name, call.arguments)
         if verdict.stop:
             self.stop_reason = self.stop_reason or verdict.stop
-            self.fail(call, rejected(f"Not run: {verdict.stop}"))
+            self.fail(call, rejected(f"Not run: {verdict.stop}"), "rejected", reason=verdict.stop)
             return
         self.calls.append(call)
         call.warning = verdict.warning
@@ -148,13 +155,12 @@ class Dispatcher:
 
     async def _run(self, call: Call, deps: list[asyncio.Task[None]]) -> None:
         try:
-            if not await self._approved(call):
-                self._finish(call, rejected(STOPPED if self.stopping else USER_REJECTED), "rejected")
-                return
-            if deps:
+            approved = await self._approved(call)
+            if approved and deps:
                 await asyncio.wait(deps)
-            if self.stopping:
-                self._finish(call, rejected(STOPPED), "rejected")
+            approved = approved and await self._batch_approved(call)
+            if not approved or self.stopping:
+                self._finish(call, rejected(STOPPED if self.stopping else USER_REJECTED), "rejected")
                 return
             await self._execute(call)
         except asyncio.CancelledError:
@@ -165,13 +171,38 @@ class Dispatcher:
             self._finish(call, ToolResult.failure(ToolErrorType.INTERNAL, message), "failed")
 
     async def _approved(self, call: Call) -> bool:
+        """The check when the call arrives: every approval rule, with the reply's file operations so far."""
         tool = self.registry.get(call.name)
-        reason = await approval_reason(tool, call.arguments, self._file_ops, self.exists, self.auto_approve)
+        found = await approval(tool, call.arguments, self._file_ops, self.exists, self.auto_approve)
+        if found is None:
+            return True
+        kind, reason = found
+        covered = self.desk.batch_answer(self.batch) if kind is Ask.BATCH else None
+        if covered is not None:
+            call.asked = True
+            return covered
+        return await self._ask(call, reason)
+
+    async def _batch_approved(self, call: Call) -> bool:
+        """The check just before the call starts: the batch rule, in case the reply passed the limit while
+        this call waited for an earlier one (ndjson)."""
+        if call.asked:
+            return True
+        reason = batch_approval(
+            self.registry.get(call.name), call.arguments, self._file_ops, self.auto_approve
+        )
         if reason is None:
             return True
+        covered = self.desk.batch_answer(self.batch)
+        if covered is not None:
+            call.asked = True
+            return covered
+        return await self._ask(call, reason)
+
+    async def _ask(self, call: Call, reason: str) -> bool:
         if self.stopping:
             return False
-        call.status = "awaiting-approval"
+        call.status, call.asked = "awaiting-approval", True
         self._status(call, reason=reason)
         self.emit(
             {
@@ -187,12 +218,12 @@ class Dispatcher:
 
     async def _execute(self, call: Call) -> None:
         tool = self.registry.get(call.name)
-        resource = _resource(tool, call.arguments)
+        resources = tool.resources(call.arguments) if tool is not None else ()
         shared = tool is not None and tool.risk is Risk.READ
         call.status, call.executing = "executing", True
         self._status(call)
         started = self.clock()
-        async with self.locks.hold(resource, shared=shared):
+        async with self.locks.hold(resources, shared=shared):
             result = await self.registry.call(call.name, call.arguments, self.context)
         call.duration_ms = round((self.clock() - started) * 1000)
         self._finish(call, result, "completed" if result.ok else "failed")
@@ -217,13 +248,3 @@ class Dispatcher:
             if call.duration_ms is not None:
                 event["duration_ms"] = call.duration_ms
         self.emit(event)
-
-
-def _resource(tool: Any, arguments: dict[str, Any]) -> str | None:
-    if tool is None:
-        return None
-    try:
-        resource = tool.resource(arguments)
-    except Exception:  # arguments that will fail validation anyway
-        return None
-    return None if resource is None else str(resource)

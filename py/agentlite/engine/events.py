@@ -1,4 +1,5 @@
 """Every event a chat sends to the page: plain dicts with a `kind`, posted as `{type: "event", chat, event}`.
+Once a chat is closed (`Engine.close_chat`) it sends nothing more, even while its turn winds down.
 
 Turn and state
 - `turn_start`   {turn, id, text, mode, dialect}: a user message started agent turn `turn` (the id that
@@ -27,8 +28,9 @@ Tool calls (cards live in the open bubble)
                   can never run (its `tool_status` follows with `failed`).
 - `tool_status`   {id, name, status, arguments?, reason?, result?, duration_ms?}: status is pending,
                   awaiting-approval, executing, completed, failed or rejected (CONTRACT data-status).
-                  `arguments` comes with pending, `reason` with awaiting-approval, `result`
-                  ({code, message, data, errorType}) and `duration_ms` with the three final states.
+                  `arguments` comes with pending, `reason` with awaiting-approval and with a call the
+                  loop guard refused (rejected, not run), `result` ({code, message, data, errorType})
+                  and `duration_ms` with the three final states.
 - `approval`      {id, name, arguments, reason, batch}: the call waits for the user (tool-approve /
                   tool-reject). `batch` names the reply: answering with batch=true covers every call of it.
 
@@ -36,13 +38,15 @@ Errors, retries and decisions
 - `retry`         {attempt, of, wait_s, error_type, message}: an automatic retry, after `wait_s` seconds.
 - `turn_error`    {error_type, message, status, code, provider_type, retry_after, final}: the error banner
                   (`data-error-type`). final=false: a `decision` follows; final=true: the turn ended on it.
-- `decision`      {error_type, message, advice, options, settings}: the retries ran out; options is a
-                  subset of ["retry", "alternative", "skip", "cancel"] in that order (decision-* buttons);
-                  settings=true: the fix is in Settings (the API key).
+- `decision`      {error_type, message, advice, options, settings, reason?}: the retries ran out; options
+                  is a subset of ["retry", "alternative", "skip", "cancel"] in that order (decision-*
+                  buttons); settings=true: the fix is in Settings (the API key). After a loop stop:
+                  error_type null, reason "loop", options ["retry", "cancel"] (retry = let it go on).
 - `decision_made` {choice}: the decision was taken (remove the buttons).
 - `dialect`       {dialect, reason}: `auto` switched dialect (or the user chose the alternative).
 - `stopped`       {reason, message}: why the engine ended the loop early: max_rounds, loop (the same call
-                  5 times), repeated_reply (the same reply twice), length (5 continuations). Show `message`.
+                  5 times: a `decision` follows), repeated_reply (the same reply with text twice), length
+                  (5 continuations in a row). Show `message`.
 - `notice`        {level, message}: something the user should know that is not an error (a chat that
                   could not be saved).
 

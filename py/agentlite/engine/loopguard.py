@@ -1,10 +1,15 @@
 """Loop detection (seed 001 §10): a turn that repeats itself is stopped, and the user is told why.
 
 - The same tool with the same arguments: the 3rd time the model gets a warning with the result, the 5th
-  time the engine does not run it and stops the turn.
-- An assistant reply identical to the previous one (same text, same calls): stop at once.
-- `finish_reason: "length"` continues automatically at most `MAX_CONTINUATIONS` times (seed 001 §10.4).
-Counts are per turn: a new user message is a new intent.
+  time the engine does not run it (`rejected`) and asks the user whether to go on or cancel.
+- An assistant reply identical to the previous one: stop at once. Only replies with text are compared
+  (same text, and the same calls if any: the same words with new calls is progress, not a loop); a
+  tool-only reply repeated is the call counter's business, so its 3 → warn / 5 → stop rule applies
+  instead of a stop at the second reply.
+- `finish_reason: "length"` continues automatically at most `MAX_CONTINUATIONS` times in a row: a round
+  that ends any other way resets the count (seed 001 §10.4).
+Counts are per turn: a new user message is a new intent. When the user chooses to go on after a stop,
+the call counts start again.
 """
 
 from __future__ import annotations
@@ -43,29 +48,39 @@ class LoopGuard:
         if count >= STOP_AT:
             return Verdict(
                 count,
-                stop=f"The agent called {name} with the same arguments {count} times, so it was stopped. "
-                "Tell it how to go on, or rephrase the request.",
+                stop=f"The agent called {name} with the same arguments {count} times, so that call was not "
+                "run and the turn was stopped to avoid a loop.",
             )
         if count >= WARN_AT:
             return Verdict(
                 count,
                 warning=f"Note: this is call {count} of {name} with exactly these arguments; the result will "
-                f"not change. Do something different, or answer the user. At {STOP_AT} the turn is stopped.",
+                f"not change. Do something different, or answer the user. Call {STOP_AT} would not run.",
             )
         return Verdict(count)
 
     def check_reply(self, text: str, calls: list[tuple[str, dict[str, Any]]]) -> str | None:
-        """A reason to stop when this reply repeats the previous one word for word."""
-        signature = text.strip() + "\x00" + "\x00".join(call_key(n, a) for n, a in calls)
-        repeated = signature == self.last_reply and signature.strip("\x00")
+        """A reason to stop when this reply, having text, repeats the previous one word for word."""
+        text = text.strip()
+        signature = text + "\x00" + "\x00".join(call_key(n, a) for n, a in calls) if text else None
+        repeated = signature is not None and signature == self.last_reply
         self.last_reply = signature
         if repeated:
             return "The agent sent the same reply twice in a row, so it was stopped to avoid a loop."
         return None
 
     def may_continue(self) -> bool:
-        """One more automatic continuation after `length`, within the limit."""
+        """One more automatic continuation after `length`, within the limit of continuations in a row."""
         if self.continuations >= MAX_CONTINUATIONS:
             return False
         self.continuations += 1
         return True
+
+    def round_finished(self) -> None:
+        """A round ended without hitting the output limit: the next `length` starts a new series."""
+        self.continuations = 0
+
+    def go_on(self) -> None:
+        """The user chose to go on after a loop stop: every call gets its full allowance again."""
+        self.calls.clear()
+        self.last_reply = None

@@ -42,8 +42,8 @@ Style:
 
 CHAT = """You are an expert assistant for writing, code and documents. Answer clearly and concisely, in a
 natural, friendly tone. You cannot change the user's files in this mode; if they want changes made, tell
-them to switch to Agent mode. When a request is vague, assume the most sensible reading, answer it, and
-ask at most two precise questions about what you could not infer."""
+them to switch to Agent mode. When a request is vague, infer the most sensible default from the context,
+answer on that basis, and ask at most two precise questions about what you could not infer."""
 
 PREVIEW_CHARS = 1000  # of the open file (seed 001 §8.1: a smart 1,000-character preview)
 OUTLINE_ENTRIES = 60
@@ -145,3 +145,7 @@ CORRECT_FORMAT = (
 )
 NUDGE_EMPTY = "Your last reply was empty. Please answer the request above."
 NO_TOOLS_NOW = "Answer in plain text now, without calling any tools."
+GO_ON_AFTER_LOOP = (
+    "You made the same tool call several times, so the last one was not run. The user chose to let you "
+    "go on: use the results you already have, and repeat a call only if you really need it again."
+)

@@ -94,6 +94,12 @@ class DecisionBox:
         self._future.set_result(choice)
         return True
 
+    def dismiss(self) -> None:
+        """A new message went past the question: the step is skipped, whatever the options were."""
+        if self.waiting:
+            assert self._future is not None
+            self._future.set_result("skip")
+
 
 class ChatSession:
     def __init__(self, engine: Engine, chat_id: str, emit: Emit) -> None:
@@ -116,6 +122,8 @@ class ChatSession:
         self.tasks: list[asyncio.Task[None]] = []  # every turn not finished yet, oldest first
         self.turn: Turn | None = None
         self.running: asyncio.Task[Any] | None = None  # the task of `turn`
+        self.closed = False  # the tab was closed: nothing more is shown or saved
+        self.saving = asyncio.Lock()  # one save at a time, and a close waits for the save under way
 
     # --- the page's surface -------------------------------------------------------------------------
 
@@ -138,8 +146,7 @@ class ChatSession:
         known = {f.name for f in fields(TurnOptions)}
         turn_options = TurnOptions(**{k: v for k, v in options.items() if k in known})
         previous = self.task
-        if self.decisions.waiting:
-            self.decisions.answer("skip")
+        self.decisions.dismiss()
 
         async def run() -> None:
             try:
@@ -163,6 +170,12 @@ class ChatSession:
             if task is self.running and self.turn is not None and self.turn.winding_down:
                 continue  # already stopping: let it finish keeping what it has
             task.cancel()
+
+    def close(self) -> None:
+        """The tab was closed: stop the turn; its wind-down is neither shown nor saved (a save after the
+        chat's deletion would bring the tab back on the next reload)."""
+        self.closed = True
+        self.stop()
 
     def approve(self, call_id: str, approved: bool = True, batch: bool = False) -> bool:
         """The user's answer to an approval request; `batch` answers every call waiting in that reply."""
@@ -199,6 +212,8 @@ class ChatSession:
     # --- what turns use -----------------------------------------------------------------------------
 
     def emit(self, event: dict[str, Any]) -> None:
+        if self.closed:
+            return
         try:
             self._emit(event)
         except Exception:  # the page going away must not break the turn

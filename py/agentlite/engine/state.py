@@ -33,7 +33,9 @@ class ChatState(enum.StrEnum):
     RUNNING_TOOLS = "running_tools"
     # The round is over; the engine decides what next: another round with the tool results, a
     # continuation after `length`, a correction request, or the final answer; loop detection and the
-    # round limit are checked here. Entry: from STREAMING (no tools), RUNNING_TOOLS, or ERROR (skip).
+    # round limit are checked here. When the loop guard refused a call, the turn waits here for the
+    # user (go on → REQUESTING, cancel → CANCELLED): a loop is not a failure, so not ERROR.
+    # Entry: from STREAMING (no tools), RUNNING_TOOLS, or ERROR (skip).
     DECIDING = "deciding"
     # The final answer is in: the engine records it (history, plan ticks, memory) and closes the turn.
     # Entry: from DECIDING when no further round is needed or the engine stopped the loop.

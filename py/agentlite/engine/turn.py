@@ -21,6 +21,7 @@ from agentlite.engine import prompt
 from agentlite.engine.context import window
 from agentlite.engine.dialect import PROMPT_DIALECTS, rejects_tools, writes_calls_as_text
 from agentlite.engine.dispatch import Call
+from agentlite.engine.loopguard import MAX_CONTINUATIONS
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
-NEXT, FINAL, INVALID = "next", "final", "invalid"
+NEXT, FINAL, INVALID, LOOP = "next", "final", "invalid", "loop"
 
 
 class TurnCancelled(Exception):
@@ -70,6 +71,8 @@ class Turn(TurnSetup):
             if reply is None:
                 break  # the user skipped the failed step
             action = self._decide(reply)
+            if action == LOOP:
+                action = await self._after_loop_stop()
             if action == FINAL:
                 break
             if action == INVALID:
@@ -183,6 +186,8 @@ class Turn(TurnSetup):
             on_open=lambda: self.sm.transition(S.STREAMING),
         )
         self.measured(estimate, reply)
+        if reply.failure is not None and not reply.received:
+            raise reply.failure  # the stream failed before any output: a plain resend, in the same bubble
         if not streaming:
             dispatcher.submit([self._call(event) for event in reply.ready])
         for invalid in reply.invalid:
@@ -192,7 +197,7 @@ class Turn(TurnSetup):
         if dispatcher.pending:
             self.sm.transition(S.RUNNING_TOOLS)
         self.record_reply(reply, "interrupted" if reply.failure else "done", await dispatcher.drain())
-        if reply.failure is not None:
+        if reply.failure is not None:  # something arrived before the drop: keep it, continue after it
             self.close_bubble("interrupted")
             self.note(prompt.CONTINUE_AFTER_DROP)
         return reply
@@ -203,7 +208,7 @@ class Turn(TurnSetup):
         return Call(event.id, event.name, dict(event.arguments), event.note)
 
     def _request(self) -> tuple[ModelRequest, int]:
-        history = window(self.chat.messages, self.chat.memo, self.keep)
+        history = window(self.chat.messages, self.chat.memo, self.keep, current=self.user_message)
         dialect, tools = self.dialect, self.tool_defs()
         if not tools:
             dialect, history = "native", _flatten(history)
@@ -228,8 +233,10 @@ class Turn(TurnSetup):
         self.sm.transition(S.DECIDING)
         calls = self.dispatcher.calls if self.dispatcher else []
         repeated = self.guard.check_reply(reply.content, [(c.name, c.arguments) for c in calls])
+        if reply.finish != "length":
+            self.guard.round_finished()  # the continuation limit counts `length` rounds in a row
         if self.dispatcher is not None and self.dispatcher.stop_reason:
-            return self.stopped("loop", self.dispatcher.stop_reason)
+            return LOOP
         self.track_plan(reply, calls)
         if reply.invalid:
             self.invalid_rounds += 1
@@ -245,11 +252,27 @@ class Turn(TurnSetup):
         if reply.finish == "length":
             if not self.guard.may_continue():
                 return self.stopped(
-                    "length", "The answer hit the output limit 5 times in a row, so it stopped."
+                    "length",
+                    f"The answer hit the output limit {MAX_CONTINUATIONS} times in a row, so it stopped.",
                 )
             self.note(prompt.CONTINUE_AFTER_LENGTH)  # the bubble stays open: the answer goes on in it
             return NEXT
         return FINAL
+
+    async def _after_loop_stop(self) -> str:
+        """The loop guard refused a call: say why and let the user choose to go on or cancel."""
+        assert self.dispatcher is not None and self.dispatcher.stop_reason is not None
+        reason = self.dispatcher.stop_reason
+        self.close_bubble("done")
+        self.stopped("loop", reason)
+        choice = await self.ask_to_go_on("loop", reason)
+        if choice == "cancel":
+            raise TurnCancelled
+        if choice != "retry":
+            return FINAL  # dismissed by a new message: the turn ends here, nothing lost
+        self.guard.go_on()
+        self.note(prompt.GO_ON_AFTER_LOOP)
+        return self._next_round()
 
     def _next_round(self) -> str:
         self.round += 1

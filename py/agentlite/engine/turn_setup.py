@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 OUTLINE = prompt.OUTLINE_ENTRIES
 MENTION = re.compile(r"(?<!\S)@(/?[\w.-]+(?:/[\w.-]+)*\.\w+|/[\w./-]+\w)")
 FINAL = "final"
+GO_ON_ADVICE = "Retry lets the agent go on (the repeated call may run again); Cancel ends the turn."
 
 
 @dataclass
@@ -73,6 +74,7 @@ class TurnSetup:
         self.reply: Reply | None = None
         self.dispatcher: Dispatcher | None = None
         self.bubble: str | None = None
+        self.user_message: Message | None = None  # this turn's: every truncated request keeps it
         self._recorded: set[int] = set()
         self.budget = Budget(self.counter, chat.settings.context_window, chat.settings.reserve)
         self.context = self.engine.tool_context(self.turn_id, options.open_file, chat.save_model_summary)
@@ -82,7 +84,7 @@ class TurnSetup:
     async def prepare(self) -> None:
         layers = await self._layers()
         self.chat.memo.pin(layers.references)
-        user = Message("user", self.text, turn=self.turn_id, context=layers.render())
+        user = self.user_message = Message("user", self.text, turn=self.turn_id, context=layers.render())
         self.chat.add(user)
         self.emit(
             {
@@ -322,6 +324,25 @@ class TurnSetup:
         choice = await self.chat.decisions.wait(options)
         self.emit({"kind": "decision_made", "choice": choice})
         self.adopt_endpoint()
+        return choice
+
+    async def ask_to_go_on(self, reason: str, message: str) -> str:
+        """DECIDING: the engine stopped the loop (`reason`); the user chooses to go on (retry) or cancel.
+        A new message dismisses the question (skip: the turn ends as it is)."""
+        options = ["retry", "cancel"]
+        self.emit(
+            {
+                "kind": "decision",
+                "error_type": None,
+                "reason": reason,
+                "message": message,
+                "advice": GO_ON_ADVICE,
+                "options": options,
+                "settings": False,
+            }
+        )
+        choice = await self.chat.decisions.wait(options)
+        self.emit({"kind": "decision_made", "choice": choice})
         return choice
 
     def adopt_endpoint(self) -> None:

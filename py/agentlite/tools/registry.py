@@ -27,6 +27,7 @@ class Risk(enum.StrEnum):
 
 
 Runner = Callable[[Any, Any], Awaitable[ToolResult]]
+Resource = str | tuple[str, ...] | None  # what a call touches: a path, several paths, `sandbox`, ...
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,18 @@ class Tool:
     risk: Risk
     aliases: tuple[str, ...] = ()
     streamed: tuple[str, ...] = ()  # fields that travel as ndjson streams and show as live previews
-    resource: Callable[[Any], str | None] = field(default=lambda _args: None)  # what the engine locks
+    resource: Callable[[Any], Resource] = field(default=lambda _args: None)  # what the engine locks
+
+    def resources(self, arguments: Any) -> tuple[str, ...]:
+        """Every resource a call touches (a move: source and destination), for the engine's locks and
+        approvals; arguments that will fail validation touch nothing."""
+        try:
+            found = self.resource(arguments)
+        except Exception:  # a resource function reading arguments that failed validation
+            return ()
+        if found is None:
+            return ()
+        return (str(found),) if isinstance(found, str) else tuple(str(r) for r in found if r)
 
     def parameters(self) -> dict[str, Any]:
         schema = self.args.model_json_schema()

@@ -12,9 +12,9 @@ from pydantic import Field
 
 from agentlite.tools.common import ToolArgs, path_resource, plural, prose, workspace_errors
 from agentlite.tools.context import ToolContext
-from agentlite.tools.registry import Risk, Tool
+from agentlite.tools.registry import Resource, Risk, Tool
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
-from agentlite.workspace import Change, Version, paths
+from agentlite.workspace import Change, Version, WorkspaceError, paths
 from agentlite.workspace.pages import count_lines
 
 
@@ -125,6 +125,23 @@ def _moved(change: Change, source: str, verb: str) -> ToolResult:
     return ToolResult.success(f"{verb} {source} to {moved.path}{extra}.", data)
 
 
+def _both(source: str | None, destination: str | None) -> Resource:
+    """A move's resources: the engine locks where it comes from and where it goes."""
+    return tuple(p for p in (source, destination) if p) or None
+
+
+def _renamed(args: Any) -> str | None:
+    """Where a rename goes: the new name beside the old path (None when the arguments are unusable)."""
+    path = args.get("path") if isinstance(args, dict) else getattr(args, "path", None)
+    name = args.get("new_name") if isinstance(args, dict) else getattr(args, "new_name", None)
+    if not isinstance(path, str) or not isinstance(name, str) or not name or "/" in name:
+        return None
+    try:
+        return paths.join(paths.parent(paths.normalize(path)), name)
+    except WorkspaceError:  # an invalid path fails when the call runs
+        return None
+
+
 class FolderArgs(ToolArgs):
     path: str = Field(description="Folder to create, e.g. 'src/components'; missing parents are created too.")
 
@@ -200,7 +217,7 @@ TOOLS = [
         MoveArgs,
         workspace_errors(move_file),
         Risk.MODIFY,
-        resource=path_resource("source"),
+        resource=lambda args: _both(path_resource("source")(args), path_resource("destination")(args)),
     ),
     Tool(
         "rename_file",
@@ -208,7 +225,7 @@ TOOLS = [
         RenameArgs,
         workspace_errors(rename_file),
         Risk.MODIFY,
-        resource=path_resource("path"),
+        resource=lambda args: _both(path_resource("path")(args), _renamed(args)),
     ),
     Tool(
         "create_folder",

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from tests.unit.engine.support import Harness, answer_when, calls, say
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from tests.unit.engine.support import SETTINGS, Harness, answer_when, calls, say
 
 
 def approving(approved: bool, batch: bool = False):  # type: ignore[no-untyped-def]
@@ -75,9 +79,58 @@ def test_calls_after_an_awaiting_one_keep_their_order() -> None:
 
 def test_the_same_call_five_times_stops_the_turn_and_says_why() -> None:
     same = [calls(("read_file", {"path": "/a"}), text=f"try {i}") for i in range(6)]
-    h = Harness(same).run("loop")
+    h = Harness(same)
+    h.on_event = answer_when("decision", lambda chat, _event: chat.decide("cancel"))(h)
+    h.run("loop")
     stopped = h.of("stopped")
     assert stopped and stopped[0]["reason"] == "loop" and "5 times" in stopped[0]["message"]
     assert len(h.tools.ran) == 4
     third = h.requests()[3]["messages"][-1]["content"]
     assert "Note: this is call 3 of read_file" in third
+
+
+def _paced_ndjson_batch(h: Harness, count: int = 12) -> None:
+    """A paced ndjson reply of `count` creates; the first create blocks until the first approval shows,
+    so the calls after it are still waiting for their turn when the reply passes ten file operations."""
+    many = calls(*[("create_file", {"path": f"/f{i}"}) for i in range(count)], dialect="ndjson")
+    h.responses = [replace(many, delay=0.001), say("done")]
+    h.tools.gates["create_file"] = gate = asyncio.Event()
+    h.setup()
+    previous = h.on_event
+
+    def open_gate(event: dict[str, Any]) -> None:
+        if event["kind"] == "approval":
+            gate.set()
+        if previous is not None:
+            previous(event)
+
+    h.on_event = open_gate
+
+
+def test_in_ndjson_every_file_operation_not_started_when_the_eleventh_arrives_asks() -> None:
+    h = Harness()
+    h.on_event = approving(False)(h)
+    _paced_ndjson_batch(h)
+    h.run("make 12 files", replace(SETTINGS, dialect="ndjson"))
+    asked = {a["id"] for a in h.of("approval")}
+    started = [i for i, s in h.statuses() if s == "executing"]
+    assert len(started) == 1, "only the first create had started; the other eleven asked"
+    assert started[0] not in asked and len(asked) == 11
+    assert all("file operations in this reply" in a["reason"] for a in h.of("approval"))
+    assert h.tools.ran == [("create_file", {"path": "/f0", "content": ""})]
+    assert h.chat is not None
+    results = [m for m in h.chat.messages if m.role == "tool"]
+    assert [m.status for m in results] == ["completed"] + ["rejected"] * 11
+    assert all("The user rejected this call" in m.content for m in results[1:])
+
+
+def test_in_ndjson_one_approve_all_covers_the_rest_of_the_reply() -> None:
+    h = Harness()
+    h.on_event = approving(True, batch=True)(h)
+    _paced_ndjson_batch(h)
+    h.run("make 12 files", replace(SETTINGS, dialect="ndjson"))
+    assert len(h.tools.ran) == 12
+    approvals = h.of("approval")
+    assert approvals and len({a["batch"] for a in approvals}) == 1
+    awaiting = [i for i, s in h.statuses() if s == "awaiting-approval"]
+    assert len(awaiting) == len(approvals) < 11, "the batch answer covered calls that had not asked yet"

@@ -6,11 +6,12 @@ import asyncio
 import json
 from typing import Any
 
-from agentlite.demo import demo_transport
+from agentlite.demo import demo_transport, text_reply
 from agentlite.engine import Engine
 from agentlite.settings import Settings
+from agentlite.transport import ScriptedResponse
 from agentlite.workspace import MemoryStorage, Workspace
-from tests.unit.engine.support import SETTINGS, Harness, calls, say
+from tests.unit.engine.support import SETTINGS, Harness, calls, say, until
 
 DEMO = Settings(dialect="native")
 
@@ -299,3 +300,27 @@ def test_a_turn_is_saved_round_by_round_not_only_at_its_end() -> None:
     first, longest = asyncio.run(scenario())
     assert first == ["user"]
     assert "tool" in longest  # a finished round was saved while the turn still ran
+
+
+def test_closing_a_tab_mid_turn_deletes_it_for_good_and_silences_it() -> None:
+    backend = storage()
+    slow = ScriptedResponse(body=text_reply("a b c d e f g h i j k l m n o p"), delay=0.001)
+    h = Harness([calls(("create_file", {"path": "/f"})), slow])
+
+    async def scenario() -> int:
+        chat = h.setup(storage=backend)
+        assert h.engine is not None and h.transport is not None
+        chat.start_turn("go", SETTINGS, h.transport)
+        await until(lambda: len(h.of("text")) >= 3)  # the second round streams; the first was saved
+        assert "chat:c1" in backend.data["chats"]
+        await h.engine.close_chat("c1")
+        closed_at = len(h.events)
+        assert chat.task is not None
+        await asyncio.gather(chat.task, return_exceptions=True)
+        await h.engine.save_chat(chat)  # a late save of the closed chat changes nothing
+        return closed_at
+
+    closed_at = asyncio.run(scenario())
+    assert "chat:c1" not in backend.data["chats"], "the closed chat was saved again after its deletion"
+    assert h.events[closed_at:] == [], "the closed chat still sent events"
+    assert not h.of("turn_end")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -226,3 +227,54 @@ def _native_bad_call() -> list[bytes]:
         "function": {"name": "read_file", "arguments": '{"pa'},
     }
     return [chunk({"tool_calls": [first]}), chunk({}, finish="tool_calls"), b"data: [DONE]\n\n"]
+
+
+def _error_first() -> ScriptedResponse:
+    return ScriptedResponse(body=[b'data: {"error": {"message": "overloaded", "code": 503}}\n\n'])
+
+
+def test_an_error_event_before_any_output_is_a_plain_resend_without_a_cut_off_note() -> None:
+    from agentlite.engine.chats import PREFIX
+    from agentlite.workspace import MemoryStorage
+
+    backend = MemoryStorage()
+    backend.data.setdefault("chats", {})
+    h = Harness([_error_first(), say("fine")])
+    h.setup(storage=backend)
+    h.run()
+    assert [r["error_type"] for r in h.of("retry")] == ["server"]
+    assert h.requests()[0] == h.requests()[1], "nothing was received: the same request again"
+    assert [e["state"] for e in h.of("message_end")] == ["done"] and len(h.of("message_start")) == 1
+    saved = json.loads(backend.data["chats"][PREFIX + "c1"])["messages"]
+    assert [(m["role"], m.get("state", "done")) for m in saved] == [("user", "done"), ("assistant", "done")]
+    assert not any("cut off" in m["content"] for m in saved)
+
+
+def test_an_error_event_before_any_output_ends_as_an_error_bubble_when_retries_run_out() -> None:
+    h = harness([_error_first(), _error_first(), _error_first()], choice="skip").run()
+    assert [e["state"] for e in h.of("message_end")] == ["error"]
+    assert h.chat is not None and [m.role for m in h.chat.messages] == ["user"]
+
+
+def test_context_length_cuts_keep_the_turns_request_and_its_references() -> None:
+    import asyncio
+
+    reads = [calls(("read_file", {"path": f"/{i}"})) for i in range(6)]
+    too_long = [http(400, "maximum context length exceeded") for _ in range(2)]
+    h = Harness([say("noted"), *reads, *too_long, say("fits now")])
+    h.setup()
+
+    async def scenario() -> None:
+        await h.turn("first", references=[{"path": "/old.md", "content": "OLD BODY"}])
+        await h.turn("the big one", references=[{"path": "/ref.md", "content": "REF BODY"}])
+
+    asyncio.run(scenario())
+    for cut_request in h.requests()[-2:]:  # keep the last 10, then the last 5
+        sent = json.dumps(cut_request["messages"])
+        assert sent.count("the big one") == 1, "the turn's user message is kept, once"
+        assert sent.count("REF BODY") == 1 and sent.count("OLD BODY") == 1, "pinned references are kept, once"
+        assert "first" not in [str(m["content"]).rsplit("\n\n", 1)[-1] for m in cut_request["messages"]]
+    last = h.requests()[-1]["messages"]
+    assert len(last) < len(h.requests()[-3]["messages"])
+    assert last[2]["role"] == "user" and last[2]["content"].endswith("the big one")
+    assert h.text().endswith("fits now")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
+from typing import Any
 
 from agentlite.engine.session import DEFAULT_MAX_ROUNDS
-from tests.unit.engine.support import SETTINGS, Harness, calls, cut, say
+from tests.unit.engine.support import SETTINGS, Harness, answer_when, calls, cut, say, until
 
 
 def test_a_plain_answer_is_one_round_through_every_state() -> None:
@@ -114,8 +116,6 @@ def test_requests_only_append_the_system_prompt_is_sent_once() -> None:
         await h.turn("first")
         await h.turn("second")
 
-    import asyncio
-
     asyncio.run(two_turns())
     first, second, third = (r["messages"] for r in h.requests())
     assert second[: len(first)] == first
@@ -153,3 +153,68 @@ def test_each_turn_has_an_id_that_tools_and_events_share() -> None:
     assert seen == [turn]
     assert h.of("message_start")[0]["turn"] == turn
     assert h.last_turn_end()["turn"] == turn
+
+
+def _loop_harness(responses: list[Any], choice: str) -> Harness:
+    h = Harness(responses)
+    h.on_event = answer_when("decision", lambda chat, _event: chat.decide(choice))(h)
+    return h
+
+
+def test_a_repeated_tool_only_reply_warns_at_the_third_call_and_stops_at_the_fifth() -> None:
+    same = [calls(("read_file", {"path": "/a"})) for _ in range(6)]
+    h = _loop_harness(same, "cancel").run("loop")
+    assert [s["reason"] for s in h.of("stopped")] == ["loop"], "not stopped as a repeated reply"
+    assert len(h.requests()) == 5 and len(h.tools.ran) == 4
+    warned = [
+        i for i, r in enumerate(h.requests()) if "Note: this is call 3 of read_file" in str(r["messages"])
+    ]
+    assert warned[0] == 3, "the warning reached the model with the third result"
+    refused = [e for e in h.of("tool_status") if e["status"] == "rejected"]
+    assert len(refused) == 1 and refused[0]["result"]["errorType"] == "rejected"
+    message = h.of("stopped")[0]["message"]
+    assert refused[0]["reason"] == message and "5 times" in message
+    decision = h.of("decision")[0]
+    assert (decision["reason"], decision["options"], decision["message"]) == (
+        "loop",
+        ["retry", "cancel"],
+        message,
+    )
+    assert h.last_turn_end()["state"] == "cancelled"
+    assert h.chat is not None and [m.status for m in h.chat.messages if m.role == "tool"][-1] == "rejected"
+
+
+def test_after_a_loop_stop_the_user_may_let_the_agent_go_on() -> None:
+    same = [calls(("read_file", {"path": "/a"})) for _ in range(5)]
+    h = _loop_harness([*same, calls(("read_file", {"path": "/a"})), say("It says hi.")], "retry").run("loop")
+    assert [e["choice"] for e in h.of("decision_made")] == ["retry"]
+    assert len(h.tools.ran) == 5, "after going on, the call runs again (the counts start again)"
+    assert "chose to let you go on" in h.requests()[5]["messages"][-1]["content"]
+    assert h.text().endswith("It says hi.") and h.last_turn_end()["state"] == "completed"
+    assert h.states()[h.states().index("deciding") :].count("error") == 0, "a loop stop is not an error"
+
+
+def test_a_new_message_dismisses_a_loop_question() -> None:
+    same = [calls(("read_file", {"path": "/a"})) for _ in range(5)]
+    h = Harness([*same, say("Next question answered.")])
+    chat = h.setup()
+
+    async def scenario() -> None:
+        assert h.transport is not None
+        chat.start_turn("loop", SETTINGS, h.transport)
+        await until(lambda: bool(h.of("decision")))
+        chat.start_turn("something else", SETTINGS, h.transport)
+        assert chat.task is not None
+        await chat.task
+
+    asyncio.run(scenario())
+    assert [e["state"] for e in h.of("turn_end")] == ["completed", "completed"]
+    assert h.text().endswith("Next question answered.")
+
+
+def test_the_continuation_limit_counts_length_rounds_in_a_row() -> None:
+    script = [*[cut(f"a{i} ") for i in range(3)], calls(("read_file", {"path": "/x"})),
+              *[cut(f"b{i} ") for i in range(3)], say("end.")]  # fmt: skip
+    h = Harness(script).run("long")
+    assert not h.of("stopped"), "six continuations, but never more than five in a row"
+    assert len(h.requests()) == 8 and h.text().endswith("end.")

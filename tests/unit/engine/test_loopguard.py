@@ -44,3 +44,33 @@ def test_length_continuations_are_bounded() -> None:
     assert [guard.may_continue() for _ in range(MAX_CONTINUATIONS + 1)] == [True] * MAX_CONTINUATIONS + [
         False
     ]
+
+
+def test_a_repeated_tool_only_reply_is_left_to_the_call_counter() -> None:
+    guard = LoopGuard()
+    call = [("read_file", {"path": "/a"})]
+    assert [guard.check_reply("", call) for _ in range(4)] == [None] * 4
+
+
+def test_the_same_words_with_new_calls_are_progress_not_a_loop() -> None:
+    guard = LoopGuard()
+    assert guard.check_reply("Next file.", [("read_file", {"path": "/a"})]) is None
+    assert guard.check_reply("Next file.", [("read_file", {"path": "/b"})]) is None
+    assert guard.check_reply("Done.", []) is None
+    assert guard.check_reply("Done.", []) is not None
+
+
+def test_a_normal_round_starts_a_new_series_of_continuations() -> None:
+    guard = LoopGuard()
+    assert all(guard.may_continue() for _ in range(MAX_CONTINUATIONS))
+    guard.round_finished()
+    assert all(guard.may_continue() for _ in range(MAX_CONTINUATIONS))
+    assert not guard.may_continue()
+
+
+def test_going_on_after_a_stop_gives_every_call_its_allowance_again() -> None:
+    guard = LoopGuard()
+    for _ in range(5):
+        guard.check_call("read_file", {"path": "/a"})
+    guard.go_on()
+    assert guard.check_call("read_file", {"path": "/a"}).count == 1
