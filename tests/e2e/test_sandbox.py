@@ -152,6 +152,25 @@ def test_eval_has_its_own_dom(harness: Harness) -> None:
     assert harness.page.evaluate("document.querySelectorAll('li').length") == 0
 
 
+def test_eval_output_is_capped_with_a_marker(harness: Harness) -> None:
+    limit = 64 * 1024
+    big = harness.eval("'x'.repeat(200000)")
+    value = big["value"]
+    assert value.startswith('"' + "x" * 1000)
+    head, marker = value.rsplit("\n", 1)
+    assert len(value.encode()) <= limit and set(head[1:]) == {"x"}  # the marker fits in the limit
+    assert marker == f"[output truncated: {200002 - len(head)} more bytes]"  # the quotes count too
+
+    chatty = harness.eval("for (let i = 0; i < 20000; i++) console.log('line ' + i); 'done'")
+    logs = chatty["logs"]
+    assert chatty["value"] == '"done"'
+    assert logs[0] == {"level": "log", "text": "line 0"}
+    assert logs[-1] == {"level": "info", "text": "[console output truncated]"}
+    assert 1000 < len(logs) < 20000
+    assert [entry["text"] for entry in logs[:-1]] == [f"line {i}" for i in range(len(logs) - 1)]
+    assert sum(len(entry["text"]) + 1 for entry in logs[:-1]) <= limit
+
+
 def test_the_frame_is_sandboxed_with_allow_scripts_only(harness: Harness) -> None:
     harness.eval("1")
     frame = harness.page.locator("iframe[data-sandbox=js]")
@@ -341,16 +360,25 @@ def test_python_in_the_shell_reads_given_files_and_writes_others(harness: Harnes
     assert direct["stdout"] == "ABC False\n"
     assert direct["exit_code"] == 0
 
-    # pip installs the wheels shipped with the app, nothing else
+    # pip installs with micropip, from the wheels shipped with the app; nothing else: no network
+    assert "micropip" not in harness.shell("pip list", {})["stdout"]
     pip = harness.shell(
-        "pip install pydantic && python -c 'import pydantic; print(pydantic.VERSION)'; pip install left-pad",
-        {},
+        "pip install pydantic && python -c 'import pydantic; print(pydantic.VERSION)' && pip list", {}
     )
+    assert pip["exit_code"] == 0, pip["stderr"]
     lines = pip["stdout"].splitlines()
-    assert lines[0].startswith("Successfully installed pydantic-")
-    assert lines[1][0].isdigit()
-    assert "no offline distribution for left-pad" in pip["stderr"]
-    assert pip["exit_code"] == 1
+    assert lines[0] == "Installing with micropip from the wheels shipped with the app (offline)"
+    assert lines[1].startswith("Successfully installed ") and "pydantic-2.14.3" in lines[1].split()
+    assert lines[2] == "2.14.3"
+    listed = {line.split()[0] for line in lines[3:]}
+    assert {"micropip", "pydantic", "pydantic-core"} <= listed  # micropip did the install
+    again = harness.shell("pip install pydantic", {})
+    assert again["stdout"].splitlines()[1] == "Requirement already satisfied: pydantic"
+    unknown = harness.shell("pip install left-pad", {})
+    assert unknown["exit_code"] == 1 and unknown["stdout"] == ""
+    assert unknown["stderr"].startswith("ERROR: cannot install left-pad: The sandbox has no network access")
+    assert "pydantic" in unknown["stderr"]  # what can be installed
+    assert [r.url for r in harness.traffic.requests if "pypi" in r.url or "pythonhosted" in r.url] == []
 
     # a runaway Python loop is stopped like any other code, and the next run works
     stuck = harness.run("shell", {"command": "python -c 'while True: pass'", "files": {}}, 3_000)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.conftest import open_app, wait_ready
@@ -13,6 +14,18 @@ from tests.e2e.workspace_support import vfs
 
 GRANTED = """
 Object.defineProperty(navigator.storage, 'persisted', {value: () => Promise.resolve(true)});
+"""
+# Counts the page's calls of navigator.storage.persist() (installed before any script of the page);
+# `GRANT` says what the browser answers (null: its own answer).
+PERSIST_SPY = """
+window.__persistCalls = [];
+const realPersist = navigator.storage.persist.bind(navigator.storage);
+Object.defineProperty(navigator.storage, 'persist', {
+  value: () => {
+    window.__persistCalls.push(performance.now());
+    return GRANT === null ? realPersist() : Promise.resolve(GRANT);
+  },
+});
 """
 
 
@@ -44,3 +57,17 @@ def test_persistent_storage_shows_no_warning(page: Page, origin: str) -> None:
     app = open_app(page, origin)
     app.locator("[data-testid=app][data-storage=persistent]").wait_for(state="attached", timeout=60_000)
     assert app.locator("[data-testid=storage-warning]").count() == 0
+
+
+@pytest.mark.parametrize(("grant", "state"), [("null", "transient"), ("true", "persistent")])
+def test_persistent_storage_is_requested_at_startup(page: Page, origin: str, grant: str, state: str) -> None:
+    page.add_init_script(f"const GRANT = {grant};\n{PERSIST_SPY}")
+    app = open_app(page, origin)
+    app.locator(f"[data-testid=app][data-storage={state}]").wait_for(state="attached", timeout=60_000)
+    assert app.evaluate("window.__persistCalls.length") == 1  # asked once, at startup
+    assert app.evaluate("navigator.storage.persisted()") is False  # so the request was needed
+    warnings = app.locator("[data-testid=storage-warning]")
+    if state == "persistent":
+        assert warnings.count() == 0
+    else:
+        warnings.wait_for(timeout=60_000)

@@ -76,3 +76,47 @@ def test_a_large_agent_write_tells_the_user_and_the_model(page: Page, origin: st
     assert_nothing_lost(page)
     vfs(page, "writeText", "/kept/a.txt", "third, small")
     assert vfs(page, "readText", "/kept/a.txt") == "third, small"
+
+
+FILL_CHARS = 24_000  # each write's batch stays far under idb.js's CHECK_OVER_BYTES (64 KB)
+FILL = """async ([chars, most]) => {
+  const hex = (n) => Array.from(crypto.getRandomValues(new Uint8Array(n / 2)),
+    (b) => b.toString(16).padStart(2, "0")).join("");
+  for (let n = 0; n < most; n++) {
+    try {
+      await window.agentlite.vfs.writeText(`/fill/${n}.txt`, hex(chars));
+    } catch (error) {
+      return { stored: n, message: error.message };
+    }
+  }
+  return { stored: most, message: null };
+}"""
+
+
+def test_indexeddb_itself_aborts_when_small_writes_fill_the_quota(page: Page, origin: str) -> None:
+    """No write is big enough for the up-front quota check, so the quota is hit inside IndexedDB (a
+    QuotaExceededError aborting the transaction): still the storage-full message, nothing lost, an
+    earlier version readable, and a later small write works."""
+    shrink_quota(page, origin)
+    app = open_app(page, origin)
+    seed(app)
+    filled = app.evaluate(FILL, [FILL_CHARS, 3 * QUOTA // (FILL_CHARS // 4)])
+    assert filled["message"] is not None, f"{filled['stored']} writes fit a {QUOTA}-byte quota"
+    assert filled["stored"] > 10, filled  # the quota was used up by many small writes
+    assert FULL in filled["message"].lower() and "nothing saved before was lost" in filled["message"]
+    last = f"/fill/{filled['stored'] - 1}.txt"
+    assert len(vfs(app, "readText", last) or "") == FILL_CHARS
+    assert vfs(app, "readText", f"/fill/{filled['stored']}.txt") is None
+    assert_nothing_lost(app)
+
+    # an earlier version reads back, through the history panel's diff of version 1
+    app.locator("[data-testid=file-item][data-path='/kept'] >> nth=0").click()
+    app.locator("[data-testid=file-item][data-path='/kept/a.txt'] >> nth=0").click()
+    app.locator("[data-testid=history-panel] [data-testid=version-item][data-version='1']").click()
+    added = app.locator("[data-testid=history-panel] .diff-line.add .diff-text")
+    added.first.wait_for(timeout=60_000)
+    assert added.all_text_contents() == ["+" + VERSIONS[0].rstrip("\n")]
+
+    vfs(app, "writeText", "/small.txt", "still works")
+    assert vfs(app, "readText", "/small.txt") == "still works"
+    assert_nothing_lost(app)

@@ -22,7 +22,9 @@ from agentlite.settings import Settings
 from agentlite.transport import ModelTransport
 from agentlite.workspace import Workspace
 
-ANNOUNCED = ("commit", "clear")  # the changes other tabs must reload for
+# The changes other tabs must reload for: every stored change the workspace notifies. Never "reload"
+# (this tab reloading after another tab's change): announcing it would echo between the tabs.
+ANNOUNCED = ("commit", "clear", "import")
 CLOSED_REASONS = ("versionchange", "closed")
 CLOSED_MESSAGE = (
     "A newer version of AgentLite opened its storage in another tab, so this tab stopped using it. "

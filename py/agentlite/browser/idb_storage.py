@@ -4,7 +4,7 @@ It calls the JS module `agentlite_idb` (web/src/worker/idb.js, registered by the
 `pyodide.registerJsModule("agentlite_idb", module)`). Every call is one IndexedDB transaction in JS; a
 commit hands the whole batch over at once (JSON for the structure, one Uint8Array per blob) because a
 transaction cannot stay open across a Python `await`. JS never rejects: results are `{ok, value}` or
-`{ok: false, code, message}`, mapped here to StorageFull / StaleState / StorageError.
+`{ok: false, code, message}`, mapped here to StorageFull / StaleState / StorageClosed / StorageError.
 
 `lock()` holds the Web Lock "agentlite-workspace" around each read-modify-write of the workspace, so two
 tabs never plan changes on the same state; the commit guard (the stored meta must be the one read)
@@ -20,14 +20,14 @@ import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from agentlite.workspace.errors import StaleState, StorageError, StorageFull
+from agentlite.workspace.errors import StaleState, StorageClosed, StorageError, StorageFull
 from agentlite.workspace.storage import Batch, Value
 
 MODULE = "agentlite_idb"
 LOCK_NAME = "agentlite-workspace"
 FULL_MESSAGE = (
     "Browser storage is full: this change was not saved, and nothing saved before was lost. "
-    "Free space by deleting large files, or export the workspace and clear it."
+    "To make room, export the workspace (with its history) and clear it, or free disk space on this device."
 )
 
 
@@ -41,7 +41,7 @@ def _checked(result: Any) -> Any:
     if code == "stale":
         raise StaleState("the workspace was changed in another tab; it was reloaded, try again")
     if code == "closed":
-        raise StorageError(f"the workspace database is closed ({message}); reload the page")
+        raise StorageClosed(f"the workspace database is closed ({message}); reload the page")
     raise StorageError(f"browser storage failed: {message}")
 
 

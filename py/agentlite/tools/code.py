@@ -13,10 +13,11 @@ from pydantic import Field
 
 from agentlite.sandbox import SandboxError
 from agentlite.tools import shell_files
-from agentlite.tools.common import ToolArgs, cap_text, prose, workspace_errors
+from agentlite.tools.common import ToolArgs, cap_text, prose, tool_error, workspace_errors
 from agentlite.tools.context import SHELL_AUTHOR, SandboxRunner, ToolContext
 from agentlite.tools.registry import Risk, Tool
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
+from agentlite.workspace import StorageError
 
 SANDBOX_ERRORS = {"timeout": ToolErrorType.TIMEOUT, "bad_request": ToolErrorType.INVALID_ARGUMENT}
 # every other SandboxError type (failed, invalid, unavailable, no_answer) is ToolErrorType.SANDBOX
@@ -83,21 +84,34 @@ async def shell_exec(context: ToolContext, args: ShellArgs) -> ToolResult:
     staged = await shell_files.stage(context.workspace, args.command, settings)
     payload = {"command": args.command, "files": staged.files, "cwd": "/", "dirs": staged.dirs}
     result = await run_in_sandbox(context, "shell", payload, settings.shell_timeout_ms)
-    applied = await shell_files.apply(context.workspace, staged, result, context.turn_id, SHELL_AUTHOR)
+    code, parts = _output(result, settings.output_chars)
+    try:
+        applied = await shell_files.apply(
+            context.workspace, staged, result, args.command, context.turn_id, SHELL_AUTHOR
+        )
+    except StorageError as error:  # nothing of the run was recorded: never report it as done
+        failed = await tool_error(context.workspace, error)
+        message = "\n".join([*parts, f"The command's file changes were NOT saved: {failed.message}"])
+        raise ToolError(failed.error_type, message, failed.hint, {"exit_code": code}) from error
+    parts += [note for note in (applied.note(), staged.note(settings.shell_files_bytes)) if note]
+    data = {"exit_code": code, "files_given": len(staged.files), **applied.to_dict()}
+    if code != 0:
+        return ToolResult.failure(ToolErrorType.SANDBOX, "\n".join(parts), data)
+    return ToolResult.success("\n".join(parts), data)
+
+
+def _output(result: dict[str, Any], limit: int) -> tuple[int, list[str]]:
+    """The exit code, and the lines that show it with stdout and stderr (each capped)."""
     code = result.get("exit_code")
     code = code if isinstance(code, int) else 1
     parts = [f"exit code {code}"]
     for name in ("stdout", "stderr"):
         text = str(result.get(name) or "")
         if text:
-            parts.append(f"--- {name} ---\n{cap_text(text, settings.output_chars)}")
+            parts.append(f"--- {name} ---\n{cap_text(text, limit)}")
     if len(parts) == 1:
         parts.append("(no output)")
-    parts += [note for note in (applied.note(), staged.note(settings.shell_files_bytes)) if note]
-    data = {"exit_code": code, "files_given": len(staged.files), **applied.to_dict()}
-    if code != 0:
-        return ToolResult.failure(ToolErrorType.SANDBOX, "\n".join(parts), data)
-    return ToolResult.success("\n".join(parts), data)
+    return code, parts
 
 
 BROWSER_JS_EVAL = prose(

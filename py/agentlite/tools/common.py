@@ -31,13 +31,27 @@ ERROR_TYPES = {
     "bad_pattern": ToolErrorType.INVALID_ARGUMENT,
     "not_a_file": ToolErrorType.INVALID_ARGUMENT,
     "not_a_directory": ToolErrorType.INVALID_ARGUMENT,
+    "storage_full": ToolErrorType.TOO_LARGE,
+    "storage_closed": ToolErrorType.DENIED,
+    "storage": ToolErrorType.INTERNAL,
+    "corrupt": ToolErrorType.INTERNAL,
 }
+STORAGE_FULL = "Browser storage is full: nothing of this call was saved (everything saved before is kept)."
 HINTS = {
     "not_a_file": "To see what a folder holds, use list_directory.",
     "not_a_directory": "To read a file, use read_file.",
     "conflict": "Read the file again and retry with its current content.",
     "stale": "The workspace changed meanwhile; read the file again and retry.",
     "file_too_large": "Split the content into several smaller files.",
+    "storage_full": (
+        "Do not retry: tell the user that storage is full, and that exporting the workspace (Export, "
+        "with its history) and then clearing it, or deleting files on this device to free disk space, "
+        "makes room."
+    ),
+    "storage_closed": (
+        "Do not retry: tell the user to reload this page (AgentLite was updated in another tab)."
+    ),
+    "storage": "Nothing of this call was saved. Try once more; if it fails again, tell the user.",
 }
 
 
@@ -84,11 +98,17 @@ def workspace_errors(run: Run) -> Run:
 
 
 async def tool_error(workspace: Workspace, error: WorkspaceError) -> ToolError:
+    """The failed result for a workspace error: its errorType, its message, and a hint to recover.
+
+    Storage full is `too_large` (the workspace cannot take more); storage closed by a newer version of
+    the app in another tab is `denied` (this tab may not write; the user did not reject anything).
+    """
     error_type = ERROR_TYPES.get(error.code, ToolErrorType.INTERNAL)
     hint = HINTS.get(error.code, "")
+    message = STORAGE_FULL if error.code == "storage_full" else error.message
     if error.code == "not_found" and error.path:
         hint = await nearest_hint(workspace, error.path)
-    return ToolError(error_type, error.message, hint)
+    return ToolError(error_type, message, hint)
 
 
 async def nearest_paths(workspace: Workspace, path: str, limit: int = NEAREST) -> list[str]:

@@ -20,7 +20,8 @@ class SandboxRunner(Protocol):
     """What tools need of `agentlite.sandbox.SandboxClient` (tests pass a fake with the same method).
 
     `kind` is `js` (payload `{code}`, result `{value, type, logs, error}`) or `shell` (payload
-    `{command, files, cwd, dirs}`, result `{stdout, stderr, exit_code, changed, deleted, created_dirs}`).
+    `{command, files, cwd, dirs}`, result `{stdout, stderr, exit_code, changed, deleted, created_dirs,
+    deleted_dirs}`).
     A run that cannot finish raises `agentlite.sandbox.SandboxError`, whose `type` says why.
     """
 

@@ -1,7 +1,9 @@
 """One result shape for every tool: `{code, message, data, errorType}` (seed 003).
 
 `code` is 0 on success and 1 on failure; `errorType` comes from a small taxonomy so the engine and
-the model can tell a missing path from a rejected approval.
+the model can tell a missing path from a rejected approval: `rejected` is the user's refusal of a call,
+`denied` a refusal by the app itself (this tab's storage was closed by a newer version of the app in
+another tab), `too_large` also covers a full browser storage.
 """
 
 from __future__ import annotations

@@ -6,30 +6,40 @@ left out); otherwise the files the command mentions come first (a path, a folder
 `src/*.ts`), then the others, smallest first, while they fit. Every folder is given, so `ls` and
 `find` see the whole tree.
 
-Back from the run come `changed` (path -> text), `deleted` and `created_dirs`. They are applied under
-the current turn, by `shell`, so undoing the turn undoes them. A file is not overwritten when the
-command could not have seen its content: when it changed in the workspace while the command ran, or
-when it was not given (binary, or over the budget) — a `>>` append would otherwise replace it whole.
+Back from the run come `changed` (path -> text), `deleted`, `created_dirs` and `deleted_dirs`. They are
+applied as ONE recorded change (`Workspace.apply_changes`) under the current turn, by `shell`: one undo
+of it, or of the turn, takes the whole run back. A file is not overwritten when the command could not
+have seen its content: when it changed in the workspace while the command ran, or when it was not
+given (binary, or over the budget) — a `>>` append would otherwise replace it whole. A removed folder
+that still holds files the shell was not given is kept.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from agentlite.tools.context import ToolSettings
-from agentlite.workspace import Workspace, WorkspaceError, paths
+from agentlite.workspace import ChangeSet, Workspace, WorkspaceError, paths
 from agentlite.workspace.errors import size_text
 
 _TOKENS = re.compile(r"[^\s;|&<>()'\"`=,]+")
 _GLOB = re.compile(r"[*?\[]")
 SHOWN_LEFT_OUT = 10
-Outcome = (
-    tuple[Literal["created", "modified", "deleted", "folders"], str] | str | None
-)  # done, refused, no-op
+NOTE_CHARS = 120  # of the command, recorded with the change
+NOT_SEEN = (
+    "it was not given to the shell (binary or over the size budget), so the command did not see its "
+    "content; not overwritten"
+)
+_LISTS = {  # (kind, op) of a recorded version -> the Applied list that reports it
+    ("file", "create"): "created",
+    ("file", "write"): "modified",
+    ("file", "delete"): "deleted",
+    ("dir", "create"): "folders",
+    ("dir", "delete"): "removed_folders",
+}
 
 
 @dataclass
@@ -57,18 +67,24 @@ class Staged:
 
 @dataclass
 class Applied:
+    """What the run changed in the workspace: ONE commit (None when nothing changed)."""
+
+    commit: int | None = None
     created: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
+    removed_folders: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why it was not applied)
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "commit": self.commit,
             "created": self.created,
             "modified": self.modified,
             "deleted": self.deleted,
             "folders": self.folders,
+            "removed_folders": self.removed_folders,
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
         }
 
@@ -80,10 +96,12 @@ class Applied:
                 ("modified", self.modified),
                 ("deleted", self.deleted),
                 ("new folders", self.folders),
+                ("removed folders", self.removed_folders),
             )
             if found
         ]
-        lines = ["Files changed by the command (recorded, undoable): " + "; ".join(parts)] if parts else []
+        recorded = "Files changed by the command (recorded as one change, undoable): "
+        lines = [recorded + "; ".join(parts)] if parts else []
         lines += [f"Not applied: {path}: {reason}" for path, reason in self.skipped]
         return "\n".join(lines)
 
@@ -143,64 +161,50 @@ def _choose(command: str, sizes: dict[str, int], dirs: set[str], settings: ToolS
 
 
 async def apply(
-    workspace: Workspace, staged: Staged, result: dict[str, Any], turn: str, author: str
+    workspace: Workspace, staged: Staged, result: dict[str, Any], command: str, turn: str, author: str
 ) -> Applied:
-    """Record the run's file changes: deletes, then writes, then new folders (each checked first)."""
+    """Record the run's file changes as ONE change (one undo takes them all back).
+
+    A storage failure raises (StorageError): then nothing of the run was recorded.
+    """
     applied = Applied()
-    who = {"turn": turn, "author": author}
-    for path in sorted(str(p) for p in result.get("deleted") or []):
-        await _attempt(applied, path, _delete(workspace, staged, path, who))
+    changes = ChangeSet(during="while the command ran", note=_note(command))
+    for path in _paths(applied, result.get("deleted") or []):
+        if path in staged.files:
+            changes.deletes.append(path)
+        else:
+            applied.skipped.append((path, "it was not given to the shell; not deleted"))
     changed = result.get("changed") or {}
-    for path in sorted(changed):
-        await _attempt(applied, path, _write(workspace, staged, path, str(changed[path]), who))
-    for path in sorted(str(p) for p in result.get("created_dirs") or []):
-        await _attempt(applied, path, _folder(workspace, path, who))
+    for raw, text in changed.items():
+        for path in _paths(applied, [raw]):
+            if path in staged.existing and path not in staged.files:
+                applied.skipped.append((path, NOT_SEEN))
+            else:
+                changes.writes[path] = str(text)
+    changes.folders = _paths(applied, result.get("created_dirs") or [])
+    changes.removed_folders = _paths(applied, result.get("deleted_dirs") or [])
+    changes.seen = {path: staged.files.get(path) for path in [*changes.deletes, *changes.writes]}
+    if not (changes.deletes or changes.writes or changes.folders or changes.removed_folders):
+        return applied
+    change = await workspace.apply_changes(changes, turn=turn, author=author)
+    applied.commit = change.commit
+    for version in change.versions:
+        getattr(applied, _LISTS[version.kind, version.op]).append(version.path)
+    applied.skipped += [(skip.path, skip.reason) for skip in change.skipped]
     return applied
 
 
-async def _attempt(applied: Applied, path: str, step: Awaitable[Outcome]) -> None:
-    """Run one step and note its outcome: (which list, path) when done, or the reason it was refused."""
-    try:
-        outcome = await step
-    except WorkspaceError as error:
-        applied.skipped.append((path, error.message))
-        return
-    if isinstance(outcome, str):
-        applied.skipped.append((path, outcome))
-    elif outcome is not None:
-        getattr(applied, outcome[0]).append(outcome[1])
+def _paths(applied: Applied, raws: list[Any]) -> list[str]:
+    """The normalised paths; an invalid one is noted as skipped (the sandbox's answer is untrusted)."""
+    found = []
+    for raw in raws:
+        try:
+            found.append(paths.normalize(str(raw), allow_root=False))
+        except WorkspaceError as error:
+            applied.skipped.append((str(raw), error.message))
+    return found
 
 
-async def _delete(workspace: Workspace, staged: Staged, raw: str, who: dict[str, str]) -> Outcome:
-    path = paths.normalize(raw, allow_root=False)
-    if path not in staged.files:
-        return "it was not given to the shell; not deleted"
-    if await workspace.read_text(path) != staged.files[path]:
-        return "it changed in the workspace while the command ran; kept"
-    await workspace.delete(path, **who)
-    return ("deleted", path)
-
-
-async def _write(workspace: Workspace, staged: Staged, raw: str, text: str, who: dict[str, str]) -> Outcome:
-    path = paths.normalize(raw, allow_root=False)
-    current = await workspace.read_text(path)
-    kind: Literal["created", "modified"] = "created"
-    if path in staged.files:
-        if current != staged.files[path]:
-            return "it changed in the workspace while the command ran; the command's version was not kept"
-        kind = "modified"
-    elif path in staged.existing:
-        return (
-            "it was not given to the shell (binary or over the size budget), so the command did not see "
-            "its content; not overwritten"
-        )
-    elif current is not None:
-        return "it was created in the workspace while the command ran; the command's version was not kept"
-    change = await workspace.write(path, text, **who)
-    return (kind, path) if change.commit is not None else None
-
-
-async def _folder(workspace: Workspace, raw: str, who: dict[str, str]) -> Outcome:
-    path = paths.normalize(raw, allow_root=False)
-    change = await workspace.create_folder(path, **who)
-    return ("folders", path) if change.commit is not None else None
+def _note(command: str) -> str:
+    line = command.strip().splitlines()[0] if command.strip() else ""
+    return "shell: " + (line if len(line) <= NOTE_CHARS else line[: NOTE_CHARS - 3] + "...")

@@ -11,6 +11,7 @@ Key layout of the stores (all keys are strings, values JSON strings unless said 
 - `turns`    "<turn id>"                 -> {turn, author, time, first, last, commits}
 """
 
+from agentlite.workspace.changeset import ChangeSet
 from agentlite.workspace.diffs import Hunk
 from agentlite.workspace.edits import BlockResult, EditBlock
 from agentlite.workspace.errors import (
@@ -25,6 +26,7 @@ from agentlite.workspace.errors import (
     NotAFile,
     NotFound,
     StaleState,
+    StorageClosed,
     StorageError,
     StorageFull,
     WorkspaceError,
@@ -42,6 +44,7 @@ __all__ = [
     "Batch",
     "BlockResult",
     "Change",
+    "ChangeSet",
     "Conflict",
     "CorruptData",
     "EditBlock",
@@ -60,6 +63,7 @@ __all__ = [
     "Skipped",
     "StaleState",
     "StorageBackend",
+    "StorageClosed",
     "StorageError",
     "StorageFull",
     "Version",

@@ -84,6 +84,12 @@ class StorageFull(StorageError):
     code = "storage_full"
 
 
+class StorageClosed(StorageError):
+    """This tab may no longer write: a newer version of the app opened the storage in another tab."""
+
+    code = "storage_closed"
+
+
 class StaleState(StorageError):
     """Another tab changed the workspace since this one last read it; reload and retry."""
 

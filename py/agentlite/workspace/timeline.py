@@ -9,6 +9,8 @@ itself undoable):
   commit created for them. Undo of a create deletes, undo of a delete restores, undo of a move moves back.
 - `revert_hunk(path, version, i)`: hunk `i` (0-based, as listed by `hunks`) of the change that made
   `version` is reverted in the current text; Conflict when those lines were edited since.
+- `undo_commit(number)`: every entry that commit changed goes back to its state before it (one shell
+  run is one commit), unless changed again later: such entries are reported as conflicts, untouched.
 - `undo_turn(turn)`: every entry the turn changed goes back to its state before the turn, unless it was
   changed again after (or between) the turn's changes: such entries are reported as conflicts, untouched.
 - `restore_before(turn)`: the whole workspace as it was just before the turn's first commit.
@@ -153,6 +155,20 @@ async def _go_back(ws: Workspace, plan: Plan, first: dict[int, int], last: dict[
     found = await records(ws, [(eid, first[eid] - 1) for eid in keep])
     for eid in keep:
         plan.set(eid, state_of(found.get((eid, first[eid] - 1)), plan.tree.entries[eid].kind))
+
+
+async def undo_commit(ws: Workspace, number: int, turn: str | None, author: str | None) -> Change:
+    async def build(plan: Plan) -> None:
+        found = await commits(ws, number, number) if isinstance(number, int) and number >= 1 else []
+        if not found:
+            raise NotFound(
+                f"there is no change {number!r} (changes are numbered 1 to {plan.tree.meta.commit})"
+            )
+        changed = dict(found[0].changes)
+        plan.note = f"undo of commit {number}"
+        await _go_back(ws, plan, changed, changed)
+
+    return await ws._mutate(build, turn, author, strict=False)
 
 
 async def undo_turn(ws: Workspace, turn_id: str, turn: str | None, author: str | None) -> Change:

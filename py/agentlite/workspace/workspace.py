@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Any
 
-from agentlite.workspace import archive, integrity, paths, timeline
+from agentlite.workspace import archive, changeset, integrity, paths, timeline
 from agentlite.workspace import turns as turn_context
 from agentlite.workspace.content import guess_type, to_bytes
 from agentlite.workspace.core import DEFAULT_MAX_FILE_SIZE, Listener, WorkspaceCore
@@ -295,6 +295,12 @@ class Workspace(WorkspaceCore):
 
         return await self._mutate(build, turn, author)
 
+    async def apply_changes(
+        self, changes: changeset.ChangeSet, *, turn: str | None = None, author: str | None = None
+    ) -> Change:
+        """Apply changes made on a copy of some files (the shell) as ONE change; see `changeset`."""
+        return await changeset.apply(self, changes, turn, author)
+
     # --- history (see timeline for the logic) ------------------------------------------------------
 
     async def history(self, path: str) -> builtins.list[dict[str, Any]]:
@@ -327,6 +333,9 @@ class Workspace(WorkspaceCore):
         self, path: str, version: int, hunk_index: int, *, turn: str | None = None, author: str | None = None
     ) -> Change:
         return await timeline.revert_hunk(self, path, version, hunk_index, turn, author)
+
+    async def undo_commit(self, number: int, *, turn: str | None = None, author: str | None = None) -> Change:
+        return await timeline.undo_commit(self, number, turn, author)
 
     async def undo_turn(self, turn_id: str, *, turn: str | None = None, author: str | None = None) -> Change:
         return await timeline.undo_turn(self, turn_id, turn, author)

@@ -75,9 +75,19 @@ def shell_result(**fields: Any) -> dict[str, Any]:
         "changed": {},
         "deleted": [],
         "created_dirs": [],
+        "deleted_dirs": [],
     }
     result.update(fields)
     return result
+
+
+async def snapshot(workspace: Workspace) -> dict[str, str | None]:
+    """path -> text for files (binary ones decoded with U+FFFD), None for folders."""
+    state: dict[str, str | None] = {}
+    for item in await workspace.list("/", recursive=True):
+        path = item["path"]
+        state[path] = await workspace.read_text(path) if item["kind"] == "file" else None
+    return state
 
 
 SMALL = ToolSettings(

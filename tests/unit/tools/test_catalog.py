@@ -134,7 +134,7 @@ RESOURCES = [
     ("read_file", {"path": "src/a.ts"}, "/src/a.ts"),
     ("search", {"query": "x"}, "/"),
     ("edit_file", {"path": "a", "originalCode": "x", "newCode": "y"}, "/a"),
-    ("move_file", {"source": "a", "destination": "b/c"}, "/a"),
+    ("move_file", {"source": "a", "destination": "b/c"}, ("/a", "/b/c")),
     ("list_directory", {}, "/"),
     ("delete_file", {"path": "../x"}, "../x"),
     ("browser_js_eval", {"code": "1"}, "sandbox"),
@@ -144,7 +144,7 @@ RESOURCES = [
 
 
 @pytest.mark.parametrize(("name", "arguments", "expected"), RESOURCES)
-def test_resources(name: str, arguments: dict[str, Any], expected: str) -> None:
+def test_resources(name: str, arguments: dict[str, Any], expected: str | tuple[str, ...]) -> None:
     tool, args = REGISTRY.validate(name, arguments)
     assert tool.resource(args) == expected
     assert tool.resource(arguments) == expected  # the engine may ask before validating

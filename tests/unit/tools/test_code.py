@@ -12,6 +12,7 @@ from agentlite.tools.code import ShellArgs
 from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.tools.result import ToolErrorType
 from agentlite.tools.shell_files import mentioned
+from agentlite.workspace.storage import FailureKind
 from tests.unit.tools.conftest import (
     SMALL,
     TURN,
@@ -19,6 +20,7 @@ from tests.unit.tools.conftest import (
     call,
     context_with,
     shell_result,
+    snapshot,
 )
 
 TREE = {"src/a.txt": "alpha\n", "src/b.txt": "beta\n", "logo.png": b"\x89PNG\r\n\x1a\n\x00", "empty/": ""}
@@ -162,7 +164,8 @@ async def test_changes_are_applied_by_shell_in_the_turn_and_undo_together() -> N
     result = await call(context, "shell_exec", command="do things")
     assert result.ok and result.message.startswith("exit code 0\n(no output)\nFiles changed")
     assert (
-        "Files changed by the command (recorded, undoable): created /src/new.txt; modified /src/a.txt; "
+        "Files changed by the command (recorded as one change, undoable): created /src/new.txt; "
+        "modified /src/a.txt; "
         "deleted /src/b.txt; new folders /out"
     ) in result.message
     workspace = context.workspace
@@ -176,6 +179,69 @@ async def test_changes_are_applied_by_shell_in_the_turn_and_undo_together() -> N
     assert await workspace.read_text("/src/b.txt") == "beta\n"
     assert not await workspace.exists("/src/new.txt")
     assert not await workspace.exists("/out")
+
+
+OLD = {**TREE, "old/x.txt": "x\n", "old/sub/y.txt": "y\n"}
+# what `sed -i s/alpha/ALPHA/ src/a.txt; echo new > src/new.txt; rm src/b.txt; rm -r old` gives back
+RUN = shell_result(
+    changed={"/src/a.txt": "ALPHA\n", "/src/new.txt": "new\n"},
+    deleted=["/src/b.txt", "/old/x.txt", "/old/sub/y.txt"],
+    deleted_dirs=["/old", "/old/sub"],
+)
+
+
+async def test_a_shell_run_is_one_commit_and_one_undo_takes_it_all_back() -> None:
+    context = await with_sandbox(answering(RUN), OLD)
+    workspace = context.workspace
+    before = await snapshot(workspace)
+    first = workspace.tree.meta.commit
+    result = await call(context, "shell_exec", command="several things")
+    assert result.ok and result.data["commit"] == first + 1 == workspace.tree.meta.commit
+    assert result.data["removed_folders"] == ["/old", "/old/sub"]
+    assert "removed folders /old, /old/sub" in result.message
+    assert not await workspace.exists("/old") and not await workspace.exists("/old/sub")
+    for path in ("/src/a.txt", "/src/new.txt", "/src/b.txt", "/old/x.txt", "/old", "/old/sub"):
+        newest = (await workspace.history(path))[-1]
+        assert (newest["commit"], newest["author"], newest["turn"]) == (first + 1, "shell", TURN), path
+        assert newest["note"] == "shell: several things"
+    undo = await workspace.undo_commit(first + 1, author="user")
+    assert undo.commit == first + 2 and not undo.skipped
+    assert await snapshot(workspace) == before
+
+
+async def test_a_removed_folder_keeps_what_the_shell_never_saw() -> None:
+    files = {**OLD, "old/logo.png": b"\x89PNG\r\n\x1a\n\x00"}
+    context = await with_sandbox(answering(RUN), files)
+    result = await call(context, "shell_exec", command="rm -r old")
+    workspace = context.workspace
+    assert not await workspace.exists("/old/x.txt") and not await workspace.exists("/old/sub")
+    assert await workspace.read_bytes("/old/logo.png") == files["old/logo.png"]
+    assert result.data["removed_folders"] == ["/old/sub"]
+    reasons = {item["path"]: item["reason"] for item in result.data["skipped"]}
+    assert reasons == {"/old": "the folder /old is not empty (/old/logo.png)"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "error_type", "words"),
+    [
+        ("quota", ToolErrorType.TOO_LARGE, "Browser storage is full"),
+        ("io", ToolErrorType.INTERNAL, "storage failure (injected: io)"),
+    ],
+)
+async def test_a_storage_failure_fails_the_call_and_records_nothing(
+    kind: FailureKind, error_type: ToolErrorType, words: str
+) -> None:
+    context = await with_sandbox(answering({**RUN, "stdout": "done\n"}), OLD)
+    workspace = context.workspace
+    before, commit = await snapshot(workspace), workspace.tree.meta.commit
+    workspace.storage.fail_commit(kind=kind)  # type: ignore[attr-defined]
+    result = await call(context, "shell_exec", command="several things")
+    assert not result.ok and result.error_type == error_type
+    assert result.message.startswith("exit code 0\n--- stdout ---\ndone\n")
+    assert "The command's file changes were NOT saved: " in result.message and words in result.message
+    assert result.data == {"exit_code": 0}
+    assert await snapshot(workspace) == before and workspace.tree.meta.commit == commit
+    assert await workspace.check() == []
 
 
 async def test_a_file_edited_while_the_command_ran_is_kept() -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agentlite.tools.result import ToolErrorType
 from agentlite.workspace import MemoryStorage, Workspace
+from agentlite.workspace.storage import FailureKind
 from tests.unit.tools.conftest import TURN, call, context_with
 
 TREE = {"src/a.ts": "const a = 1;\n", "src/lib/b.ts": "b\n", "docs/": ""}
@@ -67,14 +70,24 @@ async def test_too_large_file() -> None:
     assert result.error_type == ToolErrorType.TOO_LARGE
 
 
-async def test_a_storage_failure_is_a_result_and_stores_nothing() -> None:
+@pytest.mark.parametrize(
+    ("kind", "error_type", "words"),
+    [
+        ("quota", ToolErrorType.TOO_LARGE, "Browser storage is full: nothing of this call was saved"),
+        ("io", ToolErrorType.INTERNAL, "Nothing of this call was saved. Try once more"),
+    ],
+)
+async def test_a_storage_failure_is_a_result_and_stores_nothing(
+    kind: FailureKind, error_type: ToolErrorType, words: str
+) -> None:
     context = await context_with(TREE)
     storage = context.workspace.storage
     assert isinstance(storage, MemoryStorage)
-    storage.fail_commit(kind="quota")
+    storage.fail_commit(kind=kind)
     result = await call(context, "create_file", path="n.txt", content="n")
-    assert result.error_type == ToolErrorType.INTERNAL and "storage is full" in result.message
+    assert result.error_type == error_type and words in result.message
     assert not await context.workspace.exists("/n.txt")
+    assert (await call(context, "create_file", path="n.txt", content="n")).ok  # the next call works
 
 
 # --- write_file ----------------------------------------------------------------------------------

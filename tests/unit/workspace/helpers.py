@@ -11,9 +11,10 @@ from typing import Any, TypeVar
 from hypothesis import settings
 
 from agentlite.workspace import MemoryStorage, Workspace
-from tests.unit.workspace.conftest import SELECTED
+from tests.unit.workspace.conftest import SELECTED, SELECTED_MACHINE
 
 PROFILE = settings.get_profile(SELECTED)
+MACHINE_PROFILE = settings.get_profile(SELECTED_MACHINE)
 T = TypeVar("T")
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from agentlite.workspace import Conflict, InvalidArgument, MemoryStorage, NotFound
+from agentlite.workspace import Conflict, InvalidArgument, MemoryStorage, NotFound, Workspace
 from tests.unit.workspace.helpers import aio, open_workspace, snapshot
 
 
@@ -264,3 +264,32 @@ async def test_history_growth_without_compression_help() -> None:
         await ws.write("/hex.txt", "".join(lines))
     assert storage.stored_bytes("blobs") <= 2 * size
     assert await ws.read_version("/hex.txt", 50) is not None
+
+
+@aio
+async def test_the_same_content_is_stored_once() -> None:
+    """Blobs are keyed by sha256: a second file with the same content, a copy under another turn, a
+    revert to an older content and an undo all add no blob (and no blob bytes)."""
+    storage = MemoryStorage()
+    ws = await open_workspace(storage)
+    text = "".join(f"line {i} of a file big enough to be stored as a delta\n" for i in range(200))
+    await ws.write("/a.txt", text)
+    blobs, stored = len(storage.data["blobs"]), storage.stored_bytes("blobs")
+    await ws.write("/b.txt", text)
+    await ws.write("/dir/c.txt", text, turn="t2", author="shell")
+    assert (len(storage.data["blobs"]), storage.stored_bytes("blobs")) == (blobs, stored)
+
+    await ws.write("/a.txt", text.replace("line 7 ", "LINE 7 "))
+    blobs, stored = len(storage.data["blobs"]), storage.stored_bytes("blobs")
+    await ws.write("/a.txt", text)  # back to the older content: its blob is there already
+    await ws.undo("/a.txt")  # and forward again: that blob is there too
+    await ws.revert_hunk("/a.txt", 2, 0)
+    assert (len(storage.data["blobs"]), storage.stored_bytes("blobs")) == (blobs, stored)
+    assert await ws.read_text("/a.txt") == text
+    assert [h["sha256"] for h in await ws.history("/a.txt")][::2] == [await sha_of(ws, "/b.txt")] * 3
+
+
+async def sha_of(ws: Workspace, path: str) -> str:
+    stat = await ws.stat(path)
+    assert stat is not None
+    return str(stat["sha256"])

@@ -1,7 +1,8 @@
 """IndexedDBStorage + web/src/worker/idb.js in real Pyodide under Node, over fake-indexeddb.
 
-Runs only where `node`, the npm Pyodide (web/node_modules/pyodide) and fake-indexeddb are present:
-set AGENTLITE_FAKE_INDEXEDDB to fake-indexeddb's `auto.js` (e.g. node_modules/fake-indexeddb/auto/index.mjs).
+Runs where `node` and the npm packages of web/ (Pyodide, and fake-indexeddb from devDependencies) are
+installed, as `python build.py` does; AGENTLITE_FAKE_INDEXEDDB may name another fake-indexeddb `auto`
+module.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-FAKE = os.environ.get("AGENTLITE_FAKE_INDEXEDDB", "")
+FAKE = os.environ.get("AGENTLITE_FAKE_INDEXEDDB") or str(
+    ROOT / "web/node_modules/fake-indexeddb/auto/index.mjs"
+)
 
 SCRIPT = textwrap.dedent(
     """
@@ -60,13 +63,26 @@ SCRIPT = textwrap.dedent(
     except StaleState:
         pass
     assert await storage.get("meta", "x") is None
+    import js
+    assert "agentlite-reserve" in [d.name for d in await js.indexedDB.databases()]
+    from agentlite.workspace import StorageClosed
+    await storage.close()
+    try:
+        await ws.write("/after-close.txt", "x")
+        raise AssertionError("a write after close was accepted")
+    except StorageClosed:
+        pass
     """
 )
 
 
 @pytest.mark.skipif(
-    not (FAKE and shutil.which("node") and (ROOT / "web/node_modules/pyodide/pyodide.mjs").exists()),
-    reason="needs node, web/node_modules/pyodide and AGENTLITE_FAKE_INDEXEDDB",
+    not (
+        Path(FAKE).exists()
+        and shutil.which("node")
+        and (ROOT / "web/node_modules/pyodide/pyodide.mjs").exists()
+    ),
+    reason="needs node and the npm packages of web/ (pyodide, fake-indexeddb): run `python build.py`",
 )
 def test_storage_glue_in_pyodide(tmp_path: Path) -> None:
     script = tmp_path / "check.py"

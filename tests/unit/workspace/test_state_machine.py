@@ -1,9 +1,11 @@
 """The workspace against a plain dict model, with injected storage failures (hypothesis state machine).
 
 The model is `{path: text}` for files and `{path: None}` for folders, plus the list of committed states.
-Plain operations are predicted exactly (result or typed error). Undo, undo_turn and restore_before are
-predicted exactly whenever the prediction does not depend on entry identity (nothing touched the same
-paths since); otherwise the step checks the workspace is still consistent and the model follows it.
+Plain operations are predicted exactly (result or typed error). Undo, revert_hunk, undo_turn and
+restore_before are predicted exactly whenever the prediction does not depend on entry identity (a move
+or an undo makes an entry's path differ from where it began); otherwise the step checks that the
+workspace is still consistent and the model follows it. `--hypothesis-show-statistics` shows how often
+each was predicted, and how many runs had an injected storage failure.
 After every step the workspace, and a workspace freshly opened on the same storage, equal the model:
 a failed commit leaves the old state, a lost acknowledgement the new one — never anything in between.
 """
@@ -12,18 +14,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import settings
+from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from agentlite.workspace import (
-    AlreadyExists,
-    InvalidPath,
     MemoryStorage,
-    NotADirectory,
     NotAFile,
     NotFound,
     StorageError,
@@ -31,102 +29,27 @@ from agentlite.workspace import (
     WorkspaceError,
     paths,
 )
-from tests.unit.workspace.helpers import PROFILE, FakeClock, snapshot
+from tests.unit.workspace.helpers import MACHINE_PROFILE, FakeClock, snapshot
+from tests.unit.workspace.state_model import (
+    Expected,
+    Logged,
+    State,
+    model_delete,
+    model_edit,
+    model_mkdir,
+    model_move,
+    model_write,
+    revert,
+)
 
-State = dict[str, str | None]
 NAMES = ("a", "b")
 path_strategy = st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(
     lambda parts: "/" + "/".join(parts)
 )
 text_strategy = st.text(alphabet="xy\n", max_size=12)
 SIMPLE = {"write", "create", "edit", "delete", "move", "rename", "mkdir"}
-
-
-class Expected(Exception):
-    def __init__(self, error: type[WorkspaceError]) -> None:
-        super().__init__(error.__name__)
-        self.error = error
-
-
-@dataclass
-class Logged:
-    turn: str
-    before: State
-    after: State
-    kind: str
-    primary: str | None
-
-    def touched(self) -> set[str]:
-        return {
-            p for p in set(self.before) | set(self.after) if self.before.get(p, 0) != self.after.get(p, 0)
-        }
-
-
-def _is_file(state: State, path: str) -> bool:
-    return path in state and state[path] is not None
-
-
-def _with_parents(state: State, path: str) -> State:
-    for folder in paths.ancestors(path):
-        if _is_file(state, folder):
-            raise Expected(NotADirectory)
-    new = dict(state)
-    for folder in paths.ancestors(path):
-        new[folder] = None
-    return new
-
-
-def model_write(state: State, path: str, text: str, create_only: bool) -> State:
-    if path in state and state[path] is None:
-        raise Expected(NotAFile)
-    if create_only and path in state:
-        raise Expected(AlreadyExists)
-    new = _with_parents(state, path)
-    new[path] = text
-    return new
-
-
-def model_edit(state: State, path: str, original: str, replacement: str) -> State:
-    if path not in state:
-        raise Expected(NotFound)
-    text = state[path]
-    if text is None:
-        raise Expected(NotAFile)
-    starts = [i for i in range(len(text)) if text.startswith(original, i)]
-    if len(starts) != 1:
-        return state
-    return {**state, path: text[: starts[0]] + replacement + text[starts[0] + len(original) :]}
-
-
-def model_delete(state: State, path: str) -> State:
-    if path not in state:
-        raise Expected(NotFound)
-    return {p: v for p, v in state.items() if not paths.is_within(p, path)}
-
-
-def model_move(state: State, source: str, final: str) -> State:
-    if source not in state:
-        raise Expected(NotFound)
-    if final == source:
-        return state
-    if state[source] is None and paths.is_within(final, source):
-        raise Expected(InvalidPath)
-    if final in state:
-        raise Expected(AlreadyExists)
-    rest = {p: v for p, v in state.items() if not paths.is_within(p, source)}
-    new = _with_parents(rest, final)
-    for p, v in state.items():
-        if paths.is_within(p, source):
-            new[paths.rebase(p, source, final)] = v
-    return new
-
-
-def model_mkdir(state: State, path: str) -> State:
-    if _is_file(state, path):
-        raise Expected(AlreadyExists)
-    new = _with_parents(state, path)
-    new[path] = None
-    return new
+UNDOABLE = SIMPLE | {"undo", "revert_hunk"}  # kinds whose log says which path undo(path) takes back
+IN_PLACE = {"write", "create", "edit", "delete", "mkdir", "revert_hunk"}  # never move an entry
 
 
 class WorkspaceMachine(RuleBasedStateMachine):
@@ -169,6 +92,7 @@ class WorkspaceMachine(RuleBasedStateMachine):
             result = self.run(call())
         except StorageError:
             assert armed is not None and expected is not None and expected != before
+            event(f"injected storage failure: {armed}")
             self.after_failure(armed, before, expected, kind, primary)
             return
         except WorkspaceError as exc:
@@ -274,20 +198,26 @@ class WorkspaceMachine(RuleBasedStateMachine):
     # --- going back in time ------------------------------------------------------------------------
 
     def step_back(
-        self, kind: str, call: Callable[[], Coroutine[Any, Any, Any]], predicted: State | None
+        self,
+        kind: str,
+        call: Callable[[], Coroutine[Any, Any, Any]],
+        predicted: State | None,
+        primary: str | None = None,
     ) -> None:
+        event(f"{kind}: {'predicted' if predicted is not None else 'followed'}")
         before = self.model
         armed = self.storage.faults[0].kind if self.storage.faults else None
         try:
             change = self.run(call())
         except StorageError:
             assert armed is not None
+            event(f"injected storage failure: {armed}")
             stored = self.run(snapshot(self.run(Workspace.open(self.storage))))
             if armed != "lost_ack":
                 assert stored == before
             elif stored != before:
                 assert predicted is None or stored == predicted
-                self.log.append(Logged(self.turn, before, stored, kind, None))
+                self.log.append(Logged(self.turn, before, stored, kind, primary))
             self.model = stored
             return
         except (NotFound, NotAFile):
@@ -295,9 +225,8 @@ class WorkspaceMachine(RuleBasedStateMachine):
         actual = self.run(snapshot(self.ws))
         if predicted is not None:
             assert actual == predicted, f"{kind}: {actual} != {predicted}"
-            assert change.skipped == []
         if change.commit is not None:
-            self.log.append(Logged(self.turn, before, actual, kind, None))
+            self.log.append(Logged(self.turn, before, actual, kind, primary))
         self.model = actual
 
     @staticmethod
@@ -318,21 +247,35 @@ class WorkspaceMachine(RuleBasedStateMachine):
 
     @rule(path=path_strategy)
     def undo(self, path: str) -> None:
-        predicted = None
+        predicted = self._valid(self._undone(path))
+        self.step_back("undo", lambda: self.ws.undo(path, turn=self.turn), predicted, path)
+
+    def _undone(self, path: str) -> State | None:
+        """The state after undo(path): the newest change of the entry at `path` taken back for it, for
+        what is below it, and for the folders that change created above them (missing parents come
+        back as folders). Known while that change moved nothing, or when it was made at `path`."""
         last = max((i for i, e in enumerate(self.log) if path in e.touched()), default=None)
-        if last is not None:
-            entry = self.log[last]
-            if (
-                entry.kind in SIMPLE
-                and entry.primary == path
-                and self._untouched_since(last, entry.touched())
-            ):
-                predicted = {**self.model}
-                for p in entry.touched():
-                    predicted.pop(p, None)
-                    if p in entry.before:
-                        predicted[p] = entry.before[p]
-        self.step_back("undo", lambda: self.ws.undo(path, turn=self.turn), self._valid(predicted))
+        if last is None:
+            return dict(self.model)  # never existed: nothing to undo
+        entry = self.log[last]
+        if entry.kind in IN_PLACE:
+            chosen = {p for p in entry.touched() if paths.is_within(p, path)}
+            created = {p for p in entry.touched() if p not in entry.before and entry.after.get(p, 0) is None}
+            chosen |= {f for f in created if any(paths.is_below(p, f) for p in chosen)}
+        elif entry.kind in UNDOABLE and entry.primary == path:
+            chosen = entry.touched()
+        else:
+            return None
+        if not self._untouched_since(last, chosen):
+            return None
+        predicted = {p: v for p, v in self.model.items() if p not in chosen}
+        predicted.update({p: entry.before[p] for p in chosen if p in entry.before})
+        for restored in [p for p in chosen if p in entry.before]:
+            for folder in paths.ancestors(restored):
+                if predicted.get(folder) is not None and folder in predicted:
+                    return None  # a file where a parent folder must be: a conflict
+                predicted[folder] = None
+        return predicted
 
     @precondition(lambda self: bool(self.log))
     @rule(data=st.data())
@@ -340,23 +283,35 @@ class WorkspaceMachine(RuleBasedStateMachine):
         turn = data.draw(st.sampled_from(sorted({e.turn for e in self.log})))
         indices = [i for i, e in enumerate(self.log) if e.turn == turn]
         touched = set().union(*(self.log[i].touched() for i in indices))
-        predicted = None
-        if self._untouched_since(indices[0], touched, skip_turn=turn):
-            first = self.log[indices[0]].before
-            predicted = {p: v for p, v in self.model.items() if p not in touched}
-            predicted.update({p: v for p, v in first.items() if p in touched})
         before = dict(self.model)
         later = {
             p
             for p in touched
             if self._touched_after(p, max(i for i in indices if p in self.log[i].touched()), turn)
         }
-        self.step_back("undo_turn", lambda: self.ws.undo_turn(turn, turn=self.turn), self._valid(predicted))
+        predicted = self._valid(self._turn_undone(turn, indices, touched))
+        self.step_back("undo_turn", lambda: self.ws.undo_turn(turn, turn=self.turn), predicted)
         for path in later & set(before):  # changed again by another turn since: never overwritten
             assert self.model.get(path, 0) == before[path], f"undo_turn overwrote {path}"
         for path in (set(before) | set(self.model)) - touched:  # files the turn did not touch stay
             if before.get(path) is not None or self.model.get(path) is not None:
                 assert self.model.get(path, 0) == before.get(path, 0), f"undo_turn changed {path}"
+
+    def _turn_undone(self, turn: str, indices: list[int], touched: set[str]) -> State | None:
+        """The state after undo_turn(turn): each path the turn changed goes back to what it was before
+        the turn's first change of it, unless another turn changed it after that (a conflict: kept).
+        Known while no entry moved (paths are identities) since the turn began; else None."""
+        if any(entry.kind not in IN_PLACE for entry in self.log[indices[0] :]):
+            return None
+        predicted = dict(self.model)
+        for path in touched:
+            first = min(i for i in indices if path in self.log[i].touched())
+            if self._touched_after(path, first, turn):
+                continue
+            predicted.pop(path, None)
+            if path in self.log[first].before:
+                predicted[path] = self.log[first].before[path]
+        return predicted
 
     def _touched_after(self, path: str, index: int, turn: str) -> bool:
         return any(path in entry.touched() for entry in self.log[index + 1 :] if entry.turn != turn)
@@ -372,7 +327,8 @@ class WorkspaceMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def revert_hunk(self, data: st.DataObject) -> None:
         path = data.draw(st.sampled_from(sorted(p for p, v in self.model.items() if v is not None)))
-        version = data.draw(st.integers(1, 4))
+        newest = self.run(self.ws.history(path))[-1]
+        version = data.draw(st.one_of(st.just(newest["version"]), st.integers(1, 4)))
         index = data.draw(st.integers(0, 2))
 
         async def call() -> Any:
@@ -383,7 +339,30 @@ class WorkspaceMachine(RuleBasedStateMachine):
                     raise
                 return _NoChange()
 
-        self.step_back("revert_hunk", call, None)
+        predicted = self._hunk_reverted(path, version, index, newest)
+        self.step_back("revert_hunk", call, predicted, path)
+
+    def _hunk_reverted(self, path: str, version: int, index: int, newest: dict[str, Any]) -> State | None:
+        """The state after reverting hunk `index` of `version`, known when `version` is the change that
+        made the current text (a write or edit in place, or a create: from nothing): then its old text
+        is known, the hunks must take the current text back to it, and the chosen one is undone exactly
+        where it is. A version that does not exist changes nothing."""
+        if version > newest["version"]:
+            return dict(self.model)  # no such version: refused
+        last = max((i for i, e in enumerate(self.log) if path in e.touched()), default=None)
+        if last is None or version != newest["version"] or newest["op"] not in ("write", "edit", "create"):
+            return None
+        old = self.log[last].before.get(path) if newest["op"] != "create" else ""
+        current = self.model[path]
+        assert isinstance(old, str) and isinstance(current, str)
+        hunks = self.run(self.ws.hunks(path, version))
+        every = current
+        for hunk in reversed(hunks):
+            every = revert(every, hunk)
+        assert every == old, f"the hunks of v{version} of {path} do not take {current!r} back to {old!r}"
+        if index >= len(hunks):
+            return dict(self.model)  # no such hunk: refused, nothing changes
+        return {**self.model, path: revert(current, hunks[index])}
 
     # --- the checks --------------------------------------------------------------------------------
 
@@ -406,5 +385,5 @@ class _NoChange:
     skipped: tuple[Any, ...] = ()
 
 
-WorkspaceMachine.TestCase.settings = settings(PROFILE)
+WorkspaceMachine.TestCase.settings = settings(MACHINE_PROFILE)
 TestWorkspaceMachine = WorkspaceMachine.TestCase

@@ -6,6 +6,7 @@
 // the frame's CSP refuses. Each run copies the shell's files into Pyodide's file system, runs, copies
 // the writes and deletions back, and then removes them again, so runs do not see each other's files.
 import { defineCommand } from "just-bash/browser";
+import { pipCommand } from "./pip.js";
 
 // A name that never resolves, used only as a key for the fetch shim.
 const INDEX_URL = "https://runtime.invalid/pyodide/";
@@ -62,7 +63,7 @@ let runtime = null; // Promise<Python> once started in this frame
 // host that Pyodide is starting).
 export function pythonCommands(run) {
   const python = (args, ctx) => pythonCommand(run, args, ctx);
-  const pip = (args, ctx) => pipCommand(run, args, ctx);
+  const pip = (args) => pipCommand(() => start(run), args);
   return [
     defineCommand("python", python),
     defineCommand("python3", python),
@@ -84,7 +85,7 @@ async function pythonCommand(run, args, ctx) {
   const parsed = parseArgs(args);
   if (parsed.error) return { stdout: "", stderr: `python: ${parsed.error}\n`, exitCode: 2 };
   if (parsed.mode === "version") return { stdout: `${await versionText(run)}\n`, stderr: "", exitCode: 0 };
-  if (parsed.mode === "module" && parsed.target === "pip") return pipCommand(run, parsed.argv.slice(1), ctx);
+  if (parsed.mode === "module" && parsed.target === "pip") return pipCommand(() => start(run), parsed.argv.slice(1));
   if (parsed.mode === "stdin") {
     const source = bytesToText(ctx.stdin);
     if (!source.trim()) {
@@ -96,21 +97,6 @@ async function pythonCommand(run, args, ctx) {
   }
   const py = await start(run);
   return py.execute(parsed, ctx);
-}
-
-async function pipCommand(run, args, ctx) {
-  const ignored = /^(-q|--quiet|-U|--upgrade|--no-deps|--user|--no-cache-dir)$/;
-  const [verb, ...rest] = args.filter((a) => !ignored.test(a));
-  if (verb === "--version" || verb === "-V") return ok("pip (offline: the wheels shipped with the app)\n");
-  const py = await start(run);
-  if (verb === "install") return py.install(rest.filter((a) => !a.startsWith("-")));
-  if (verb === "list" || verb === "freeze") return ok(py.listInstalled(verb === "freeze"));
-  const stderr = "pip: only `pip install NAME`, `pip list` and `pip freeze` work here\n";
-  return { stdout: "", stderr, exitCode: 2 };
-}
-
-function ok(stdout) {
-  return { stdout, stderr: "", exitCode: 0 };
 }
 
 // python [-u -B -I -E -s -O ...] (-c CODE | -m MODULE | SCRIPT | - | nothing) [ARGS...]
@@ -329,43 +315,9 @@ class Python {
     return entries;
   }
 
-  async install(names) {
-    if (!names.length) return { stdout: "", stderr: "pip: name at least one package\n", exitCode: 2 };
-    const available = this.available();
-    const wanted = names.map((name) => normalise(name.split(/[<>=!~;[ ]/)[0]));
-    const missing = wanted.filter((name) => !available.has(name));
-    if (missing.length) {
-      const known = [...available.keys()].sort().join(", ");
-      const stderr = `ERROR: no offline distribution for ${missing.join(", ")} (available here: ${known})\n`;
-      return { stdout: "", stderr, exitCode: 1 };
-    }
-    const errors = [];
-    await this.pyodide.loadPackage(wanted.map((name) => available.get(name).name), {
-      messageCallback: () => {},
-      errorCallback: (message) => errors.push(message),
-    });
-    if (errors.length) return { stdout: "", stderr: `${errors.join("\n")}\n`, exitCode: 1 };
+  // pip installed packages into site-packages: they are Python's, not files of the user.
+  afterInstall() {
     this.baseline = new Set(this.walk().map((entry) => entry.path));
-    const done = wanted.map((name) => `${available.get(name).name}-${available.get(name).version}`);
-    return ok(`Successfully installed ${done.join(" ")}\n`);
-  }
-
-  listInstalled(freeze) {
-    const loaded = Object.keys(this.pyodide.loadedPackages).sort();
-    const versions = this.available();
-    const lines = loaded.map((name) => {
-      const version = versions.get(normalise(name))?.version ?? "";
-      return freeze ? `${name}==${version}` : `${name.padEnd(24)} ${version}`;
-    });
-    return `${lines.join("\n")}${lines.length ? "\n" : ""}`;
-  }
-
-  available() {
-    const map = new Map();
-    for (const [key, pkg] of Object.entries(this.lock.packages || {})) {
-      map.set(normalise(pkg.name || key), { name: pkg.name || key, version: pkg.version || "" });
-    }
-    return map;
   }
 }
 
@@ -413,10 +365,6 @@ function bytesToText(stdin) {
   if (!stdin) return "";
   if (typeof stdin !== "string") return new TextDecoder().decode(stdin);
   return new TextDecoder().decode(Uint8Array.from(stdin, (c) => c.charCodeAt(0) & 0xff));
-}
-
-function normalise(name) {
-  return name.trim().toLowerCase().replace(/[-_.]+/g, "-");
 }
 
 function underAny(path, roots) {

@@ -7,6 +7,11 @@
 // a result, and failures come back as `{ok: false, code, message}` with code "quota" (storage full),
 // "stale" (the guard value changed: another tab wrote first), "closed" (the database was closed because
 // a newer version of the app opened it) or "error".
+//
+// A small reserve of storage is held in a database of its own. When IndexedDB itself refuses a commit
+// for quota, the origin is at its limit (Chromium counts more than the bytes written, so usage can end
+// above the quota) and no write of any size would pass; the reserve is then deleted, which gives its
+// space back at once, so that small changes (an edit, an undo) are still saved while the user makes room.
 
 export const DB_NAME = "agentlite";
 // Bump SCHEMA_VERSION whenever STORES changes (new stores are created in onupgradeneeded; tabs still on
@@ -20,9 +25,12 @@ export const STORES = Object.freeze([
   "chats", "memory",
 ]);
 export const LOCK_NAME = "agentlite-workspace";
+export const RESERVE_DB = "agentlite-reserve";
+const RESERVE_BYTES = 128 * 1024;
 
 let db = null;
 let closedReason = null;
+let reserveHeld = Promise.resolve(false);
 const versionChangeCallbacks = new Set();
 
 const failure = (code, message) => ({ ok: false, code, message: String(message) });
@@ -75,6 +83,7 @@ export function open(name = DB_NAME) {
         closedReason = closedReason || "the browser closed the database";
         notify({ reason: "closed" });
       };
+      reserveHeld = holdReserve();
       resolve(ok({ version: db.version }));
     };
   });
@@ -199,7 +208,73 @@ export function commit(batchJson, blobs) {
   const names = new Set([...batch.clears, ...batch.deletes.map((d) => d[0]), ...batch.puts.map((p) => p[0])]);
   if (batch.guard) names.add(batch.guard[0]);
   if (names.size === 0) return Promise.resolve(ok(null));
-  return roomFor(batch, buffers).then((room) => (room ? writeBatch(batch, buffers, names) : QUOTA_FULL));
+  return roomFor(batch, buffers).then(async (room) => {
+    if (!room) return QUOTA_FULL;
+    const result = await writeBatch(batch, buffers, names);
+    if (!result.ok && result.code === "quota") await releaseReserve();
+    return result;
+  });
+}
+
+/** Resolves to whether the reserve is held: it is written when missing and when it still fits. */
+function holdReserve() {
+  return new Promise((resolve) => {
+    let request;
+    try {
+      request = indexedDB.open(RESERVE_DB, 1);
+    } catch (error) {
+      resolve(false);
+      return;
+    }
+    request.onupgradeneeded = () => request.result.createObjectStore("reserve");
+    request.onerror = () => resolve(false);
+    request.onsuccess = () => {
+      const reserve = request.result;
+      const tx = reserve.transaction("reserve", "readwrite");
+      const store = tx.objectStore("reserve");
+      const count = store.count();
+      count.onsuccess = () => {
+        if (count.result === 0) store.put(randomBytes(RESERVE_BYTES), "reserve");
+      };
+      tx.oncomplete = () => resolve(true);
+      tx.onabort = () => resolve(false);
+      reserve.close(); // takes effect once the transaction is done
+    };
+  });
+}
+
+/**
+ * Delete the reserve database when this tab holds it. Resolves once the browser counts the space as
+ * free again (its usage figure can lag the deletion a little; it is polled for at most a second).
+ */
+async function releaseReserve() {
+  if (!(await reserveHeld)) return;
+  reserveHeld = Promise.resolve(false);
+  const before = await usage();
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(RESERVE_DB);
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
+  for (let tries = 0; before !== null && tries < 20 && (await usage()) >= before; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function usage() {
+  try {
+    const { usage: used } = await navigator.storage.estimate();
+    return typeof used === "number" ? used : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+// Random bytes, so that no compression in the browser shrinks the reserve below its nominal size.
+function randomBytes(size) {
+  const bytes = new Uint8Array(size);
+  const random = globalThis.crypto?.getRandomValues?.bind(globalThis.crypto);
+  for (let at = 0; random && at < size; at += 65536) random(bytes.subarray(at, at + 65536));
+  return bytes;
 }
 
 /**
@@ -300,9 +375,11 @@ export function onAnnounce(callback) {
   return () => tabs.removeEventListener("message", listener);
 }
 
-/** Delete the whole database (tests, "reset the app"). */
-export function destroy(name = DB_NAME) {
+/** Delete the whole database and the reserve (tests, "reset the app"). */
+export async function destroy(name = DB_NAME) {
   close();
+  reserveHeld = Promise.resolve(true); // whichever tab wrote it
+  await releaseReserve();
   return new Promise((resolve) => {
     const request = indexedDB.deleteDatabase(name);
     request.onsuccess = () => resolve(ok(null));
