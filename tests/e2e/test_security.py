@@ -14,16 +14,15 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Page, Request, expect
 
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
-from tests.e2e.conftest import send
+from tests.e2e.conftest import open_app, pipe_console, send, wait_ready
 from tests.e2e.scripted_support import (
     WAIT_MS,
     approve_through,
     messages,
-    record_requests,
     start,
     wait_idle,
 )
@@ -145,6 +144,41 @@ def test_the_api_key_appears_only_in_the_model_requests_authorization_header(
     assert page.input_value("[data-testid=settings-api-key]") == KEY  # it is still where it belongs
 
 
+def test_a_link_to_another_endpoint_does_not_get_the_remembered_key(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    """A key remembered for endpoint A is not sent to endpoint B that a crafted link names; the user is
+    told why the key field is empty, and the key still works for A."""
+    model_server.script(Scripted(chunks=text_chunks("Hello from A.")))
+    start(page, origin, model_server)
+    page.click("[data-testid=settings-open]")
+    page.fill("[data-testid=settings-api-key]", KEY)
+    page.check("[data-testid=settings-remember-key]")
+    page.click("[data-testid=settings-save]")
+
+    with ModelServer() as other:
+        other.script(Scripted(chunks=text_chunks("Hello from B.")))
+        open_app(page, origin, base_url=other.base_url, model="test-model", dialect="native")
+        send(page, "hello")
+        wait_reply(page, "Hello from B.")
+        page.click("[data-testid=settings-open]")
+        assert page.input_value("[data-testid=settings-api-key]") == ""
+        note = page.locator("[data-testid=settings-key-note]")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text(f"belongs to {model_server.base_url.removesuffix('/v1')}")
+        assert other.completions(), "the message never reached B"
+        assert all(KEY not in json.dumps([r.path, r.headers, r.body]) for r in other.requests)
+        assert all("Authorization" not in r.headers for r in other.completions())
+
+    page.goto(f"{origin}/index.html")  # the saved endpoint again: its key is still remembered
+    wait_ready(page)
+    page.get_by_text("Hello from B.").wait_for(timeout=WAIT_MS)  # the saved chats are back
+    page.click("[data-testid=chat-tab-new]")
+    send(page, "hello again")
+    wait_reply(page, "Hello from A.")
+    assert model_server.completions()[-1].headers.get("Authorization") == f"Bearer {KEY}"
+
+
 def test_every_sandbox_frame_is_allow_scripts_only(
     page: Page, origin: str, model_server: ModelServer
 ) -> None:
@@ -246,12 +280,31 @@ def test_the_page_csp_meets_its_minimums(page: Page, origin: str) -> None:
     assert images and images <= LOCAL_SOURCES, f"img-src allows remote images: {images}"
     scripts = served.get("script-src", served.get("default-src", set()))
     assert scripts <= LOCAL_SOURCES - {"data:", "blob:"}, f"script-src is too wide: {scripts}"
-    # and the browser enforces it: a remote image is refused before any request leaves
-    requests = record_requests(page)
-    page.evaluate(
-        "() => { const img = new Image(); img.src = 'https://x.invalid/p.png'; document.body.append(img); }"
-    )
-    page.wait_for_function("document.images[document.images.length - 1].complete")
-    page.wait_for_timeout(200)  # let a late network event arrive
-    assert requests.left("x.invalid") == []
-    assert page.evaluate("document.images[document.images.length - 1].naturalWidth") == 0
+    # The page itself talks only to its own origin: model requests are made by the agent worker.
+    assert served.get("connect-src") == {"'self'"}, f"connect-src: {served.get('connect-src')}"
+
+
+def test_the_browser_enforces_the_page_csp_against_another_origin(page: Page, origin: str) -> None:
+    """A remote image and a fetch from the page reach no server; a real server on another origin records
+    every hit, and sees the one request the page's CSP does not govern (the agent worker's: a meta CSP
+    does not apply to workers, which must reach the configured model endpoint)."""
+    with ModelServer() as elsewhere:
+        target = elsewhere.base_url.removesuffix("/v1")
+        pipe_console(page)
+        page.goto(f"{origin}/index.html")
+        wait_ready(page)
+        page.evaluate(
+            "(url) => { const img = new Image(); img.src = url; document.body.append(img); }",
+            f"{target}/pixel.png?d=image",
+        )
+        page.wait_for_function("document.images[document.images.length - 1].complete")
+        assert page.evaluate("document.images[document.images.length - 1].naturalWidth") == 0
+        fetched = page.evaluate(
+            "(url) => fetch(url).then(() => 'reached', (err) => 'refused: ' + err.message)",
+            f"{target}/v1/models?d=fetch",
+        )
+        assert fetched.startswith("refused"), fetched
+        worker = next(w for w in page.workers if w.url.endswith("/worker.js"))
+        status = worker.evaluate("(url) => fetch(url).then((r) => r.status)", f"{target}/v1/models")
+        assert status == 200
+        assert [r.path for r in elsewhere.requests] == ["/v1/models"]

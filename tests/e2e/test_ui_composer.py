@@ -100,3 +100,91 @@ def test_the_tool_picker_forces_the_next_turns_tool(
 
     page.click("[data-testid=mode-toggle]")
     expect(picker).to_be_disabled()
+
+
+SLOW_PIECES = [f"word{n} " for n in range(40)]
+
+
+def slow_reply() -> Scripted:
+    """A reply that streams for seconds: long enough to press a key while it streams."""
+    return Scripted(chunks=text_chunks(*SLOW_PIECES), delay=0.1)
+
+
+def streaming_reply(page: Page, index: int) -> Any:
+    """The index-th assistant message, once its first words have arrived."""
+    reply = page.locator("[data-testid=message][data-role=assistant]").nth(index)
+    expect(reply).to_contain_text("word0", timeout=WAIT_MS)
+    return reply
+
+
+def test_escape_stops_the_turn_only_from_the_chat(page: Page, origin: str, model_server: ModelServer) -> None:
+    start(page, origin, model_server)
+    model_server.script(*[slow_reply() for _ in range(4)])
+    page.evaluate("window.agentlite.vfs.writeText('/notes.txt', 'some notes\\n')")
+    page.locator("[data-testid=file-item][data-path='/notes.txt'] .file-row").click()
+    expect(page.locator("[data-testid=file-view]")).to_have_attribute(
+        "data-path", "/notes.txt", timeout=WAIT_MS
+    )
+
+    page.fill(INPUT, "first")
+    page.press(INPUT, "Enter")
+    reply = streaming_reply(page, 0)
+    page.press(INPUT, "Escape")
+    expect(reply).to_have_attribute("data-state", "interrupted", timeout=WAIT_MS)
+    wait_idle(page)
+
+    page.fill(INPUT, "second")
+    page.press(INPUT, "Enter")
+    reply = streaming_reply(page, 1)
+    page.click("[data-testid=chat-stop]")
+    expect(reply).to_have_attribute("data-state", "interrupted", timeout=WAIT_MS)
+    wait_idle(page)
+
+    page.fill(INPUT, "third")
+    page.press(INPUT, "Enter")
+    reply = streaming_reply(page, 2)
+    page.locator("[data-testid=file-view]").click()
+    page.keyboard.press("Escape")
+    assert reply.get_attribute("data-state") == "streaming"  # Esc came while it streamed ...
+    expect(reply).to_have_attribute("data-state", "done", timeout=WAIT_MS)  # ... and did not stop it
+    wait_idle(page)
+
+    page.fill(INPUT, "fourth")
+    page.press(INPUT, "Enter")
+    reply = streaming_reply(page, 3)
+    page.click("[data-testid=settings-open]")
+    expect(page.locator("dialog.settings")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog.settings")).to_be_hidden()
+    assert reply.get_attribute("data-state") == "streaming"
+    expect(reply).to_have_attribute("data-state", "done", timeout=WAIT_MS)
+    expect(reply).to_contain_text("word39")
+
+
+RECORD_SENDS = """
+window.__sends = [];
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.type === "send") window.__sends.push(message);
+  return post.call(this, message, ...rest);
+};
+"""
+
+
+def test_chat_mode_sends_no_forced_tool(page: Page, origin: str, model_server: ModelServer) -> None:
+    page.add_init_script(RECORD_SENDS)
+    start(page, origin, model_server)
+    model_server.script(Scripted(chunks=text_chunks("Just talking.")))
+    page.select_option(PICKER, "read_file")
+    page.click("[data-testid=mode-toggle]")
+    expect(page.locator(PICKER)).to_be_disabled()
+    page.fill(INPUT, "tell me something")
+    page.press(INPUT, "Enter")
+    wait_idle(page)
+    sends = page.evaluate("window.__sends")
+    assert [s["mode"] for s in sends] == ["chat"]
+    assert "tool" not in sends[0], sends[0]
+    body = model_server.completions()[0].body
+    assert "tool_choice" not in body and "read_file" not in json.dumps(body["messages"])
+    page.click("[data-testid=mode-toggle]")  # the choice waits for the next Agent turn
+    expect(page.locator(PICKER)).to_have_value("read_file")

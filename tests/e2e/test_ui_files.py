@@ -23,6 +23,15 @@ def row(page: Page, path: str) -> Locator:
     return item(page, path).locator(":scope > .file-row")
 
 
+def dismiss_storage_notice(page: Page) -> None:
+    """Once the browser has answered the persistence request, dismiss its warning (README screenshots)."""
+    page.locator("[data-testid=app][data-storage]").wait_for(state="attached", timeout=WAIT_MS)
+    warning = page.locator("[data-testid=storage-warning]")
+    if warning.count():
+        page.click("[data-testid=storage-warning-dismiss]")
+    expect(warning).to_have_count(0)
+
+
 def menu_action(page: Page, path: str, action: str) -> None:
     row(page, path).click(button="right")
     page.locator(f".file-menu [data-action={action}]").click()
@@ -99,6 +108,17 @@ def test_context_menu_new_rename_delete_and_download(app: Page) -> None:
     expect(item(app, "/docs/renamed.md")).to_have_count(0, timeout=WAIT_MS)
 
 
+def test_context_menu_new_folder(app: Page) -> None:
+    vfs(app, "writeText", "/docs/keep.md", "keep\n")
+    app.on("dialog", lambda dialog: dialog.accept("drafts"))
+    menu_action(app, "/docs", "new-folder")
+    folder = item(app, "/docs/drafts")
+    expect(folder).to_have_attribute("data-kind", "dir", timeout=WAIT_MS)
+    listed = {entry["path"]: entry["kind"] for entry in vfs(app, "list", "/docs")}
+    assert listed == {"/docs/drafts": "dir", "/docs/keep.md": "file"}
+    assert vfs(app, "history", "/docs/drafts")[-1]["author"] == "user"
+
+
 def test_drag_a_file_into_a_folder_moves_it(app: Page) -> None:
     vfs(app, "writeText", "/lib/util.js", "export const x = 1;\n")
     vfs(app, "writeText", "/loose.js", "export const y = 2;\n")
@@ -112,6 +132,7 @@ def test_drag_a_file_into_a_folder_moves_it(app: Page) -> None:
 
 def test_chat_screenshot_with_a_live_tool_preview(page: Page, origin: str) -> None:
     open_app(page, origin, dialect="ndjson")
+    dismiss_storage_notice(page)
     vfs(page, "writeText", "/src/App.tsx", APP_TSX)
     row(page, "/src/App.tsx").click()
     expect(page.locator("[data-testid=file-view]")).to_have_text(APP_TSX, timeout=WAIT_MS)

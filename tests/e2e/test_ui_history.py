@@ -10,6 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import send
 from tests.e2e.test_demo_scenarios import APP_TSX, FINAL, card, vfs, wait_file, wait_reply, wait_status
+from tests.e2e.test_ui_files import dismiss_storage_notice
 
 WAIT_MS = 60_000
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -101,6 +102,7 @@ def test_revert_one_hunk_changes_only_that_hunk(app: Page) -> None:
 
 
 def test_history_follows_the_agent_live_and_screenshot(app: Page) -> None:
+    dismiss_storage_notice(app)
     vfs(app, "writeText", "/src/App.tsx", APP_TSX)
     open_file(app, "/src/App.tsx")
     expect(versions(app)).to_have_count(1, timeout=WAIT_MS)

@@ -154,16 +154,27 @@ def test_settings_persist_and_the_key_only_when_remembered(app: Page) -> None:
     assert app.input_value("[data-testid=settings-api-key]") == ""
 
 
-def test_connection_test_tells_cors_from_unreachable(app: Page) -> None:
+def test_connection_test_tells_cors_from_unreachable(app: Page, origin: str) -> None:
     from buildsys.model_server import ModelServer
 
     with ModelServer(cors=False) as no_cors:
         open_settings(app)
+        app.select_option("[data-testid=settings-preset]", "ollama")  # an Ollama on another port
         fill_form(app, base_url=no_cors.base_url, model="test-model")
         app.click("[data-testid=settings-test]")
         expect(app.locator(RESULT)).to_have_attribute("data-outcome", "cors", timeout=WAIT_MS)
-        assert "Fix:" in app.inner_text(RESULT)
+        fix = app.locator(f"{RESULT} .connection-fix").inner_text()
+        assert (
+            fix == f"Fix: Start Ollama with this page's origin allowed: OLLAMA_ORIGINS={origin} ollama serve"
+        )
         assert any(r.path.endswith("/models") for r in no_cors.requests), "the server was never asked"
+
+        app.select_option("[data-testid=settings-preset]", "vllm")
+        fill_form(app, base_url=no_cors.base_url)
+        app.click("[data-testid=settings-test]")
+        expect(app.locator(f"{RESULT} .connection-fix")).to_contain_text(
+            f"--allowed-origins '[\"{origin}\"]'"
+        )
 
     fill_form(app, base_url=f"http://127.0.0.1:{closed_port()}/v1")
     app.click("[data-testid=settings-test]")
@@ -203,3 +214,43 @@ def test_connection_test_reports_refused_key_missing_model_and_success(
     fill_form(app, model="test-model")
     app.click("[data-testid=settings-test]")
     expect(app.locator(RESULT)).to_have_attribute("data-outcome", "ok", timeout=WAIT_MS)
+
+
+def test_the_model_list_is_fetched_when_the_dialog_opens(app: Page, model_server: Any) -> None:
+    model_server.models = ["test-model", "other-model"]
+    open_settings(app)
+    fill_form(app, base_url=model_server.base_url, model="test-model")
+    app.click("[data-testid=settings-save]")
+    options = app.locator("#settings-models option")
+    expect(options).to_have_count(0)  # only the dialog fills this list
+    open_settings(app)
+    expect(options).to_have_count(2, timeout=WAIT_MS)
+    assert [o.get_attribute("value") for o in options.all()] == ["test-model", "other-model"]
+    assert app.locator(RESULT).inner_text() == ""  # listed quietly: no test result until asked
+
+
+RECORD_SETTINGS = """
+window.__settings = [];
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.type === "settings") window.__settings.push(message.settings);
+  return post.call(this, message, ...rest);
+};
+"""
+
+
+def test_the_embedding_model_is_saved_and_sent(page: Page, origin: str) -> None:
+    page.add_init_script(RECORD_SETTINGS)
+    page.goto(f"{origin}/index.html")
+    wait_ready(page)
+    open_settings(page)
+    field = page.locator("[data-testid=settings-embedding-model]")
+    expect(page.locator("label", has=field)).to_contain_text("Embedding model (optional, for memory search)")
+    field.fill("nomic-embed-text")
+    page.click("[data-testid=settings-save]")
+    assert page.evaluate("window.__settings.at(-1).embedding_model") == "nomic-embed-text"
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("window.__settings[0].embedding_model") == "nomic-embed-text"
+    open_settings(page)
+    expect(field).to_have_value("nomic-embed-text")

@@ -7,6 +7,7 @@ import { createChatView } from "./views/chat-view.js";
 import { createFilesView } from "./views/files-view.js";
 import { createLoadView } from "./views/load-view.js";
 import { createMemoryView } from "./views/memory-view.js";
+import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { SandboxHost } from "./sandbox/host.js";
@@ -20,7 +21,11 @@ const load = createLoadView(root);
 client.on("phase", (message) => load.phase(message));
 client.on("failed", (failure) => load.failed(failure));
 
-const files = createFilesView(root, { call: (method, args) => client.call(`vfs.${method}`, args) });
+const panels = createPanelSwitcher(root);
+const files = createFilesView(root, {
+  call: (method, args) => client.call(`vfs.${method}`, args),
+  onChoose: () => panels.show("editor"),
+});
 const refreshFiles = () => files.refresh().catch((err) => console.warn("agentlite: file tree", err));
 client.on("ready", () => {
   load.ready();
@@ -53,6 +58,7 @@ const chat = createChatView(root, {
   onRename: (id, title) => chatCall("chats.rename", { id, title }),
   onMode: (id, mode) => chatCall("chats.settings", { id, settings: { mode } }),
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
+  loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
 const memory = createMemoryView(root, {
@@ -76,7 +82,7 @@ const applySettings = (next) => {
 createSettingsView(root, {
   getSettings: () => settings,
   onSave: applySettings,
-  onForgetKey: () => applySettings({ ...settings, api_key: "", remember_key: false }),
+  onForgetKey: () => applySettings({ ...settings, api_key: "", remember_key: false, withheld_key_origin: null }),
   testConnection: (values) => client.call("connection.test", { settings: values }),
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.

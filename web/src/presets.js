@@ -1,5 +1,6 @@
 // Provider presets for the settings form: the OpenAI-compatible base URL, a model to start from,
 // whether a key is needed, and how to let this page through CORS when the provider runs locally.
+import { originOf } from "./settings.js";
 
 const LOCAL_CORS = "Allow this page's origin in the server's CORS settings.";
 
@@ -49,16 +50,10 @@ export function presetFor(baseUrl) {
   return PRESETS.find((preset) => preset.base_url && originOf(preset.base_url) === origin);
 }
 
-/** How to fix a CORS block for the provider at this base URL, for a page served from `pageOrigin`. */
-export function corsFix(baseUrl, pageOrigin) {
-  const hint = presetFor(baseUrl)?.cors || LOCAL_CORS;
+/** How to fix a CORS block for a page served from `pageOrigin`: the fix of the provider at this base URL,
+ * else of the provider the user chose (`presetId`: the same server may run on another host or port). */
+export function corsFix(baseUrl, pageOrigin, presetId = "") {
+  const chosen = PRESETS.find((preset) => preset.id === presetId);
+  const hint = presetFor(baseUrl)?.cors || chosen?.cors || LOCAL_CORS;
   return hint.replaceAll("{origin}", pageOrigin);
-}
-
-function originOf(url) {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
 }

@@ -1,9 +1,11 @@
 // Settings: defaults, what is remembered on this device, and the URL parameters that set them.
 // The API key is kept in memory unless the user opts in to "remember on this device"; a URL never
-// carries it.
+// carries it. A remembered key is bound to the origin of the base URL it was saved with, so a link that
+// sets another `base_url` cannot make the page send the key to that host.
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";
+const KEY_ORIGIN_STORE = "agentlite.apiKeyOrigin";
 export const DIALECTS = ["auto", "native", "json", "ndjson", "ndjson-text"];
 export const APPROVAL_KINDS = ["delete", "overwrite", "shell", "js", "batch"];
 const URL_KEYS = ["base_url", "model", "dialect"];
@@ -20,18 +22,40 @@ export function defaults() {
     context_window: 0, // 0: what the engine assumes for an unknown model
     eval_timeout_s: 10,
     auto_approve: [], // approval kinds that do not ask (APPROVAL_KINDS)
+    embedding_model: "", // empty: memory search without embeddings
+    withheld_key_origin: null, // not stored: the origin ("" for none) of a remembered key not used here
   };
+}
+
+/** The scheme, host and port of a URL ("" for none or a malformed one). */
+export function originOf(url) {
+  try {
+    return url ? new URL(url).origin : "";
+  } catch {
+    return "";
+  }
 }
 
 function readStored(storage) {
   try {
     const saved = JSON.parse(storage.getItem(STORE) || "{}");
     delete saved.api_key; // only ever under KEY_STORE, and only when remembered
+    delete saved.withheld_key_origin;
     const key = storage.getItem(KEY_STORE);
-    return key ? { ...saved, api_key: key, remember_key: true } : { ...saved, remember_key: false };
+    if (!key) return { ...saved, remember_key: false };
+    // A key remembered before keys were bound to an origin belongs to the base URL saved with it.
+    const keyOrigin = storage.getItem(KEY_ORIGIN_STORE) ?? originOf(saved.base_url);
+    return { ...saved, api_key: key, remember_key: true, key_origin: keyOrigin };
   } catch {
     return {};
   }
+}
+
+/** Withhold a remembered key from any other origin than the one it was saved for. */
+function bindKey(settings) {
+  const { key_origin: keyOrigin, ...rest } = settings;
+  if (keyOrigin === undefined || keyOrigin === originOf(rest.base_url)) return rest;
+  return { ...rest, api_key: "", remember_key: false, withheld_key_origin: keyOrigin };
 }
 
 function fromUrl(search) {
@@ -54,20 +78,28 @@ export function normalize(settings) {
     APPROVAL_KINDS.includes(kind),
   );
   if (!DIALECTS.includes(clean.dialect)) clean.dialect = "auto";
+  clean.embedding_model = String(clean.embedding_model || "").trim();
   return clean;
 }
 
 export function load(storage, search) {
-  const settings = normalize({ ...readStored(storage), ...fromUrl(search) });
+  const settings = normalize(bindKey({ ...readStored(storage), ...fromUrl(search) }));
   if (!settings.base_url && !settings.model) settings.model = "demo";
   return settings;
 }
 
+/** Remember the settings; the key only when the user opted in, bound to its base URL's origin. A key
+ * withheld from this page stays remembered for its own origin until the user forgets it. */
 export function save(storage, settings) {
-  const { api_key, remember_key, ...rest } = settings;
+  const { api_key, remember_key, withheld_key_origin, ...rest } = settings;
   storage.setItem(STORE, JSON.stringify(rest));
-  if (remember_key && api_key) storage.setItem(KEY_STORE, api_key);
-  else storage.removeItem(KEY_STORE);
+  if (remember_key && api_key) {
+    storage.setItem(KEY_STORE, api_key);
+    storage.setItem(KEY_ORIGIN_STORE, originOf(rest.base_url));
+  } else if (withheld_key_origin == null) {
+    storage.removeItem(KEY_STORE);
+    storage.removeItem(KEY_ORIGIN_STORE);
+  }
 }
 
 /** What a turn carries to the engine from the settings (per-chat limits and approvals). */

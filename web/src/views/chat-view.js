@@ -21,6 +21,7 @@ export function createChatView(root, actions) {
   const status = root.querySelector("#status");
   const composer = createComposer(root.querySelector(".composer"), { listFiles: actions.listFiles });
   const chats = new Map();
+  const closed = new Set(); // chats the user closed: late events of their turns are dropped
   let active = null;
   let counter = 0;
   let restored = false; // the saved tab layout is only written once the saved tabs are back
@@ -52,7 +53,7 @@ export function createChatView(root, actions) {
     const chat = chats.get(id);
     showMode(chat.mode);
     stop.hidden = !chat.busy;
-    if (meter) meter.textContent = chat.context ? meterText(chat.context) : "";
+    showMeter(chat.context);
     saveTabs();
   }
 
@@ -68,6 +69,8 @@ export function createChatView(root, actions) {
     tabs.remove(id);
     chat.list.remove();
     chats.delete(id);
+    closed.add(id);
+    if (chat.busy) actions.onStop(id);
     actions.onClose?.(id);
     if (neighbour) activate(neighbour);
     else openNewChat();
@@ -110,7 +113,7 @@ export function createChatView(root, actions) {
         chat.lastAssistant = message;
       },
       card: (message, id, name) => {
-        const shown = new ToolCard(id, name, { onApprove: () => {} });
+        const shown = new ToolCard(id, name, { onApprove: () => {}, loadDiff: actions.loadDiff });
         message.el.append(shown.el);
         return shown;
       },
@@ -174,7 +177,9 @@ export function createChatView(root, actions) {
     box.className = "decisions";
     if (event.advice) box.append(Object.assign(document.createElement("p"), { textContent: event.advice }));
     for (const option of event.options || []) {
-      box.append(button(DECISION_LABEL[option] || option, `decision-${option}`, () => actions.onDecide(chat.id, option)));
+      // after a loop stop, "retry" lets the agent go on with the same calls
+      const label = event.reason === "loop" && option === "retry" ? "Let it go on" : DECISION_LABEL[option] || option;
+      box.append(button(label, `decision-${option}`, () => actions.onDecide(chat.id, option)));
     }
     if (event.settings) box.append(button("Open settings", "", () => root.querySelector("[data-testid=settings-open]").click()));
     (chat.banner || chat.list).append(box);
@@ -184,9 +189,14 @@ export function createChatView(root, actions) {
   function card(chat, id, name) {
     let found = chat.cards.get(id);
     if (!found) {
-      found = new ToolCard(id, name, { onApprove: (callId, ok, batch) => actions.onApprove(chat.id, callId, ok, batch) });
+      found = new ToolCard(id, name, {
+        onApprove: (callId, ok, batch) => actions.onApprove(chat.id, callId, ok, batch),
+        loadDiff: actions.loadDiff,
+      });
       chat.cards.set(id, found);
       (chat.current || chat.lastAssistant)?.el.append(found.el);
+      if (chat.toolThinking?.has(id)) found.thinking(chat.toolThinking.get(id));
+      chat.toolThinking?.delete(id);
     } else if (name && found.el.dataset.tool !== name) found.rename(name);
     return found;
   }
@@ -205,14 +215,28 @@ export function createChatView(root, actions) {
   }
 
   function plan(chat, event) {
-    chat.planEl ??= notice(chat, "plan", "");
+    if (!chat.planEl) {
+      chat.planEl = notice(chat, "plan", "");
+      chat.planEl.dataset.testid = "plan";
+      chat.planEl.setAttribute("aria-label", "Plan");
+    }
     const list = document.createElement("ul");
     for (const step of event.steps) {
       const item = document.createElement("li");
       item.textContent = `${step.done ? "☑" : "☐"} ${step.text}`;
+      item.dataset.done = String(Boolean(step.done));
       list.append(item);
     }
     chat.planEl.replaceChildren(Object.assign(document.createElement("strong"), { textContent: "Plan" }), list);
+  }
+
+  /** Thinking: the message's own, or (ndjson) a tool's, which may come before its call: kept until then. */
+  function toolThinking(chat, event) {
+    if (!event.tool_id) return chat.current?.appendThinking(event.text);
+    const shown = chat.cards.get(event.tool_id);
+    if (shown) return shown.thinking(event.text);
+    chat.toolThinking ??= new Map();
+    chat.toolThinking.set(event.tool_id, (chat.toolThinking.get(event.tool_id) || "") + event.text);
   }
 
   const HANDLERS = {
@@ -223,11 +247,12 @@ export function createChatView(root, actions) {
       chat.current = new MessageView(e.role);
       chat.lastAssistant = chat.current;
       chat.cards = new Map(); // call ids are only unique within one round
+      chat.toolThinking = new Map();
       if (e.turn) chat.current.el.dataset.turn = e.turn;
       chat.list.append(chat.current.el);
     },
     text: (chat, e) => chat.current?.appendText(e.text),
-    thinking: (chat, e) => (e.tool_id && chat.cards.get(e.tool_id) ? chat.cards.get(e.tool_id).thinking(e.text) : chat.current?.appendThinking(e.text)),
+    thinking: toolThinking,
     tool_started: (chat, e) => card(chat, e.id, e.name),
     tool_preview: (chat, e) => card(chat, e.id).preview(e.field, e.text),
     tool_status: (chat, e) => card(chat, e.id, e.name).status(e),
@@ -244,13 +269,17 @@ export function createChatView(root, actions) {
     turn_error: banner,
     decision,
     decision_made: (chat) => chat.decisions?.remove(),
-    stopped: (chat, e) => notice(chat, "stopped", e.message),
+    stopped: (chat, e) => {
+      const el = notice(chat, "stopped", e.message);
+      el.dataset.testid = "stopped-reason";
+      el.dataset.reason = e.reason || "";
+    },
     notice: (chat, e) => notice(chat, `note ${e.level || ""}`, e.message),
     dialect: (chat, e) => notice(chat, "note", `Tool-call dialect: ${e.dialect} (${e.reason})`),
     plan,
     context: (chat, e) => {
       chat.context = e;
-      if (chat.id === active && meter) meter.textContent = meterText(e);
+      if (chat.id === active) showMeter(e);
     },
     turn_end: (chat) => {
       setBusy(chat, false);
@@ -258,11 +287,14 @@ export function createChatView(root, actions) {
     },
   };
 
-  function meterText(context) {
-    return `context ${context.used.toLocaleString()} / ${context.window.toLocaleString()}`;
+  function showMeter(context) {
+    meter.textContent = context ? `context ${context.used.toLocaleString()} / ${context.window.toLocaleString()}` : "";
+    meter.dataset.used = context ? String(context.used) : "";
+    meter.dataset.window = context ? String(context.window) : "";
   }
 
   function handle(chatId, event) {
+    if (closed.has(chatId)) return;
     const chat = chats.get(chatId) || chats.get(addChat(chatId));
     HANDLERS[event.kind]?.(chat, event);
     scroll(chat);
@@ -278,8 +310,11 @@ export function createChatView(root, actions) {
       submit();
     }
   });
-  root.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && chats.get(active)?.busy) actions.onStop(active);
+  // Esc stops the running turn only where the user is working with the chat: not in the settings dialog
+  // or the editor (where Esc means something else), nor while editing a memory.
+  root.querySelector(".panel.chat").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.target.closest(".memory-panel")) return;
+    if (chats.get(active)?.busy) actions.onStop(active);
   });
   stop.addEventListener("click", () => actions.onStop(active));
   newTab.addEventListener("click", () => openNewChat());

@@ -92,11 +92,13 @@ export function createComposer(form, { listFiles }) {
     event.stopPropagation();
   }
 
+  /** The forced tool goes only with an Agent-mode turn (Chat mode has no tools); the choice waits for
+   * the next Agent turn. */
   function takeTurnOptions(text) {
     const references = [...picked].filter((path) => text.includes(`@${path}`));
-    const tool = picker.value || undefined;
+    const tool = picker.disabled ? undefined : picker.value || undefined;
     picked.clear();
-    picker.value = "";
+    if (tool) picker.value = "";
     return { ...(tool && { tool }), ...(references.length && { references }) };
   }
 

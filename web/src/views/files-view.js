@@ -7,7 +7,8 @@ import { createFileMenu } from "./file-menu.js";
 import { createFileTree } from "./file-tree.js";
 import { createHistoryView } from "./history-view.js";
 
-export function createFilesView(root, { call }) {
+/** `onChoose(path)`: the user opened a file (a narrow window then shows the editor). */
+export function createFilesView(root, { call, onChoose = () => {} }) {
   const editorHost = root.querySelector("#file-editor");
   const title = root.querySelector("#file-title");
   const empty = root.querySelector("#file-empty");
@@ -26,9 +27,13 @@ export function createFilesView(root, { call }) {
       call("writeText", { path, text }).catch((err) => say(`Saving ${path} failed: ${err.message}`, true)),
   });
   const history = createHistoryView(root.querySelector("[data-testid=history-panel]"), { call });
-  const menu = createFileMenu(root, { call, onOpen: (path) => openFile(path), onError: (text) => say(text, true) });
+  const choose = (path) => {
+    onChoose(path);
+    return openFile(path);
+  };
+  const menu = createFileMenu(root, { call, onOpen: choose, onError: (text) => say(text, true) });
   const tree = createFileTree(root.querySelector("[data-testid=file-tree]"), {
-    onOpen: (path) => openFile(path),
+    onOpen: choose,
     onMenu: (target, x, y) => menu.openAt(target, x, y),
     onRename: (path) => menu.rename(path),
     onDelete: (path) => menu.remove(path),

@@ -2,9 +2,18 @@
 // dialect, limits and approvals, and a connection test that says what is wrong and how to fix it. The
 // key field is a password field; the key is never written anywhere else in the DOM.
 import { PRESETS, corsFix, presetFor } from "../presets.js";
-import { normalize } from "../settings.js";
+import { normalize, originOf } from "../settings.js";
 
-const TEXT_FIELDS = ["base_url", "api_key", "model", "dialect", "max_rounds", "context_window", "eval_timeout_s"];
+const TEXT_FIELDS = [
+  "base_url",
+  "api_key",
+  "model",
+  "embedding_model",
+  "dialect",
+  "max_rounds",
+  "context_window",
+  "eval_timeout_s",
+];
 const OUTCOME_TITLE = {
   ok: "Connected",
   unreachable: "Unreachable",
@@ -22,6 +31,9 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   const preset = field("preset");
   const models = dialog.querySelector("#settings-models");
   const result = dialog.querySelector("[data-testid=settings-test-result]");
+  const keyNote = dialog.querySelector("[data-testid=settings-key-note]");
+  let withheldKeyOrigin = null;
+  let modelsAsked = 0; // only the newest model listing is shown
 
   preset.append(new Option("Custom endpoint", "custom"), ...PRESETS.map((p) => new Option(p.label, p.id)));
 
@@ -30,7 +42,20 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
     field("remember_key").checked = Boolean(settings.remember_key);
     for (const box of form.querySelectorAll("input[name=auto_approve]")) box.checked = settings.auto_approve.includes(box.value);
     preset.value = presetFor(settings.base_url)?.id || "custom";
+    showKeyNote(settings);
     showResult(null);
+  }
+
+  /** Why the key field is empty although a key is remembered: it belongs to another endpoint. */
+  function showKeyNote(settings) {
+    withheldKeyOrigin = settings.withheld_key_origin ?? null;
+    keyNote.hidden = withheldKeyOrigin === null;
+    if (keyNote.hidden) return keyNote.replaceChildren();
+    const owner = withheldKeyOrigin || "the demo model (no base URL)";
+    const here = originOf(settings.base_url) || "the demo model";
+    keyNote.textContent =
+      `The saved key belongs to ${owner}, so it is not sent to ${here}. ` +
+      "Enter a key for this endpoint, or open AgentLite without base_url in its address to use the saved one.";
   }
 
   function read() {
@@ -38,13 +63,24 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
       base_url: field("base_url").value.trim().replace(/\/+$/, ""),
       api_key: field("api_key").value,
       model: field("model").value.trim(),
+      embedding_model: field("embedding_model").value,
       dialect: field("dialect").value,
       remember_key: field("remember_key").checked,
       max_rounds: field("max_rounds").value,
       context_window: field("context_window").value,
       eval_timeout_s: field("eval_timeout_s").value,
       auto_approve: [...form.querySelectorAll("input[name=auto_approve]:checked")].map((box) => box.value),
+      // a remembered key of another endpoint stays remembered unless a new key replaces it
+      withheld_key_origin: field("api_key").value ? null : withheldKeyOrigin,
     });
+  }
+
+  /** The provider follows a URL that is a known provider's; another URL keeps the chosen provider, since
+   * a local server (Ollama, vLLM, ...) may run on another host or port. */
+  function followBaseUrl() {
+    const known = presetFor(field("base_url").value);
+    if (known) preset.value = known.id;
+    else if (preset.value === "demo") preset.value = "custom";
   }
 
   function applyPreset() {
@@ -61,6 +97,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
     showResult({ outcome: "testing", message: "Testing…" });
     try {
       const diagnosis = await testConnection(values);
+      modelsAsked++;
       listModels(diagnosis.models || []);
       showResult(diagnosis, values.base_url);
     } catch (err) {
@@ -70,6 +107,14 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
 
   function listModels(names) {
     models.replaceChildren(...names.map((name) => new Option(name, name)));
+  }
+
+  /** Offer the models the saved endpoint lists; a failure shows nothing until the user tests. */
+  async function refreshModels(settings) {
+    if (!settings.base_url) return listModels([]);
+    const asked = ++modelsAsked;
+    const diagnosis = await testConnection(settings).catch(() => null);
+    if (asked === modelsAsked && diagnosis?.models?.length) listModels(diagnosis.models);
   }
 
   function showResult(diagnosis, baseUrl = "") {
@@ -84,7 +129,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   }
 
   function detail(diagnosis, baseUrl) {
-    if (diagnosis.outcome === "cors") return `Fix: ${corsFix(baseUrl, location.origin)}`;
+    if (diagnosis.outcome === "cors") return `Fix: ${corsFix(baseUrl, location.origin, preset.value)}`;
     if (diagnosis.outcome === "auth") return "Check the API key for this provider.";
     if (diagnosis.outcome === "model_not_found") return `Available: ${(diagnosis.models || []).slice(0, 12).join(", ")}`;
     if (diagnosis.outcome !== "ok" || diagnosis.tools == null) return "";
@@ -94,15 +139,18 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   }
 
   root.querySelector("[data-testid=settings-open]").addEventListener("click", () => {
-    fill(getSettings());
+    const settings = getSettings();
+    fill(settings);
     dialog.showModal();
+    refreshModels(settings);
   });
   preset.addEventListener("change", applyPreset);
-  field("base_url").addEventListener("change", () => (preset.value = presetFor(field("base_url").value)?.id || "custom"));
+  field("base_url").addEventListener("change", followBaseUrl);
   dialog.querySelector("[data-testid=settings-test]").addEventListener("click", runTest);
   dialog.querySelector("[data-testid=settings-forget-key]").addEventListener("click", () => {
     field("api_key").value = "";
     field("remember_key").checked = false;
+    showKeyNote({});
     onForgetKey();
   });
   form.addEventListener("submit", (event) => {

@@ -1,6 +1,7 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
-// and the result with its duration.
+// the result with its duration, and for a file change its diff (collapsed; read when first opened).
+import { renderDiff } from "./diff-view.js";
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
@@ -13,9 +14,11 @@ function summarize(args) {
 }
 
 export class ToolCard {
-  constructor(id, name, { onApprove }) {
+  /** `loadDiff(path, version)` resolves to the unified diff that made `version` of `path`. */
+  constructor(id, name, { onApprove, loadDiff = null }) {
     this.id = id;
     this.onApprove = onApprove;
+    this.loadDiff = loadDiff;
     this.el = document.createElement("section");
     this.el.className = "tool-card";
     this.el.dataset.testid = "tool-card";
@@ -42,16 +45,49 @@ export class ToolCard {
   status({ status, arguments: args, result, duration_ms, reason }) {
     this.el.dataset.status = status;
     this.chip.textContent = status + (duration_ms != null ? ` · ${Math.round(duration_ms)} ms` : "");
+    if (duration_ms != null) this.el.dataset.durationMs = String(Math.round(duration_ms));
     if (args) this.summaryEl.textContent = summarize(args);
     if (status !== "awaiting-approval") this.actions?.remove();
-    if (reason && status === "failed") this.showResult(reason, true);
+    if (reason && (status === "failed" || status === "rejected")) this.showResult(reason, true);
     if (result) this.showResult(result.message || "", result.code !== 0);
+    if (result?.data) this.offerDiff(result.data);
+  }
+
+  /** A toggle for the diff of the file this call changed: `data` names the path and the new version
+   * (or holds the diff itself). */
+  offerDiff(data) {
+    const known = typeof data.diff === "string" || (Number.isInteger(data.version) && this.loadDiff);
+    if (this.diffEl || typeof data.path !== "string" || !known) return;
+    this.diffEl = document.createElement("details");
+    this.diffEl.className = "tool-diff";
+    this.diffEl.dataset.testid = "tool-diff";
+    const summary = document.createElement("summary");
+    summary.textContent = `Diff of ${data.path}${data.version ? ` (version ${data.version})` : ""}`;
+    const body = document.createElement("div");
+    body.className = "diff";
+    this.diffEl.append(summary, body);
+    this.diffEl.addEventListener("toggle", () => this.diffEl.open && this.fillDiff(body, data));
+    this.el.append(this.diffEl);
+  }
+
+  async fillDiff(body, data) {
+    if (body.dataset.loaded) return;
+    body.dataset.loaded = "loading";
+    try {
+      const text = typeof data.diff === "string" ? data.diff : await this.loadDiff(data.path, data.version);
+      renderDiff(body, text, null);
+      body.dataset.loaded = "done";
+    } catch (err) {
+      body.textContent = `The diff could not be read: ${err.message}`;
+      delete body.dataset.loaded; // tried again on the next opening
+    }
   }
 
   thinking(text) {
     if (!this.thinkingEl) {
       this.thinkingEl = document.createElement("div");
       this.thinkingEl.className = "tool-thinking";
+      this.thinkingEl.dataset.testid = "tool-thinking";
       this.el.insertBefore(this.thinkingEl, this.el.children[1] || null);
     }
     this.thinkingEl.textContent += text;
