@@ -2,15 +2,17 @@
 
 Queue responses with `script(...)`; each POST /v1/chat/completions takes the next one (the last one
 repeats). Bodies stream with chunked transfer encoding, paced by `delay`, and can drop the connection
-midway (`drop_after`: a TCP reset after that many chunks). Every request is recorded (headers included,
-with its arrival time) so tests can count rounds and check what was sent. CORS headers are on unless
-`cors=False` (to test the page's CORS diagnosis). `failure()` scripts an HTTP error (with or without
-Retry-After); `tool_call_chunks()` a native reply that calls tools.
+midway (`drop_after`: a TCP reset after that many chunks), or hold the response headers back
+(`header_delay`; a client that closes its connection meanwhile sets `abandoned`). Every request is
+recorded (headers included, with its arrival time) so tests can count rounds and check what was sent.
+CORS headers are on unless `cors=False` (to test the page's CORS diagnosis). `failure()` scripts an
+HTTP error (with or without Retry-After); `tool_call_chunks()` a native reply that calls tools.
 """
 
 from __future__ import annotations
 
 import json
+import select
 import socket
 import sys
 import threading
@@ -27,6 +29,7 @@ class Scripted:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     drop_after: int | None = None  # close the connection after this many chunks
+    header_delay: float = 0.0  # seconds before the status line, while watching for the client to leave
 
 
 @dataclass
@@ -53,6 +56,7 @@ class ModelServer:
         self.models = ["test-model"]
         self.sent: list[tuple[bytes, float]] = []  # (chunk, time.time() when written): latency benches
         self.lock = threading.Lock()
+        self.abandoned = threading.Event()  # a client closed its connection while headers were held back
         self.httpd = _Server(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -136,6 +140,10 @@ class ModelServer:
                 self.wfile.write(body)
 
             def _stream(self, response: Scripted) -> None:
+                if response.header_delay and not self._client_waits(response.header_delay):
+                    server.abandoned.set()
+                    self.close_connection = True
+                    return
                 self.send_response(response.status)
                 self._cors()
                 is_sse = response.status < 400
@@ -155,6 +163,21 @@ class ModelServer:
                 if response.drop_after is not None:
                     return self._drop()
                 self.wfile.write(b"0\r\n\r\n")
+
+            def _client_waits(self, seconds: float) -> bool:
+                """Wait `seconds`; False as soon as the client closes its end (an aborted fetch)."""
+                deadline = time.monotonic() + seconds
+                while (left := deadline - time.monotonic()) > 0:
+                    readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+                    if not readable:
+                        continue
+                    try:
+                        if not self.connection.recv(1, socket.MSG_PEEK):
+                            return False
+                    except OSError:
+                        return False
+                    time.sleep(left)  # the client sent more (a pipelined request): just wait
+                return True
 
             def _drop(self) -> None:
                 self.wfile.flush()

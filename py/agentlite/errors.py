@@ -1,12 +1,21 @@
 """The error taxonomy shared by transport, stream decoding and the engine.
 
-`ErrorType` values are the `data-error-type` of the UI's error banner (CONTRACT.md §3).
+`ErrorType` values are the `data-error-type` of the UI's error banner (CONTRACT.md §3). Error messages are
+shown and logged, so the API key never goes into one: a server that echoes the key (in an error body or an
+in-stream error) has it replaced by `REDACTED` before any message is built from its words.
 """
 
 from __future__ import annotations
 
 import enum
+import json
+import math
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+REDACTED = "[redacted]"
+MIN_SECRET = 8  # a shorter "key" (a placeholder such as "none") is no secret; masking it would mangle text
 
 
 class ErrorType(enum.StrEnum):
@@ -70,13 +79,24 @@ def classify_status(status: int, message: str = "") -> ErrorType:
     return ErrorType.PROTOCOL
 
 
-def from_http(status: int, body: bytes, retry_after: str | None = None) -> ModelError:
-    """A typed error from a non-2xx response: the provider's message, type and code when it sent JSON."""
-    import json
+def redact(text: str, secret: str | None) -> str:
+    """`text` with every occurrence of `secret` replaced by `REDACTED`."""
+    if not secret or len(secret) < MIN_SECRET:
+        return text
+    return text.replace(secret, REDACTED)
 
+
+def from_http(
+    status: int, body: bytes, retry_after: str | None = None, secret: str | None = None
+) -> ModelError:
+    """A typed error from a non-2xx response: the provider's message, type and code when it sent JSON.
+
+    `secret` (the API key) is masked wherever the body repeats it; FetchTransport already masks it in
+    every body it delivers, so this guards callers whose transport does not."""
+    text = redact(body.decode("utf-8", "replace"), secret)
     message, code, provider_type = "", None, None
     try:
-        data = json.loads(body.decode("utf-8", "replace"))
+        data = json.loads(text)
         error = data.get("error", data) if isinstance(data, dict) else {}
         if isinstance(error, str):
             message = error
@@ -84,8 +104,8 @@ def from_http(status: int, body: bytes, retry_after: str | None = None) -> Model
             message = str(error.get("message") or "")
             code = None if error.get("code") is None else str(error.get("code"))
             provider_type = None if error.get("type") is None else str(error.get("type"))
-    except (ValueError, AttributeError):
-        message = body.decode("utf-8", "replace").strip()[:300]
+    except (ValueError, AttributeError, RecursionError):
+        message = text.strip()[:300]
     kind = classify_status(status, f"{message} {code or ''}")
     return ModelError(
         type=kind,
@@ -97,12 +117,24 @@ def from_http(status: int, body: bytes, retry_after: str | None = None) -> Model
     )
 
 
-def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds; an HTTP date is treated as unknown)."""
+def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds from a Retry-After header (RFC 9110 §10.2.3): delta-seconds, or an HTTP date, counted from
+    `now` (a date already past means "retry now")."""
     if not value:
         return None
+    text = value.strip()
     try:
-        seconds = float(value.strip())
+        seconds = float(text)
     except ValueError:
+        return _seconds_until(text, now or datetime.now(UTC))
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _seconds_until(text: str, now: datetime) -> float | None:
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    return seconds if seconds >= 0 else None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)  # HTTP dates are GMT; "-0000" parses as naive
+    return max(0.0, (when - now).total_seconds())

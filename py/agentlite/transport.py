@@ -2,7 +2,8 @@
 
 `FetchTransport` (agentlite.browser) talks to a real endpoint through the browser's fetch;
 `ScriptedTransport` here serves scripted responses — the tests' fake and the offline demo model's engine,
-like httpx's `MockTransport`.
+like httpx's `MockTransport`. `KeyMask` takes the API key out of a body as it streams, so that no error
+built from what a server echoed can show it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from agentlite.errors import MIN_SECRET, REDACTED
 
 
 @dataclass
@@ -21,6 +24,48 @@ class ModelRequest:
     url: str
     headers: dict[str, str] = field(default_factory=dict)
     body: dict[str, Any] | None = None
+
+    @property
+    def api_key(self) -> str | None:
+        """The bearer token of the Authorization header, if any."""
+        scheme, _, token = self.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer":
+            return None
+        return token.strip() or None
+
+
+class KeyMask:
+    """Body bytes in, the same bytes with the API key replaced by `REDACTED` out, across any split.
+
+    The end of a chunk that could be the start of the key is held back until the next chunk decides it;
+    an SSE chunk ends with a blank line, so in practice nothing waits."""
+
+    def __init__(self, key: str | None) -> None:
+        self._key = key.encode("utf-8") if key and len(key) >= MIN_SECRET else b""
+        self._held = b""
+
+    def feed(self, chunk: bytes) -> bytes:
+        if not self._key:
+            return chunk
+        data = (self._held + chunk).replace(self._key, REDACTED.encode())
+        cut = len(data) - _key_start(data, self._key)
+        self._held = data[cut:]
+        return data[:cut]
+
+    def close(self) -> bytes:
+        """What was held back: the body ended, so it was not the key."""
+        held, self._held = self._held, b""
+        return held
+
+
+def _key_start(data: bytes, key: bytes) -> int:
+    """The length of the longest end of `data` that is a proper beginning of `key`."""
+    start = max(0, len(data) - len(key) + 1)
+    while (start := data.find(key[:1], start)) != -1:
+        if key.startswith(data[start:]):
+            return len(data) - start
+        start += 1
+    return 0
 
 
 class ModelResponse(Protocol):

@@ -1,5 +1,6 @@
 """A real endpoint's stream, decoded by the Python decoders inside Pyodide, reaches the DOM piece
-by piece (order and incremental arrival; no timings)."""
+by piece (order and incremental arrival; no timings); a prompt dialect's tool call runs over real fetch;
+stopping before the answer's headers arrive closes the connection."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from agentlite.stream.ndjson_writer import NdjsonWriter
 from buildsys.model_server import Scripted, sse, text_chunks
 from tests.e2e.conftest import open_app, send
+from tests.e2e.scripted_support import messages, wait_idle
+from tests.e2e.test_demo_scenarios import FINAL, card, vfs, wait_reply, wait_status
 
 GROWTH = """
 window.__growth = [];
@@ -69,3 +73,48 @@ def test_http_error_shows_a_typed_banner(page: Page, origin: str, model_server: 
     banner.wait_for(timeout=60_000)
     assert banner.get_attribute("data-error-type") == "auth"
     assert "Invalid API key" in banner.inner_text()
+
+
+def ndjson_reply(write: NdjsonWriter, piece: int = 23) -> list[bytes]:
+    """The writer's reply streamed as content deltas of `piece` characters, as a model would."""
+    text = write.render()
+    return text_chunks(*(text[i : i + piece] for i in range(0, len(text), piece)))
+
+
+def test_ndjson_tool_call_over_fetch_writes_the_file(page: Page, origin: str, model_server: Any) -> None:
+    content = "# Notes\n\n- streamed as base64 ü 😀\n" + "".join(f"- line {i}\n" for i in range(40))
+    call = NdjsonWriter(chunk_size=64)
+    call.thinking("t1", "Create the notes file.")
+    call.tool("t1", "file_create", {"path": "/notes/ndjson.md", "content": content}, ("content",))
+    call.done()
+    answer = NdjsonWriter()
+    answer.text("Wrote /notes/ndjson.md.")
+    answer.done()
+    model_server.script(Scripted(chunks=ndjson_reply(call)), Scripted(chunks=ndjson_reply(answer)))
+    open_app(page, origin, base_url=model_server.base_url, model="x", dialect="ndjson")
+    send(page, "write the notes")
+    assert wait_status(page, card(page, "create_file"), FINAL) == "completed"
+    wait_reply(page, "Wrote /notes/ndjson.md.")
+    assert vfs(page, "readText", "/notes/ndjson.md") == content
+    first = model_server.completions()[0].body
+    assert "tools" not in first and "bs64_chunk" in first["messages"][0]["content"]  # the prompt dialect
+
+
+def test_stop_before_the_headers_closes_the_connection(page: Page, origin: str, model_server: Any) -> None:
+    held = Scripted(chunks=text_chunks("too late"), header_delay=45.0)
+    model_server.script(held, Scripted(chunks=text_chunks("Back again.")))
+    open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native")
+    send(page, "hello?")
+    for _ in range(600):  # until the request is at the server, which holds its headers back
+        if model_server.completions():
+            break
+        page.wait_for_timeout(50)
+    assert model_server.completions(), "the request never reached the server"
+    page.click("[data-testid=chat-stop]")
+    assert model_server.abandoned.wait(timeout=20), "the fetch was not aborted: the server still waits"
+    wait_idle(page)
+    for reply in messages(page, "assistant").all():
+        assert reply.get_attribute("data-state") == "interrupted"
+    assert page.locator("[data-testid=error-banner]").count() == 0
+    send(page, "again")
+    wait_reply(page, "Back again.")

@@ -2,7 +2,10 @@
 
 `response.body.getReader()` + `await reader.read()` delivers chunks as they arrive (pyfetch has no
 streaming reader). Cancel through an AbortController; a connect timeout and an idle timeout between
-chunks. The key travels only in the Authorization header and never appears in an error message.
+chunks. The key travels only in the Authorization header and never appears in an error message: every
+body is delivered with the key masked (transport.KeyMask), so neither an HTTP error nor an in-stream error
+can repeat it. A task cancelled while the headers are awaited (the user stopped) aborts the fetch, so the
+server sees the connection close instead of answering into the void.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
 
 from agentlite.connection import origin
-from agentlite.errors import ErrorType, ModelError
-from agentlite.transport import ModelRequest
+from agentlite.errors import ErrorType, ModelError, redact
+from agentlite.transport import KeyMask, ModelRequest
 
 CONNECT_TIMEOUT = 60.0  # seconds until response headers
 IDLE_TIMEOUT = 120.0  # seconds of silence between chunks (reasoning models pause long)
@@ -28,7 +31,7 @@ async def _settle(promise: Any) -> Any:
 
 
 class FetchResponse:
-    def __init__(self, response: Any, controller: Any, idle_timeout: float) -> None:
+    def __init__(self, response: Any, controller: Any, idle_timeout: float, key: str | None = None) -> None:
         self.status = int(response.status)
         self.headers = {
             name: str(response.headers.get(name))
@@ -38,6 +41,7 @@ class FetchResponse:
         self._response = response
         self._controller = controller
         self._idle_timeout = idle_timeout
+        self._mask = KeyMask(key)
         self._done = False
 
     async def chunks(self) -> AsyncIterator[bytes]:
@@ -48,8 +52,13 @@ class FetchResponse:
             while not self._done:
                 result = await self._read(reader)
                 if result.done:
-                    return
-                yield bytes(result.value.to_py())
+                    break
+                chunk = self._mask.feed(bytes(result.value.to_py()))
+                if chunk:
+                    yield chunk
+            rest = self._mask.close()
+            if rest:
+                yield rest
         finally:
             self._done = True
 
@@ -104,12 +113,15 @@ class FetchTransport:
             controller.abort()
             raise ModelError(ErrorType.TIMEOUT, f"no answer from {origin(request.url)} in time") from exc
         except JsException as exc:
+            reason = redact(_js_reason(exc), request.api_key)
             raise ModelError(
                 ErrorType.NETWORK,
-                f"cannot reach {origin(request.url)} (offline, wrong URL, or blocked by CORS): "
-                + _js_reason(exc),
+                f"cannot reach {origin(request.url)} (offline, wrong URL, or blocked by CORS): {reason}",
             ) from exc
-        return FetchResponse(response, controller, self.idle_timeout)
+        except BaseException:  # cancelled (the user stopped) before the headers came: drop the request
+            controller.abort()
+            raise
+        return FetchResponse(response, controller, self.idle_timeout, request.api_key)
 
     async def reachable(self, url: str) -> bool:
         """A `no-cors` GET (no headers, opaque answer): it succeeds when the server is up even if it

@@ -69,8 +69,9 @@ async def stream_reply(
     """Stream one reply into `reply`; `on_open` hears that the status was good, `on_ready` each call the
     moment it is complete."""
     reply = reply if reply is not None else Reply()
-    response = await transport.send(request)
+    response: ModelResponse | None = None
     try:
+        response = await transport.send(request)  # cancelled here, the transport drops the request
         if response.status >= 400:
             body = await read_all(response)
             raise from_http(response.status, body, response.headers.get("retry-after"))
@@ -87,7 +88,8 @@ async def stream_reply(
                 raise
             reply.failure = error
     finally:
-        await response.cancel()
+        if response is not None:
+            await response.cancel()
     return reply
 
 

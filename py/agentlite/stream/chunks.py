@@ -4,7 +4,8 @@ Providers stretch the format; each quirk handled here is one a real endpoint sen
 `choices: []` (Azure's first chunk, usage chunks), choices without `delta`, usage anywhere (top level,
 inside the choice, under `x_groq`), `reasoning_content` / `reasoning` thinking, Mistral's list-of-parts
 content, refusals, `obfuscation` padding (ignored), in-stream `{"error": ...}` objects, an `error:` field
-line, and finish reasons in other spellings (`end_turn`, `tool_use`, `max_tokens`).
+line, and finish reasons in other spellings (`end_turn`, `tool_use`, `max_tokens`). A character whose UTF-16
+halves arrive in two deltas is put back together (stream/surrogates.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from agentlite.events import Event, ProtocolNote, StreamFailed, Usage
 from agentlite.stream import jsonvalue
 from agentlite.stream.provider_error import failure_from_value
 from agentlite.stream.sse import SseEvent
+from agentlite.stream.surrogates import SurrogateJoiner
 
 _FINISH_ALIASES = {
     "end_turn": "stop",
@@ -68,22 +70,48 @@ class Done:
 
 
 Part = Event | Content | Reasoning | Refusal | ToolDelta | FinishReason | Done
+_TEXT_PARTS: tuple[type[Content | Reasoning | Refusal], ...] = (Content, Reasoning, Refusal)
 
 
 class ChunkDecoder:
-    """SSE events in, reply parts out. Stateless across events except for the notes it already gave."""
+    """SSE events in, reply parts out. Across events it keeps only the notes it already gave and, per
+    text channel, a trailing UTF-16 high half waiting for its low half."""
 
     def __init__(self) -> None:
         self._noted_malformed = False
+        self._joiners = {kind: SurrogateJoiner() for kind in _TEXT_PARTS}
 
     def feed(self, events: list[SseEvent]) -> list[Part]:
         parts: list[Part] = []
         for event in events:
-            parts.extend(self._event(event))
+            parts.extend(self._mended(self._event(event)))
         return parts
 
+    def whole(self, payload: dict[str, Any]) -> list[Part]:
+        """The parts of a completion that came as one JSON body instead of a stream."""
+        return self._mended(chunk_parts(payload)) + self.close()
+
     def close(self) -> list[Part]:
-        return []
+        """Text halves that never met their other half (as U+FFFD)."""
+        parts: list[Part] = []
+        for kind, joiner in self._joiners.items():
+            text = joiner.close()
+            if text:
+                parts.append(kind(text))
+        return parts
+
+    def _mended(self, parts: list[Part]) -> list[Part]:
+        out: list[Part] = []
+        for part in parts:
+            if isinstance(part, Content | Reasoning | Refusal):
+                text = self._joiners[type(part)].feed(part.text)
+                if text:
+                    out.append(type(part)(text))
+                continue
+            if isinstance(part, Done | StreamFailed):
+                out.extend(self.close())  # the reply ends: a held half will not be completed
+            out.append(part)
+        return out
 
     def _event(self, event: SseEvent) -> list[Part]:
         if "error" in event.fields:

@@ -12,7 +12,9 @@ then the dialect's parser) and native tool-call accumulation. Each stage is its 
 - A failure in the stream (an error object, `finish_reason: "error"`) ends decoding: calls not yet ready
   become `ToolCallInvalid`, then `StreamFailed`; later input is ignored.
 - A body that ends without `[DONE]` and without a `finish_reason` is truncated: open calls are invalid and
-  `StreamFailed(network)` closes the reply.
+  `StreamFailed(network)` closes the reply, as a dropped connection would. An unterminated last SSE event
+  is never dispatched (sse.py), so a reply whose finish reason sat only in that event is truncated too;
+  one whose finish reason came before it is complete.
 - A body that is JSON rather than SSE (a provider that ignored `stream: true`, or an error object sent with
   status 200) is decoded as one whole completion at `close()`.
 
@@ -47,7 +49,6 @@ from agentlite.stream.chunks import (
     Reasoning,
     Refusal,
     ToolDelta,
-    chunk_parts,
 )
 from agentlite.stream.ids import CallIds
 from agentlite.stream.sse import SseDecoder
@@ -56,6 +57,7 @@ from agentlite.stream.utf8 import Utf8Decoder
 
 DIALECTS = ("native", "json", "ndjson", "ndjson-text")
 TRUNCATED = "the response ended before the model finished (no finish_reason and no [DONE])"
+_LEADING = "\ufeff \t\r\n"  # what may come before the first byte that tells SSE from JSON
 T = TypeVar("T")
 
 
@@ -124,7 +126,7 @@ class StreamDecoder:
 
     def _text(self, text: str) -> list[Event]:
         if not self._sniffed:
-            stripped = text.lstrip("\ufeff \t\r\n")
+            stripped = text.lstrip(_LEADING)
             if not stripped:
                 return [] if not text else self._sse_text(text)
             self._sniffed = True
@@ -154,12 +156,12 @@ class StreamDecoder:
         return events + self._truncate()
 
     def _json_body(self, text: str) -> list[Event]:
-        payload = jsonvalue.loads(text)
+        payload = jsonvalue.loads(text.lstrip(_LEADING))  # a BOM is no JSON, but some servers send one
         if not isinstance(payload, dict):
             return self._parts(
                 [StreamFailed(ErrorType.PROTOCOL.value, "the response is neither SSE nor JSON")]
             )
-        parts = chunk_parts(payload)
+        parts = self._chunks.whole(payload)
         if not self.ended and not any(isinstance(p, StreamFailed) for p in parts):
             parts.append(ProtocolNote("the endpoint answered with one JSON body instead of a stream"))
             parts.append(Done())

@@ -26,6 +26,7 @@ from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
 from agentlite.stream.json_scan import JsonScanner
 from agentlite.stream.preview import ArgumentPreview
+from agentlite.stream.surrogates import mended_value
 
 _BLANKS = re.compile(r"[ \t]*")
 _OPENER = re.compile(r'\{\s*"tool"\s*:')
@@ -366,9 +367,10 @@ class JsonDialectParser:
             assert call.id is not None and call.name is not None
             if note:
                 self._events.append(ProtocolNote(f"tool call {call.id}: repaired the JSON ({note})"))
+            arguments = mended_value(shape[1], call.text)
             if call.preview is not None:
-                self._events.extend(call.preview.final(shape[1]))
-            self._events.append(ToolCallReady(call.id, call.name, shape[1]))
+                self._events.extend(call.preview.final(arguments))
+            self._events.append(ToolCallReady(call.id, call.name, arguments))
         self._fence_open, self._closers_noted = call.fenced, False
         self._mode = "after"
 

@@ -32,6 +32,7 @@ from agentlite.stream.json_repair import repaired
 from agentlite.stream.ndjson_records import Item, Prose, Record, RecordSplitter
 from agentlite.stream.ndjson_streams import ChunkStream, StreamTable
 from agentlite.stream.preview import preview_due
+from agentlite.stream.surrogates import mended_value
 
 _STREAM_KEY = re.compile(r"(.+?)_b(?:s)?64")
 _JSON_STRING = r'"((?:[^"\\]|\\.)*)"'
@@ -261,7 +262,7 @@ class NdjsonParser:
             return
         if any(s is None or not s.ok for _, s in streams):
             return
-        arguments = dict(tool.literal)
+        arguments = mended_value(dict(tool.literal))
         unverified: list[str] = []
         for field_name, stream in streams:
             assert stream is not None

@@ -4,6 +4,7 @@ Each stream checks its own integrity: `seq` from 0 rising by 1, valid base64 (or
 `ndjson-text`), UTF-8 text, and at the end the sha256 of the decoded bytes (the digest of the concatenated
 base64 text is accepted too). The first problem is kept as the stream's `error`; whoever refers to the
 stream fails with it. Base64 may be cut anywhere between chunks, and each chunk may carry its own padding.
+In `ndjson-text` a chunk may end with the high half of a UTF-16 surrogate pair whose low half opens the next.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import codecs
 import hashlib
 import re
 from typing import Any
+
+from agentlite.stream.surrogates import paired, split_high
 
 _PADDED = re.compile(r"(?<==)(?=[^=])")  # between a padded quantum and the next one
 _URLSAFE = str.maketrans("-_", "+/")
@@ -29,7 +32,8 @@ class ChunkStream:
         self.error: str | None = None
         self.next_seq = 0
         self.hash_given = False
-        self._carry = ""
+        self._carry = ""  # base64 characters of an incomplete quantum
+        self._high = ""  # ndjson-text: a UTF-16 high half waiting for the next chunk's low half
         self._sent: list[str] = []  # the data as sent, hashed only when the byte digest does not match
         self._bytes = hashlib.sha256()
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="strict")
@@ -73,6 +77,8 @@ class ChunkStream:
         if self.error is None and self.ended:
             self.fail("ended twice")
         self.ended = True
+        if self._high:
+            self.fail("the chunk text ends with half of a UTF-16 surrogate pair")
         if self.error is not None:
             return
         if self._carry:
@@ -99,11 +105,12 @@ class ChunkStream:
         return None
 
     def _encode(self, data: str) -> bytes | None:
-        try:
-            return data.encode("utf-8")
-        except UnicodeEncodeError:
-            self.fail("the chunk text is not valid Unicode")
+        text, self._high = split_high(self._high + data)
+        whole = paired(text)
+        if whole is None:
+            self.fail("the chunk text is not valid Unicode (a lone UTF-16 surrogate)")
             return None
+        return whole.encode("utf-8")
 
     def _decode_base64(self, data: str) -> bytes | None:
         if " " in data or "\n" in data or "\r" in data or "\t" in data:

@@ -27,7 +27,7 @@ def partial_object(text: str) -> dict[str, Any]:
     """The members so far of a JSON object cut off anywhere (incomplete trailing strings included)."""
     try:
         value = from_json(text, allow_partial="trailing-strings")
-    except (ValueError, RecursionError):
+    except (ValueError, TypeError, RecursionError):  # TypeError: text holding a lone UTF-16 half
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -2,7 +2,9 @@
 
 Lines end with CRLF, LF or CR (a CR at the end of one chunk and an LF at the start of the next are one line
 end). `data` lines join with LF; a blank line dispatches. Unknown fields are kept on the event instead of
-being dropped, because old llama.cpp servers report failures as an `error:` field line.
+being dropped, because old llama.cpp servers report failures as an `error:` field line. At the end of the
+body an event without its blank line is discarded, as the spec says: it may be cut anywhere (half a JSON
+chunk, a finish reason that never came), so the decoder only records that the body was truncated.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ class SseDecoder:
         self._event = ""
         self._fields: dict[str, str] = {}
         self.last_event_id: str | None = None
-        self.unterminated = False  # set by close(): the body ended inside an event
+        self.unterminated = False  # set by close(): the body ended inside an event, which was discarded
 
     def feed(self, text: str) -> list[SseEvent]:
         if not text:
@@ -60,17 +62,12 @@ class SseDecoder:
         return events
 
     def close(self) -> list[SseEvent]:
-        """Dispatch what is left, leniently, and remember that the body ended mid-event."""
-        events: list[SseEvent] = []
-        if self._pending:
-            line = "".join(self._pending)
-            self._pending = []
+        """Discard an unterminated last event (never dispatched) and remember that there was one."""
+        if self._pending or self._in_event():
             self.unterminated = True
-            self._line(line, events)
-        if self._in_event():
-            self.unterminated = True
-            self._dispatch(events)
-        return events
+        self._pending = []
+        self._data, self._event, self._fields = [], "", {}
+        return []
 
     def _in_event(self) -> bool:
         return bool(self._data or self._fields or self._event)

@@ -4,7 +4,9 @@ Accumulation is by `index`. Without an index (Gemini's compatible endpoint, old 
 new call and everything else continues the last one. The first usable id is kept (ids that change or read
 "null" mid-call are ignored). One index reused for a second call (a name arriving after the first call's
 arguments are complete JSON, under a new id or name) starts a new call. Calls are complete when the reply
-finishes: `close()` turns each into `ToolCallReady` or `ToolCallInvalid`.
+finishes: `close()` turns each into `ToolCallReady` or `ToolCallInvalid`. A character whose UTF-16 halves
+came in two pieces is joined again, whether the provider escaped the halves in the chunk or in the
+arguments text (stream/surrogates.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from agentlite.stream.chunks import ToolDelta
 from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
 from agentlite.stream.preview import ArgumentPreview
+from agentlite.stream.surrogates import mended, mended_value, split_high
 
 
 @dataclass
@@ -32,10 +35,20 @@ class _Call:
     preview: ArgumentPreview | None = None
 
     @property
-    def arguments(self) -> str:
+    def raw_arguments(self) -> str:
+        """The pieces joined as they came (a UTF-16 half may wait at the end for the next piece)."""
         if len(self.pieces) > 1:
             self.pieces[:] = ["".join(self.pieces)]
         return self.pieces[0] if self.pieces else ""
+
+    @property
+    def arguments(self) -> str:
+        return mended(self.raw_arguments)
+
+    @property
+    def arguments_so_far(self) -> str:
+        """The text to preview: a trailing high half is left out until its low half arrives."""
+        return mended(split_high(self.raw_arguments)[0])
 
 
 class ToolCallAccumulator:
@@ -59,7 +72,7 @@ class ToolCallAccumulator:
             if call.id is None and call.name is not None:
                 events.append(self._start(call))
             if call.preview is not None and call.preview.due(call.size):
-                events.extend(call.preview.update(call.arguments))
+                events.extend(call.preview.update(call.arguments_so_far))
         return events
 
     def close(self, finish: str | None = None, truncated: bool = False) -> list[Event]:
@@ -160,4 +173,4 @@ def parse_arguments(text: str, repair: bool = True) -> tuple[dict[str, Any] | No
         value = jsonvalue.loads(value)
     if not isinstance(value, dict):
         return None, "the arguments must be a JSON object", ""
-    return value, "", note
+    return mended_value(value, text), "", note

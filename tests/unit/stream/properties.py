@@ -43,11 +43,17 @@ INTERESTING = [
 ]
 
 
+BYTE_WINDOW = 2048  # at most this many bytes are fed one at a time: a whole large body would be slow
+
+
 @st.composite
 def pieces(draw: st.DrawFn, body: bytes) -> list[bytes]:
-    """`body` cut into chunks: one byte each, or at random points (repeated points give empty chunks)."""
+    """`body` cut into chunks: one byte each over a window (all of a small body), or at random points
+    (repeated points give empty chunks)."""
     if draw(st.integers(0, 9)) == 0:
-        return [body[i : i + 1] for i in range(len(body))]
+        start = draw(st.integers(0, max(0, len(body) - BYTE_WINDOW)))
+        end = min(len(body), start + BYTE_WINDOW)
+        return [body[:start], *(body[i : i + 1] for i in range(start, end)), body[end:]]
     cuts = sorted(draw(st.lists(st.integers(0, len(body)), max_size=24)))
     edges = [0, *cuts, len(body)]
     return [body[a:b] for a, b in itertools.pairwise(edges)]

@@ -14,7 +14,7 @@ from agentlite.events import (
     ToolCallStarted,
     Usage,
 )
-from agentlite.stream.decoder import StreamDecoder
+from agentlite.stream.decoder import TRUNCATED, StreamDecoder
 
 from .support import TOOLS, decode, normalized, of, sse, transcript
 
@@ -102,12 +102,36 @@ def test_openrouter_midstream_error_with_finish_reason_error() -> None:
     assert events == [TextDelta("Hel"), StreamFailed("server", "Provider returned error", 502, "502")]
 
 
+def test_finish_reason_error_without_an_error_object() -> None:
+    assert decode(transcript("finish_reason_error.sse")) == [
+        TextDelta("Hal"),
+        StreamFailed("server", 'the model stopped with finish_reason "error"'),
+    ]
+
+
+def test_sse_error_event_stops_decoding() -> None:
+    assert decode(transcript("event_error.sse")) == [
+        TextDelta("Let me"),
+        StreamFailed("server", "Overloaded"),
+    ]
+
+
+def test_sse_error_event_with_plain_text_data() -> None:
+    body = (
+        sse({"choices": [{"index": 0, "delta": {"content": "a"}}]})
+        + b"event: error\ndata: upstream timed out\n\n"
+    )
+    assert decode(body) == [TextDelta("a"), StreamFailed("timeout", "upstream timed out")]
+
+
+def test_usage_inside_the_choice() -> None:
+    assert decode(transcript("usage_in_choice.sse")) == [TextDelta("Sure."), Usage(7, 2, 9), Finish("stop")]
+
+
 def test_truncated_body_fails_as_network() -> None:
     decoder = StreamDecoder(tools=TOOLS)
     events = decoder.feed(transcript("truncated.sse")) + decoder.close()
-    assert events[0] == TextDelta("Once upon")
-    assert isinstance(events[-1], ProtocolNote) is False
-    assert of(events, StreamFailed)[0].error_type == "network"
+    assert events == [TextDelta("Once upon"), StreamFailed("network", TRUNCATED)]
     assert decoder.truncated
 
 
@@ -118,12 +142,29 @@ def test_complete_body_is_not_truncated() -> None:
     assert not decoder.truncated
 
 
-def test_finish_without_done_ends_normally_but_reports_truncated() -> None:
-    body = sse({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]})[:-1]
+def test_unterminated_last_event_is_not_dispatched_and_the_reply_is_dropped() -> None:
+    body = sse(
+        {"choices": [{"index": 0, "delta": {"content": "Part"}}]},
+        {"choices": [{"index": 0, "delta": {"content": "ial"}, "finish_reason": "stop"}]},
+    )[:-1]
     decoder = StreamDecoder()
     events = decoder.feed(body) + decoder.close()
-    assert events == [TextDelta("ok"), Finish("stop")]
+    assert events == [TextDelta("Part"), StreamFailed("network", TRUNCATED)]  # no "ial", no finish
     assert decoder.truncated  # the last event had no blank line
+
+
+def test_unterminated_last_event_after_the_finish_reason_ends_normally() -> None:
+    body = sse({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]})
+    body += b'data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1}}\n'
+    decoder = StreamDecoder()
+    events = decoder.feed(body) + decoder.close()
+    assert events == [TextDelta("ok"), Finish("stop")]  # the cut usage event is discarded
+    assert decoder.truncated
+
+
+def test_unterminated_done_after_the_finish_reason_ends_normally() -> None:
+    body = sse({"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]})
+    assert decode(body + b"data: [DONE]") == [TextDelta("ok"), Finish("stop")]
 
 
 def test_done_without_finish_reason_synthesizes_stop() -> None:
@@ -137,6 +178,16 @@ def test_json_body_instead_of_a_stream() -> None:
     events = decode(body)
     assert events[0] == TextDelta("Whole.")
     assert events[-2:] == [Usage(1, 1, 2), Finish("stop")]
+
+
+def test_json_body_with_a_byte_order_mark() -> None:
+    body = b'\xef\xbb\xbf{"choices":[{"index":0,"message":{"content":"BOM."},"finish_reason":"stop"}]}'
+    assert decode(body) == [
+        TextDelta("BOM."),
+        ProtocolNote("the endpoint answered with one JSON body instead of a stream"),
+        Finish("stop"),
+    ]
+    assert decode(body, pieces=[body[:2], body[2:5], body[5:]]) == decode(body)
 
 
 def test_error_body_with_status_200() -> None:
@@ -189,12 +240,14 @@ def test_gemini_no_index_new_id_new_call_and_stop_finish() -> None:
 
 
 def test_old_ollama_object_arguments_without_index() -> None:
-    events = decode(transcript("old_ollama_no_index.sse"))
-    assert of(events, ToolCallReady) == [
+    assert decode(transcript("old_ollama_no_index.sse")) == [
+        ToolCallStarted("call_1", "read_file"),
+        ToolCallStarted("call_2", "shell_exec"),
+        ToolArgPreview("call_2", "command", "ls"),
         ToolCallReady("call_1", "read_file", {"path": "/x"}),
         ToolCallReady("call_2", "shell_exec", {"command": "ls"}),
+        Finish("tool_calls"),
     ]
-    assert of(events, ToolArgPreview) == [ToolArgPreview("call_2", "command", "ls")]
 
 
 def test_kimi_two_entries_same_index_and_null_id() -> None:
@@ -216,23 +269,36 @@ def test_index_from_one_changing_id_and_repeated_finish() -> None:
 
 
 def test_length_cut_call_is_invalid() -> None:
-    events = decode(transcript("length_cut.sse"))
-    invalid = of(events, ToolCallInvalid)
-    assert [(e.id, e.name) for e in invalid] == [("call_L", "write_file")]
-    assert "token limit" in invalid[0].reason
-    assert not of(events, ToolCallReady)
-    assert events[-1] == Finish("length")
+    reason = (
+        "invalid arguments for write_file: the arguments were cut off at the output token limit; "
+        "send a shorter call"
+    )
+    assert decode(transcript("length_cut.sse")) == [
+        TextDelta("Writing it now."),
+        ToolCallStarted("call_L", "write_file"),
+        ToolArgPreview("call_L", "content", "aaaa"),
+        ToolCallInvalid("call_L", reason, "write_file"),
+        Finish("length"),
+    ]
 
 
 def test_missing_finish_reason_with_done_finishes_as_tool_calls() -> None:
-    events = decode(transcript("missing_finish.sse"))
-    assert events[-2:] == [ToolCallReady("call_M", "read_file", {"path": "/r"}), Finish("tool_calls")]
+    assert decode(transcript("missing_finish.sse")) == [
+        TextDelta("Reading."),
+        ToolCallStarted("call_M", "read_file"),
+        ToolCallReady("call_M", "read_file", {"path": "/r"}),
+        Finish("tool_calls"),
+    ]
 
 
 def test_truncated_tool_call_is_invalid_and_stream_fails() -> None:
     body = transcript("missing_finish.sse").replace(b"data: [DONE]\n\n", b"")
-    events = decode(body)
-    assert [type(e) for e in events[-2:]] == [ToolCallInvalid, StreamFailed]
+    assert decode(body) == [
+        TextDelta("Reading."),
+        ToolCallStarted("call_M", "read_file"),
+        ToolCallInvalid("call_M", "the reply was cut off before the call was complete", "read_file"),
+        StreamFailed("network", TRUNCATED),
+    ]
 
 
 def test_reused_index_for_a_second_call() -> None:

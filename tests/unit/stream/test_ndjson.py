@@ -279,18 +279,22 @@ def test_through_sse_split_into_tokens() -> None:
 
 def test_transcript_edit_and_test() -> None:
     edit = {"path": "src/a.ts", "originalCode": "let a = 1;\n", "newCode": "let a = 2; // ü 😀\n"}
-    events = [
-        e
-        for e in decode(transcript("ndjson_edit_and_test.sse"), "ndjson")
-        if not isinstance(e, ToolArgPreview)
-    ]
-    assert normalized(events)[:-1] == [
-        ThinkingDelta("Edit a.ts, then test.", "w1"),
+    assert decode(transcript("ndjson_edit_and_test.sse"), "ndjson") == [
+        ThinkingDelta("Edit a.ts", "w1"),
+        ThinkingDelta(", then te", "w1"),
+        ThinkingDelta("st.", "w1"),
         ToolCallStarted("w1", "edit_file"),
+        ToolArgPreview("w1", "originalCode", "let a = 1"),
+        ToolArgPreview("w1", "newCode", "let a = 2"),
+        ToolArgPreview("w1", "originalCode", "let a = 1;\n"),
+        ToolArgPreview("w1", "newCode", "let a = 2; // ü 😀\n"),
         ToolCallReady("w1", "edit_file", edit),
         ToolCallStarted("w2", "shell_exec"),
+        ToolArgPreview("w2", "command", "npm test"),
         ToolCallReady("w2", "shell_exec", {"command": "npm test"}),
-        TextDelta("Done. Both steps ran."),
+        TextDelta("Done. Bot"),
+        TextDelta("h steps r"),
+        TextDelta("an."),
         Finish("tool_calls"),
     ]
 

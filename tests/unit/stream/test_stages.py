@@ -42,11 +42,20 @@ def test_sse_field_without_colon_and_empty_event_are_ignored() -> None:
     assert sse_all("data\n\n", "event: e\n\n", "retry: 5\n\n") == [SseEvent("", "message", None)]
 
 
-def test_sse_unterminated_last_event_is_dispatched_and_flagged() -> None:
+def test_sse_unterminated_last_event_is_discarded_and_flagged() -> None:
     decoder = SseDecoder()
-    assert decoder.feed("data: [DONE]") == []
-    assert decoder.close() == [SseEvent("[DONE]")]
+    assert decoder.feed("data: a\n\ndata: [DONE]") == [SseEvent("a")]
+    assert decoder.close() == []
     assert decoder.unterminated
+    ended_line = SseDecoder()  # the line ended, the event did not (no blank line)
+    assert ended_line.feed("data: a\n\ndata: b\r\n") == [SseEvent("a")]
+    assert ended_line.close() == [] and ended_line.unterminated
+
+
+def test_sse_terminated_body_is_not_flagged() -> None:
+    decoder = SseDecoder()
+    assert decoder.feed("data: a\r\n\r\n: bye\n") == [SseEvent("a")]
+    assert decoder.close() == [] and not decoder.unterminated
 
 
 def test_sse_error_field_is_kept() -> None:
