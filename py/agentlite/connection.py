@@ -6,20 +6,27 @@ request fails, yet a `no-cors` probe of the same URL gets through: the server is
 (401 / 403); a model the endpoint does not list; and success, with the model's tool-calling support when
 the listing says (OpenRouter's `supported_parameters`, LM Studio's and Ollama's `capabilities`). A known
 answer about tools feeds the `auto` dialect. The key goes only into the Authorization header.
+
+The listing may also give the model's context window (`context_length`: OpenRouter, LiteLLM;
+`max_model_len`: vLLM; `max_context_length`: LM Studio; `context_window`): `model_window()` reads it for
+the service, which uses it unless the user set a window in the settings.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from agentlite.errors import ErrorType, ModelError
-from agentlite.settings import Settings
+from agentlite.settings import Settings, window_size
 from agentlite.transport import ModelRequest, ModelTransport
 
 MAX_BODY = 4 * 1024 * 1024  # a model listing larger than this is not read to the end
 TOOL_WORDS = frozenset(("tools", "tool_use", "tool_calling", "function_calling"))
+WINDOW_KEYS = ("context_length", "max_model_len", "context_window", "max_context_length")
+log = logging.getLogger(__name__)
 
 
 class Reachability(Protocol):
@@ -35,6 +42,7 @@ class Diagnosis:
     status: int | None = None
     models: list[str] = field(default_factory=list)
     tools: bool | None = None  # the model calls tools natively; None: the listing does not say
+    context_window: int | None = None  # the model's window in tokens; None: the listing does not say
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,16 +52,37 @@ async def check(settings: Settings, transport: ModelTransport) -> Diagnosis:
     """Diagnose the endpoint of `settings` (never raises)."""
     if not settings.base_url:
         return Diagnosis("ok", "The built-in demo model needs no connection.", tools=True)
-    url = f"{settings.base_url}/models"
+    request = _listing_request(settings)
+    try:
+        response = await transport.send(request)
+        body = await _read(response)
+    except ModelError as error:
+        return await _unanswered(error, request.url, transport)
+    return _answered(settings, response.status, body)
+
+
+async def model_window(settings: Settings, transport: ModelTransport) -> int | None:
+    """The selected model's context window from the endpoint's listing; None when the listing does
+    not say or cannot be had (never raises: the window then stays the default)."""
+    if settings.is_demo or not settings.model:
+        return None
+    try:
+        response = await transport.send(_listing_request(settings))
+        body = await _read(response)
+    except Exception as error:  # unreachable, CORS, a timeout: nothing learned
+        log.info("no model listing from %s: %s", origin(settings.base_url), error)
+        return None
+    if response.status >= 400:
+        return None
+    entry = next((e for e in _entries(body) if e.get("id") == settings.model), None)
+    return context_window(entry) if entry is not None else None
+
+
+def _listing_request(settings: Settings) -> ModelRequest:
     headers = {"Accept": "application/json"}
     if settings.api_key:
         headers["Authorization"] = f"Bearer {settings.api_key}"
-    try:
-        response = await transport.send(ModelRequest("GET", url, headers))
-        body = await _read(response)
-    except ModelError as error:
-        return await _unanswered(error, url, transport)
-    return _answered(settings, response.status, body)
+    return ModelRequest("GET", f"{settings.base_url}/models", headers)
 
 
 async def _read(response: Any) -> bytes:
@@ -96,8 +125,9 @@ def _answered(settings: Settings, status: int, body: bytes) -> Diagnosis:
         return Diagnosis(
             "model_not_found", f"Connected, but the endpoint has no model {settings.model!r}.", status, names
         )
-    tools = _tool_support(entry) if entry is not None else None
-    return Diagnosis("ok", "Connected.", status, names, tools)
+    if entry is None:
+        return Diagnosis("ok", "Connected.", status, names)
+    return Diagnosis("ok", "Connected.", status, names, _tool_support(entry), context_window(entry))
 
 
 def _entries(body: bytes) -> list[dict[str, Any]]:
@@ -117,6 +147,15 @@ def _tool_support(entry: dict[str, Any]) -> bool | None:
         values = entry.get(key)
         if isinstance(values, list):
             return any(str(v).lower() in TOOL_WORDS for v in values)
+    return None
+
+
+def context_window(entry: dict[str, Any]) -> int | None:
+    """The window a listing entry gives, under the first of the names endpoints use for it."""
+    for key in WINDOW_KEYS:
+        size = window_size(entry.get(key))
+        if size is not None:
+            return size
     return None
 
 

@@ -1,4 +1,10 @@
-"""Endpoint settings as the worker receives them from the page (the key only ever in memory)."""
+"""Endpoint settings as the worker receives them from the page (the key only ever in memory).
+
+`context_window` is the user's explicit window in tokens; 0 (the page's default) means "not set": the
+model's window from the endpoint's `/models` listing is used, else the engine's default. An
+`embedding_model` names the model for `POST {base_url}/embeddings` (long-term memory ranking); empty
+means memories are ranked by keywords only.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from typing import Any
 
 DIALECTS = ("auto", "native", "json", "ndjson", "ndjson-text")
 DEMO_MODEL = "demo"
+MAX_WINDOW = 10_000_000  # tokens; a larger number is a typo, not a model
 
 
 @dataclass(frozen=True)
@@ -15,6 +22,8 @@ class Settings:
     api_key: str = ""
     model: str = DEMO_MODEL
     dialect: str = "auto"
+    context_window: int = 0  # 0: not set by the user (the model's metadata, else the default)
+    embedding_model: str = ""  # empty: no embeddings
 
     @classmethod
     def from_message(cls, data: dict[str, Any]) -> Settings:
@@ -24,6 +33,8 @@ class Settings:
             api_key=str(data.get("api_key") or ""),
             model=str(data.get("model") or "") or (DEMO_MODEL if not data.get("base_url") else ""),
             dialect=dialect if dialect in DIALECTS else "auto",
+            context_window=window_size(data.get("context_window")) or 0,
+            embedding_model=str(data.get("embedding_model") or "").strip(),
         )
 
     @property
@@ -37,4 +48,18 @@ class Settings:
         return headers
 
     def __repr__(self) -> str:  # never print the key
-        return f"Settings(base_url={self.base_url!r}, model={self.model!r}, dialect={self.dialect!r})"
+        return (
+            f"Settings(base_url={self.base_url!r}, model={self.model!r}, dialect={self.dialect!r}, "
+            f"context_window={self.context_window!r}, embedding_model={self.embedding_model!r})"
+        )
+
+
+def window_size(value: Any) -> int | None:
+    """A context window in tokens from a setting or a model listing; None when it is not a usable one."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = int(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if 0 < number <= MAX_WINDOW else None

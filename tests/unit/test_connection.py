@@ -84,3 +84,37 @@ def test_a_timeout_is_unreachable_without_a_probe() -> None:
 
 def test_no_base_url_is_the_demo_model() -> None:
     assert diagnose(Settings(), ScriptedTransport.of())["outcome"] == "ok"
+
+
+def test_the_listing_gives_the_models_context_window_under_any_known_name() -> None:
+    from agentlite.connection import context_window
+
+    assert context_window({"id": "m", "context_length": 131072}) == 131072  # OpenRouter, LiteLLM
+    assert context_window({"id": "m", "max_model_len": "32768"}) == 32768  # vLLM
+    assert context_window({"id": "m", "max_context_length": 8192}) == 8192  # LM Studio
+    assert context_window({"id": "m", "context_window": 200000}) == 200000
+    assert context_window({"id": "m", "context_length": None, "max_model_len": 4096}) == 4096
+    assert context_window({"id": "m", "context_length": 0}) is None
+    assert context_window({"id": "m", "context_length": True}) is None
+    assert context_window({"id": "m"}) is None
+
+
+def test_the_diagnosis_reports_the_selected_models_window() -> None:
+    entries = ({"id": "m0", "context_length": 4096}, {"id": "m1", "context_length": 65536})
+    result = diagnose(endpoint(), ScriptedTransport.of(listing(*entries)))
+    assert (result["outcome"], result["context_window"]) == ("ok", 65536)
+
+
+def test_model_window_reads_the_listing_and_never_raises() -> None:
+    from agentlite.connection import model_window
+
+    def window(settings: Settings, transport: Any) -> int | None:
+        return asyncio.run(model_window(settings, transport))
+
+    listed = ScriptedTransport.of(listing({"id": "m1", "max_model_len": 16384}))
+    assert window(endpoint(), listed) == 16384
+    assert listed.requests[0].url == "http://127.0.0.1:9/v1/models"
+    assert window(endpoint("other"), ScriptedTransport.of(listing({"id": "m1", "max_model_len": 8}))) is None
+    assert window(endpoint(), ScriptedTransport.of(ScriptedResponse(401, [b"{}"]))) is None
+    assert window(endpoint(), Failing(up=True)) is None
+    assert window(Settings(), ScriptedTransport.of()) is None  # the demo model: nothing to ask

@@ -7,8 +7,12 @@ import json
 from typing import Any
 
 from agentlite.demo import demo_transport
+from agentlite.engine.context import DEFAULT_WINDOW
 from agentlite.service import AgentService
 from agentlite.settings import Settings
+from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.workspace.storage import MemoryStorage
+from tests.unit.engine.support import say
 
 
 class FakeWorkspace:
@@ -86,3 +90,142 @@ def test_send_runs_a_turn_with_the_current_settings() -> None:
     kinds = [m["event"]["kind"] for m in events]
     assert "message_start" in kinds and kinds[-1] == "turn_end"
     assert "demo model" in "".join(m["event"].get("text", "") for m in events)
+
+
+class Endpoint:
+    """A fake OpenAI-compatible endpoint: /models with a context length, /embeddings (or 404), replies."""
+
+    def __init__(self, window: int | None = 65_536, embeddings: bool = True) -> None:
+        self.window, self.embeddings = window, embeddings
+        self.transport = ScriptedTransport(self.answer)
+
+    def answer(self, request: ModelRequest) -> ScriptedResponse:
+        if request.url.endswith("/models"):
+            entry: dict[str, Any] = {"id": "m1", "object": "model"}
+            if self.window:
+                entry["context_length"] = self.window
+            return ScriptedResponse(200, [json.dumps({"data": [entry]}).encode()])
+        if request.url.endswith("/embeddings"):
+            if not self.embeddings:
+                return ScriptedResponse(404, [b'{"error": {"message": "no such route"}}'])
+            assert request.body is not None
+            data = [
+                {"index": i, "embedding": [1.0, float(len(t))]} for i, t in enumerate(request.body["input"])
+            ]
+            return ScriptedResponse(200, [json.dumps({"data": data}).encode()])
+        return say("Hello from the endpoint.")
+
+    def paths(self) -> list[str]:
+        return [r.url.rsplit("/", 1)[1] for r in self.transport.requests]
+
+
+def endpoint_service(endpoint: Endpoint) -> tuple[AgentService, list[dict[str, Any]]]:
+    posted: list[dict[str, Any]] = []
+    backend = MemoryStorage()
+    backend.data.setdefault("memory", {})
+    service = AgentService(posted.append, FakeWorkspace(), lambda _s: endpoint.transport, storage=backend)
+    return service, posted
+
+
+def configure(service: AgentService, **values: Any) -> None:
+    settings = {"base_url": "http://model.test/v1", "model": "m1", "dialect": "native", **values}
+    service.handle(json.dumps({"type": "settings", "settings": settings}))
+
+
+def context_windows(posted: list[dict[str, Any]]) -> set[int]:
+    return {m["event"]["window"] for m in posted if m["type"] == "event" and m["event"]["kind"] == "context"}
+
+
+def test_the_models_listed_context_window_is_the_turns_window() -> None:
+    endpoint = Endpoint(window=65_536)
+    service, posted = endpoint_service(endpoint)
+
+    async def scenario() -> None:
+        configure(service)
+        await drain(service)
+        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hello", "mode": "chat"}))
+        await drain(service)
+
+    asyncio.run(scenario())
+    assert endpoint.paths()[0] == "models"
+    assert service.chats["c"].settings.context_window == 65_536
+    assert context_windows(posted) == {65_536}
+
+
+def test_a_window_the_user_set_wins_over_the_listing() -> None:
+    endpoint = Endpoint(window=65_536)
+    service, _ = endpoint_service(endpoint)
+
+    async def scenario() -> tuple[int, int]:
+        configure(service, context_window=20_000)
+        await drain(service)
+        in_settings = service.context_window()
+        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hi", "context_window": 12_000}))
+        await drain(service)
+        return in_settings, service.chats["c"].settings.context_window
+
+    assert asyncio.run(scenario()) == (20_000, 12_000)
+
+
+def test_without_a_listed_window_the_default_applies_and_is_asked_again_later() -> None:
+    endpoint = Endpoint(window=None)
+    service, _ = endpoint_service(endpoint)
+
+    async def scenario() -> int:
+        configure(service)
+        await drain(service)
+        configure(service)
+        await drain(service)
+        return service.context_window()
+
+    assert asyncio.run(scenario()) == DEFAULT_WINDOW
+    assert endpoint.paths() == ["models", "models"]
+
+
+def test_the_demo_model_asks_nothing_and_uses_no_embeddings() -> None:
+    endpoint = Endpoint()
+    service, _ = endpoint_service(endpoint)
+    service.handle(json.dumps({"type": "settings", "settings": {"model": "demo", "embedding_model": "e5"}}))
+    assert service.engine.memory is not None and service.engine.memory.embedder is None
+    assert endpoint.paths() == [] and service.context_window() == DEFAULT_WINDOW
+
+
+def test_an_embedding_model_ranks_memories_through_the_endpoint() -> None:
+    endpoint = Endpoint()
+    service, _ = endpoint_service(endpoint)
+
+    async def scenario() -> None:
+        configure(service)
+        assert service.engine.memory is not None and service.engine.memory.embedder is None
+        configure(service, embedding_model="e5")
+        await service.engine.memory.add("The project uses esbuild")
+        service.handle(json.dumps({"type": "send", "chat": "c", "text": "build it", "mode": "chat"}))
+        await drain(service)
+
+    asyncio.run(scenario())
+    embeddings = [r for r in endpoint.transport.requests if r.url.endswith("/embeddings")]
+    assert len(embeddings) == 1 and embeddings[0].body == {
+        "model": "e5",
+        "input": ["build it", "The project uses esbuild"],
+    }
+
+
+def test_embeddings_the_endpoint_lacks_fall_back_to_keywords_without_an_error() -> None:
+    endpoint = Endpoint(embeddings=False)
+    service, posted = endpoint_service(endpoint)
+
+    async def scenario() -> None:
+        configure(service, embedding_model="e5")
+        assert service.engine.memory is not None
+        await service.engine.memory.add("The project uses esbuild")
+        for text in ("use esbuild", "and esbuild again"):
+            service.handle(json.dumps({"type": "send", "chat": "c", "text": text, "mode": "chat"}))
+            await drain(service)
+            configure(service, embedding_model="e5")  # saved again: the failure is remembered
+
+    asyncio.run(scenario())
+    assert endpoint.paths().count("embeddings") == 1
+    kinds = [m["event"]["kind"] for m in posted if m["type"] == "event"]
+    assert "turn_error" not in kinds and kinds.count("turn_end") == 2
+    requests = [r for r in endpoint.transport.requests if r.url.endswith("/chat/completions")]
+    assert "The project uses esbuild" in json.dumps(requests[0].body), "the fact was found by keywords"

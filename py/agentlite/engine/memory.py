@@ -8,12 +8,16 @@ from what the user says plainly ("remember that ...", "I prefer ...", "my name i
 to extract memories.
 
 Relevance: cosine similarity of embeddings from the endpoint's `/embeddings` when an embedding model is
-configured and the endpoint answers; otherwise (and whenever that fails) BM25 keyword ranking over words
-and CJK bigrams. Entries live in the storage backend's `memory` store, one JSON value per entry.
+configured and the endpoint answers; otherwise BM25 keyword ranking over words and CJK bigrams. An
+embedder that fails once (no such route, a wrong model, an error, no answer within `EMBED_TIMEOUT`) is
+remembered by its base URL + model and not asked again while the worker lives: that turn and every later
+one rank by keywords, and the user never sees an error for it. Entries live in the storage backend's
+`memory` store, one JSON value per entry.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -29,6 +33,7 @@ STORE = "memory"
 RETRIEVE = 5  # facts per turn
 PINNED_LIMIT = 8  # slots per turn
 K1, B = 1.2, 0.75
+EMBED_TIMEOUT = 15.0  # seconds; an embedding endpoint slower than this is not worth the wait
 
 _WORD = re.compile(r"[a-z0-9_]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _STOPWORDS = (
@@ -90,6 +95,7 @@ def extract(text: str) -> tuple[str, bool] | None:
 
 class Embedder(Protocol):
     model: str
+    key: str  # what a failure is remembered by: the endpoint and the model
 
     async def embed(self, texts: list[str]) -> list[list[float]]: ...
 
@@ -119,9 +125,14 @@ class MemoryStore:
         self.storage = storage
         self.embedder = embedder
         self.clock = clock
+        self.failed: set[str] = set()  # keys of embedders that did not work
         self.entries: dict[str, Memory] = {}
         self.loaded = False
         self.persistent = True  # False when the backend has no `memory` store: kept in memory only
+
+    def use_embedder(self, embedder: Embedder | None) -> None:
+        """Rank with `embedder` from now on (None: keywords); one that failed before is not tried again."""
+        self.embedder = None if embedder is None or embedder.key in self.failed else embedder
 
     async def load(self) -> None:
         if self.loaded:
@@ -185,18 +196,24 @@ class MemoryStore:
         return pinned + [m for score, m in ranked[:limit] if score > 0]
 
     async def _embedding_scores(self, query: str, facts: list[Memory]) -> list[float] | None:
-        if self.embedder is None:
+        embedder = self.embedder
+        if embedder is None:
             return None
-        model = self.embedder.model
+        missing = [m for m in facts if m.vector is None or m.vector_model != embedder.model]
         try:
-            missing = [m for m in facts if m.vector is None or m.vector_model != model]
-            vectors = await self.embedder.embed([query] + [m.text for m in missing])
-            for memory, vector in zip(missing, vectors[1:], strict=True):
-                memory.vector, memory.vector_model = vector, model
-                await self._save(memory)
-        except Exception:  # no /embeddings, a wrong model, a network error: keywords from now on
+            vectors = await asyncio.wait_for(
+                embedder.embed([query] + [m.text for m in missing]), EMBED_TIMEOUT
+            )
+            if len(vectors) != len(missing) + 1:
+                raise ValueError(f"{len(vectors)} embeddings for {len(missing) + 1} texts")
+        except Exception as error:  # no /embeddings, a wrong model, a network error: keywords from now on
+            log.info("memories are ranked by keywords: embeddings with %s failed (%s)", embedder.model, error)
+            self.failed.add(embedder.key)
             self.embedder = None
             return None
+        for memory, vector in zip(missing, vectors[1:], strict=True):
+            memory.vector, memory.vector_model = vector, embedder.model
+            await self._save(memory)
         return [cosine(vectors[0], m.vector or []) for m in facts]
 
     async def _save(self, memory: Memory) -> None:
@@ -224,6 +241,7 @@ class EndpointEmbedder:
         self.url = f"{base_url.rstrip('/')}/embeddings"
         self.headers = headers
         self.model = model
+        self.key = f"{self.url} {model}"
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         from agentlite.errors import from_http

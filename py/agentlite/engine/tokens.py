@@ -1,9 +1,11 @@
-"""Token counting without a tokenizer library: a documented approximation, calibrated by the provider.
+"""Token counting: the provider's usage when it reports it, a real tokenizer otherwise, an estimate last.
 
-No tokenizer runs in Pyodide offline (tiktoken needs its BPE files from the network), so counts come
-from the provider's `usage` when it reports it, and otherwise from this estimator. It splits text the
-way the o200k / cl100k pre-tokenizers do (a word with one leading space or symbol, digit groups of up
-to 3, punctuation runs, newline runs, CJK runs) and prices each piece:
+In the browser the counter is gpt-tokenizer's o200k_base (the encoding of OpenAI's current models),
+which the platform edge installs with `use()` once its 2.4 MB of ranks have loaded after start-up
+(`agentlite.browser.tokenizer`). Until then, and wherever no tokenizer is installed (CPython tests,
+tools), `estimate()` stands in: no tokenizer runs in Pyodide offline (tiktoken needs its BPE files from
+the network). It splits text the way the o200k / cl100k pre-tokenizers do (a word with one leading
+space or symbol, digit groups of up to 3, punctuation runs, newline runs, CJK runs) and prices each piece:
 
     word of n letters        1 token up to 10 letters, else ceil(n / 6)
     digits                   1 token per group of up to 3
@@ -17,20 +19,26 @@ SSE transcripts, the Chinese seed documents, JSON strings, base64): mean absolut
 segment 24%), where chars/4 is off by 14.3% on average (63% worst: 33% low on Chinese, 60% on base64).
 
 `TokenCounter` then calibrates: after each round the provider's `prompt_tokens` for the request just
-sent is compared with the estimate of that request, and the ratio (smoothed, within 0.5–2) scales
-every later estimate, so a model whose tokenizer differs from o200k is counted in its own tokens.
+sent is compared with the count of that request, and the ratio (smoothed, within 0.5–2) scales every
+later count, so a model whose tokenizer is not o200k (Llama, Qwen, Claude) is counted in its own tokens.
+A counter that switches source (the tokenizer arrived) starts its cache and calibration afresh.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 MESSAGE_OVERHEAD = 4  # role and separators per message (OpenAI's chat format)
 REPLY_PRIMING = 3
 SMOOTHING = 0.5  # weight of the newest calibration sample
 RATIO_BOUNDS = (0.5, 2.0)
+CACHE_SIZE = 4096
+
+Count = Callable[[str], int]
+_installed: Count | None = None  # the platform's real tokenizer, once it has loaded
 
 _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 _UPPER = "A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f"
@@ -74,20 +82,48 @@ def estimate(text: str) -> int:
     return round(total)
 
 
-class TokenCounter:
-    """Estimates in the model's own tokens, calibrated by the usage the provider reports."""
+def use(count: Count | None) -> None:
+    """Install the real tokenizer every counter uses from now on (None: back to the estimate)."""
+    global _installed
+    _installed = count
 
-    def __init__(self) -> None:
+
+def installed() -> Count | None:
+    return _installed
+
+
+def count(text: str) -> int:
+    """o200k tokens of `text`: the installed tokenizer's count, else the estimate."""
+    return (_installed or estimate)(text)
+
+
+class TokenCounter:
+    """Counts in the model's own tokens: o200k (tokenizer or estimate), calibrated by provider usage.
+
+    `source` fixes what counts (tests); without it the counter follows `use()`, so a tokenizer that
+    loads while a chat is open is used from its next request on."""
+
+    def __init__(self, source: Count | None = None) -> None:
+        self.fixed = source
         self.ratio = 1.0
         self.samples = 0
+        self._source: Count | None = None
         self._cache: dict[tuple[int, int], int] = {}
 
+    @property
+    def source(self) -> Count:
+        return self.fixed or _installed or estimate
+
     def text(self, text: str) -> int:
+        source = self.source
+        if source is not self._source:  # new units: cached counts and the ratio no longer apply
+            self._source, self.ratio, self.samples = source, 1.0, 0
+            self._cache.clear()
         key = (hash(text), len(text))
         raw = self._cache.get(key)
         if raw is None:
-            raw = self._cache[key] = estimate(text)
-            if len(self._cache) > 4096:
+            raw = self._cache[key] = source(text)
+            if len(self._cache) > CACHE_SIZE:
                 self._cache.clear()
         return round(raw * self.ratio)
 
@@ -102,10 +138,13 @@ class TokenCounter:
 
     def calibrate(self, estimated: int, reported: int | None) -> None:
         """Fold one provider count for a request we estimated at `estimated` into the ratio."""
-        if not reported or estimated <= 0:
-            return
+        if not reported or estimated <= 0 or self._switched():
+            return  # nothing reported, or `estimated` was counted in units the counter has left
         raw = estimated / self.ratio
         sample = min(max(reported / raw, RATIO_BOUNDS[0]), RATIO_BOUNDS[1])
         weight = 1.0 if self.samples == 0 else SMOOTHING
         self.ratio = round(self.ratio * (1 - weight) + sample * weight, 4)
         self.samples += 1
+
+    def _switched(self) -> bool:
+        return self._source is not None and self.source is not self._source

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
-from agentlite.engine.memory import MemoryStore, bm25, extract, terms
+from agentlite.engine.memory import EndpointEmbedder, MemoryStore, bm25, extract, terms
+from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace.storage import MemoryStorage
+
+BASE = "http://model.test/v1"
 
 
 def storage() -> MemoryStorage:
@@ -69,6 +73,7 @@ def test_memories_persist_dedupe_update_and_delete() -> None:
 
 class FakeEmbedder:
     model = "embed-1"
+    key = "http://model.test/v1/embeddings embed-1"
 
     def __init__(self, fail: bool = False) -> None:
         self.fail = fail
@@ -104,11 +109,6 @@ def test_a_failing_embedder_falls_back_to_keywords_for_good() -> None:
 
 
 def test_the_endpoint_embedder_posts_to_embeddings() -> None:
-    import json
-
-    from agentlite.engine.memory import EndpointEmbedder
-    from agentlite.transport import ScriptedResponse, ScriptedTransport
-
     answer = {"data": [{"index": 1, "embedding": [0, 1]}, {"index": 0, "embedding": [1, 0]}]}
     transport = ScriptedTransport.of(ScriptedResponse(body=[json.dumps(answer).encode()]))
     embedder = EndpointEmbedder(transport, "http://model.test/v1/", {"Authorization": "Bearer k"}, "e5")
@@ -125,3 +125,67 @@ def test_without_a_memory_store_memories_live_in_memory_only() -> None:
         return [m.text for m in await store.relevant("pnpm")]
 
     assert asyncio.run(scenario()) == ["Uses pnpm"]
+
+
+# Two-dimensional "embeddings" by topic: [pets, build tools]. No fact shares a keyword with the queries,
+# so only embeddings can rank them.
+TOPICS = {"kitten": [1.0, 0.1], "feline": [0.9, 0.2], "bundler": [0.1, 1.0], "esbuild": [0.2, 0.9]}
+
+
+def embedding_endpoint(request: ModelRequest) -> ScriptedResponse:
+    """An OpenAI-shaped /embeddings: each input's vector is the topic of the first topic word in it."""
+    assert request.body is not None
+    texts = request.body["input"]
+    vectors = [next((v for word, v in TOPICS.items() if word in t.lower()), [0.5, 0.5]) for t in texts]
+    data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
+    return ScriptedResponse(200, [json.dumps({"object": "list", "data": data}).encode()])
+
+
+def test_endpoint_embeddings_rank_facts_by_cosine_and_are_stored_once() -> None:
+    transport = ScriptedTransport(embedding_endpoint)
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        store = MemoryStore(storage(), EndpointEmbedder(transport, BASE, {}, "e5"))
+        await store.add("The project bundles with esbuild")
+        await store.add("Mia has a feline named Tom")
+        pets = [m.text for m in await store.relevant("how is my kitten?", limit=1)]
+        tools = [m.text for m in await store.relevant("which bundler?", limit=1)]
+        return pets, tools
+
+    pets, tools = asyncio.run(scenario())
+    assert (pets, tools) == (["Mia has a feline named Tom"], ["The project bundles with esbuild"])
+    inputs = [r.body["input"] for r in transport.requests if r.body]
+    assert [r.url for r in transport.requests] == [f"{BASE}/embeddings"] * 2
+    assert inputs[1] == ["which bundler?"], "the facts' vectors were kept from the first request"
+
+
+def test_an_endpoint_without_embeddings_falls_back_to_bm25_and_is_not_asked_again() -> None:
+    missing = ScriptedTransport(lambda _r: ScriptedResponse(404, [b'{"error": {"message": "not found"}}']))
+
+    async def scenario() -> tuple[list[str], MemoryStore]:
+        store = MemoryStore(storage(), EndpointEmbedder(missing, BASE, {}, "e5"))
+        await store.add("The build uses esbuild")
+        await store.add("Tabs, not spaces")
+        found = [m.text for m in await store.relevant("fix the build")]
+        store.use_embedder(EndpointEmbedder(missing, BASE, {}, "e5"))  # the same endpoint and model again
+        await store.relevant("fix the build")
+        return found, store
+
+    found, store = asyncio.run(scenario())
+    assert found == ["The build uses esbuild"]
+    assert len(missing.requests) == 1 and store.embedder is None
+    store.use_embedder(EndpointEmbedder(missing, BASE, {}, "another-model"))
+    assert store.embedder is not None, "another model on the endpoint is worth a try"
+
+
+def test_an_embedder_answering_the_wrong_number_of_vectors_counts_as_failed() -> None:
+    def short(_request: ModelRequest) -> ScriptedResponse:
+        return ScriptedResponse(200, [json.dumps({"data": [{"index": 0, "embedding": [1, 0]}]}).encode()])
+
+    async def scenario() -> tuple[list[str], MemoryStore]:
+        store = MemoryStore(storage(), EndpointEmbedder(ScriptedTransport(short), BASE, {}, "e5"))
+        await store.add("The build uses esbuild")
+        return [m.text for m in await store.relevant("build")], store
+
+    found, store = asyncio.run(scenario())
+    assert found == ["The build uses esbuild"] and store.failed == {f"{BASE}/embeddings e5"}

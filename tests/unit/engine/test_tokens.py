@@ -1,10 +1,14 @@
-"""Token estimates: closer to o200k than chars/4 on prose, code, Chinese and base64; calibrated by usage."""
+"""Token counts: the installed tokenizer when there is one, else estimates closer to o200k than chars/4
+on prose, code, Chinese and base64; calibrated by usage either way."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from agentlite.engine.tokens import TokenCounter, estimate
+from agentlite.engine import tokens
+from agentlite.engine.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter, estimate
 
 # Reference counts measured once with the o200k_base tokenizer (gpt-tokenizer) on these exact strings.
 SAMPLES = [
@@ -67,3 +71,60 @@ def test_messages_count_content_calls_and_overhead() -> None:
     )
     assert plain > estimate("hello")
     assert with_call > plain
+
+
+def words(text: str) -> int:
+    """A stand-in tokenizer: one token per whitespace-separated word."""
+    return len(text.split())
+
+
+@pytest.fixture
+def no_tokenizer() -> Iterator[None]:
+    previous = tokens.installed()
+    tokens.use(None)
+    yield
+    tokens.use(previous)
+
+
+def test_an_injected_counter_replaces_the_estimate() -> None:
+    counter = TokenCounter(words)
+    assert counter.text("one two three") == 3
+    assert counter.messages([{"role": "user", "content": "one two"}]) == REPLY_PRIMING + MESSAGE_OVERHEAD + 2
+
+
+def test_counters_use_the_installed_tokenizer_and_estimate_without_one(no_tokenizer: None) -> None:
+    text = "antidisestablishmentarianism " * 4
+    counter = TokenCounter()
+    assert counter.text(text) == estimate(text) == tokens.count(text)
+    tokens.use(words)
+    assert counter.text(text) == 4 == tokens.count(text)
+    tokens.use(None)
+    assert counter.text(text) == estimate(text)
+
+
+def test_a_tokenizer_arriving_mid_chat_resets_the_calibration(no_tokenizer: None) -> None:
+    counter = TokenCounter()
+    text = "hello world " * 50
+    estimated = counter.text(text)
+    counter.calibrate(estimated, estimated * 2)
+    assert counter.ratio == 2.0
+    tokens.use(words)
+    counter.calibrate(estimated, estimated * 2)  # counted in estimate units: not folded into the new ratio
+    assert counter.ratio == 2.0
+    assert counter.text(text) == 100 and counter.ratio == 1.0
+    counter.calibrate(100, 150)
+    assert counter.text(text) == 150
+
+
+def test_the_browser_counter_estimates_what_the_tokenizer_fails_on(no_tokenizer: None) -> None:
+    from agentlite.browser.tokenizer import install
+
+    class Binding:  # the JS module's surface: count(text) -> number
+        def count(self, text: str) -> int:
+            if "\ud800" in text:
+                raise RuntimeError("lone surrogate")
+            return 7
+
+    install(Binding())
+    assert tokens.count("seven tokens, says the tokenizer") == 7
+    assert tokens.count("odd \ud800 text") == estimate("odd \ud800 text")

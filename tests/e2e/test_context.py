@@ -1,0 +1,86 @@
+"""Context budget in the browser: token counts come from the real tokenizer (gpt-tokenizer's o200k_base,
+loaded by the worker after start-up), and the context window from the model's `/models` listing.
+
+The context meter (`data-used`, `data-window`) shows the engine's count of the request it just sent;
+the scripted endpoint records that request, so the test recounts it with gpt-tokenizer under node.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import Page, Route, Worker
+
+from agentlite.engine.tokens import TokenCounter, estimate
+from buildsys.bench_tokens import count_tokens
+from buildsys.model_server import ModelServer, Scripted, text_chunks
+from tests.e2e.conftest import send
+from tests.e2e.scripted_support import WAIT_MS, start, wait_idle
+
+MESSAGE_OVERHEAD, REPLY_PRIMING = 4, 3  # agentlite.engine.tokens: per message, per request
+LISTED_WINDOW = 48_000
+
+
+def agent_worker(page: Page) -> Worker:
+    return next(w for w in page.workers if w.url.endswith("/worker.js"))
+
+
+def wait_for_tokenizer(page: Page) -> None:
+    """The worker's test hook: the promise of the tokenizer being installed in Python."""
+    loaded = agent_worker(page).evaluate("async () => (await self.agentliteTokenizer) === true")
+    assert loaded, "the tokenizer did not load"
+
+
+def meter(page: Page) -> dict[str, int]:
+    """What the context meter shows: tokens of the last request, and the window."""
+    shown = page.wait_for_selector(
+        "[data-testid=context-meter][data-used]:not([data-used=''])", state="attached", timeout=WAIT_MS
+    )
+    assert shown is not None
+    return {name: int(shown.get_attribute(f"data-{name}") or 0) for name in ("used", "window")}
+
+
+def recount(body: dict[str, Any]) -> int:
+    """The request's tokens as the engine counts them, with every text counted by gpt-tokenizer."""
+    texts = [str(m.get("content") or "") for m in body["messages"]]
+    calls = [str(c) for m in body["messages"] for c in m.get("tool_calls") or ()]
+    tools = [json.dumps(body["tools"])] if body.get("tools") else []
+    counts = count_tokens(texts + calls + tools)
+    total = REPLY_PRIMING + sum(MESSAGE_OVERHEAD + counts[t] for t in texts)
+    total += sum(MESSAGE_OVERHEAD + counts[c] for c in calls)
+    return total + sum(counts[t] for t in tools)
+
+
+def test_the_worker_counts_a_request_with_gpt_tokenizer(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    model_server.script(Scripted(chunks=text_chunks("Counted.")))
+    start(page, origin, model_server)
+    wait_for_tokenizer(page)
+    send(page, "Count me: 计算 1000 以内的所有素数之和, then `print(sum(primes))` <|endoftext|>")
+    wait_idle(page)
+    body = model_server.completions()[-1].body
+    expected = recount(body)
+    assert meter(page)["used"] == expected
+    estimated = TokenCounter(estimate).messages(body["messages"]) + TokenCounter(estimate).text(
+        json.dumps(body["tools"])
+    )
+    assert estimated != expected, "the estimate alone would pass: this request cannot tell them apart"
+
+
+def test_the_listed_context_window_is_the_meters_window(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    def listing(route: Route) -> None:
+        entry = {"id": "test-model", "object": "model", "context_length": LISTED_WINDOW}
+        headers = {"Access-Control-Allow-Origin": "*", "Content-Type": "application/json"}
+        route.fulfill(status=200, headers=headers, body=json.dumps({"object": "list", "data": [entry]}))
+
+    page.context.route(f"{model_server.base_url}/models", listing)
+    model_server.script(Scripted(chunks=text_chunks("Measured.")))
+    with page.expect_request_finished(lambda r: r.url.endswith("/models"), timeout=WAIT_MS):
+        start(page, origin, model_server)  # the worker reads the listing when the settings arrive
+    send(page, "hello")
+    wait_idle(page)
+    assert meter(page)["window"] == LISTED_WINDOW
