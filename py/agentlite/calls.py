@@ -136,6 +136,7 @@ class CallHandler:
         if diagnosis.tools is not None and tested.base_url:
             dialect = "native" if diagnosis.tools else "json"
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
+        self.service.learn_window(tested.base_url, tested.model, diagnosis.context_window)
         return diagnosis.to_dict()
 
 

@@ -18,7 +18,7 @@ class Msg(enum.StrEnum):
     CALL = "call"  # {id, method, args}: answered by one REPLY
     SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
     # worker -> main thread
-    PHASE = "phase"  # {phase, progress, detail}: start-up progress
+    PHASE = "phase"  # {phase, progress, detail, at_ms}: start-up progress; `ready` adds timings
     READY = "ready"  # {}: the agent accepts messages
     FAILED = "failed"  # {phase, message}: start-up failed in that phase
     EVENT = "event"  # {chat, event}: a conversation event to render

@@ -182,6 +182,22 @@ def test_without_a_listed_window_the_default_applies_and_is_asked_again_later() 
     assert endpoint.paths() == ["models", "models"]
 
 
+def test_a_connection_test_teaches_the_listed_window() -> None:
+    """Testing an endpoint that lists its window is enough: the next turn on it uses that window."""
+    endpoint = Endpoint(window=131_072)
+    service, _ = endpoint_service(endpoint)
+    form = {"base_url": "http://model.test/v1", "model": "m1", "dialect": "native"}
+
+    async def scenario() -> int:
+        service.handle(
+            json.dumps({"type": "call", "id": 7, "method": "connection.test", "args": {"settings": form}})
+        )
+        await drain(service)
+        return service.windows[("http://model.test/v1", "m1")]
+
+    assert asyncio.run(scenario()) == 131_072
+
+
 def test_the_demo_model_asks_nothing_and_uses_no_embeddings() -> None:
     endpoint = Endpoint()
     service, _ = endpoint_service(endpoint)
