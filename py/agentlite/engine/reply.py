@@ -42,6 +42,7 @@ class Reply:
     usage: Usage | None = None
     failure: ModelError | None = None
     received: bool = False  # anything at all arrived (text, thinking or a call)
+    recorded: bool = False  # its message is in the chat history (a reply is recorded once)
 
     @property
     def content(self) -> str:

@@ -75,7 +75,6 @@ class TurnSetup:
         self.dispatcher: Dispatcher | None = None
         self.bubble: str | None = None
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
-        self._recorded: set[int] = set()
         self.budget = Budget(self.counter, chat.settings.context_window, chat.settings.reserve)
         self.context = self.engine.tool_context(self.turn_id, options.open_file, chat.save_model_summary)
 
@@ -205,9 +204,9 @@ class TurnSetup:
 
     def record_reply(self, reply: Reply, state: str, calls: list[Call]) -> None:
         """The assistant message and its tool results, once per reply, in the order they were written."""
-        if id(reply) in self._recorded:
+        if reply.recorded:
             return
-        self._recorded.add(id(reply))
+        reply.recorded = True
         done = [c for c in calls if c.result is not None]
         if not reply.received and not done:
             return

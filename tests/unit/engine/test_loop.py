@@ -218,3 +218,23 @@ def test_the_continuation_limit_counts_length_rounds_in_a_row() -> None:
     h = Harness(script).run("long")
     assert not h.of("stopped"), "six continuations, but never more than five in a row"
     assert len(h.requests()) == 8 and h.text().endswith("end.")
+
+
+def test_each_reply_is_recorded_once_even_in_the_memory_of_a_freed_one() -> None:
+    """CPython gives a freed reply's address to the next one; a reply must be told apart by itself, or
+    a round would silently miss from the history and the model would redo what it already did."""
+    from agentlite.engine.reply import Reply
+    from agentlite.engine.turn import Turn
+    from agentlite.engine.turn_setup import TurnOptions
+
+    harness = Harness()
+    chat = harness.setup()
+    assert harness.transport is not None
+    turn = Turn(chat, "hi", SETTINGS, harness.transport, TurnOptions())
+    first = Reply(text=["first round"], received=True)
+    turn.record_reply(first, "done", [])
+    del first
+    second = Reply(text=["second round"], received=True)
+    turn.record_reply(second, "done", [])
+    turn.record_reply(second, "done", [])
+    assert [m.content for m in chat.messages if m.role == "assistant"] == ["first round", "second round"]
