@@ -39,6 +39,7 @@ ENGINE_NOTES = (
     notes.CORRECT_FORMAT,
     notes.NUDGE_EMPTY,
     notes.NO_TOOLS_NOW,
+    notes.GO_ON_AFTER_LOOP,
 )
 PHRASES = (
     '"sum of primes below 1000", "create a Button component", "change the title of App.tsx", '
