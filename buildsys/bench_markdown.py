@@ -144,6 +144,14 @@ def render(figures: list[Figure], facts: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# A hand-written section after the figures (counts of the long property-test run, which the bench does
+# not make): kept as it is when the page is written again.
+KEPT_SECTION = "\n## Property tests"
+
+
 def write(path: str, figures: list[Figure]) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(render(figures, machine()))
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    old = target.read_text() if target.exists() else ""
+    kept = old[old.index(KEPT_SECTION) :] if KEPT_SECTION in old else ""
+    target.write_text(render(figures, machine()) + kept)

@@ -52,3 +52,13 @@ def test_write_creates_the_file_with_the_machine(tmp_path: Path) -> None:
     assert text.startswith("# Benchmarks")
     assert "- cores: " in text and "- OS: " in text and "- date: " in text
     assert "| `edit_tokens` | 44 tokens | 4020 tokens | 0.0109× |" in text
+
+
+def test_write_keeps_the_hand_written_property_test_section(tmp_path: Path) -> None:
+    target = tmp_path / "benchmarks.md"
+    target.write_text("# Benchmarks\n\nold figures\n\n## Property tests\n\n- 12,000 examples\n")
+    bench_markdown.write(str(target), [Figure("edit_tokens", 44.0, "tokens", 4020.0, 1, "≤ 0.1× floor")])
+    page = target.read_text()
+    assert "old figures" not in page
+    assert "| `edit_tokens`" in page
+    assert page.endswith("\n## Property tests\n\n- 12,000 examples\n")
