@@ -8,7 +8,7 @@ import json
 import secrets
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import open_app, send
 from tests.e2e.workspace_support import assert_consistent, final_reply, tool_round, vfs, wait_for_reply
@@ -113,9 +113,9 @@ def test_indexeddb_itself_aborts_when_small_writes_fill_the_quota(page: Page, or
     app.locator("[data-testid=file-item][data-path='/kept'] >> nth=0").click()
     app.locator("[data-testid=file-item][data-path='/kept/a.txt'] >> nth=0").click()
     app.locator("[data-testid=history-panel] [data-testid=version-item][data-version='1']").click()
+    # the newest version's diff shows first: wait until the panel shows version 1's
     added = app.locator("[data-testid=history-panel] .diff-line.add .diff-text")
-    added.first.wait_for(timeout=60_000)
-    assert added.all_text_contents() == ["+" + VERSIONS[0].rstrip("\n")]
+    expect(added).to_have_text(["+" + VERSIONS[0].rstrip("\n")], timeout=60_000)
 
     vfs(app, "writeText", "/small.txt", "still works")
     assert vfs(app, "readText", "/small.txt") == "still works"
