@@ -177,11 +177,7 @@ class Dispatcher:
         if found is None:
             return True
         kind, reason = found
-        covered = self.desk.batch_answer(self.batch) if kind is Ask.BATCH else None
-        if covered is not None:
-            call.asked = True
-            return covered
-        return await self._ask(call, reason)
+        return await self._answer(call, reason, batch=kind is Ask.BATCH)
 
     async def _batch_approved(self, call: Call) -> bool:
         """The check just before the call starts: the batch rule, in case the reply passed the limit while
@@ -193,7 +189,11 @@ class Dispatcher:
         )
         if reason is None:
             return True
-        covered = self.desk.batch_answer(self.batch)
+        return await self._answer(call, reason, batch=True)
+
+    async def _answer(self, call: Call, reason: str, batch: bool) -> bool:
+        """A batch question the user already answered for this reply covers the call; else ask."""
+        covered = self.desk.batch_answer(self.batch) if batch else None
         if covered is not None:
             call.asked = True
             return covered
