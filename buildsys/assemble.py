@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import fetch, lockfile
+from buildsys import fetch, lockfile, manifest
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -140,4 +140,5 @@ def build() -> None:
         lockfile.write([PYODIDE_DIR / w.name for w in wheels], info, PYODIDE_DIR / LOCK_NAME)
         stamps.mark("lock", lock_key)
     front_end(stamps)
-    say(f"dist/ is ready ({DIST})")
+    built = manifest.write(DIST, pins.pyodide_version)
+    say(f"dist/ is ready ({DIST}), build {built['build']}")
