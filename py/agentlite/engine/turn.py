@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentlite.engine import prompt
 from agentlite.engine.context import window
-from agentlite.engine.dialect import PROMPT_DIALECTS, rejects_tools, writes_calls_as_text
+from agentlite.engine.dialect import PROMPT_DIALECTS, empty_stream, rejects_tools, writes_calls_as_text
 from agentlite.engine.dispatch import Call
 from agentlite.engine.loopguard import MAX_CONTINUATIONS
 from agentlite.engine.reply import Reply, stream_reply
@@ -159,10 +159,15 @@ class Turn(TurnSetup):
             self.note(prompt.NO_TOOLS_NOW)
 
     def _fall_back_to_json(self, error: ModelError) -> bool:
-        if self.settings.dialect != "auto" or self.dialect != "native" or not rejects_tools(error):
+        if self.settings.dialect != "auto" or self.dialect != "native":
             return False
-        self.switch_dialect("json", "the endpoint does not accept native tools")
-        return True
+        if rejects_tools(error):
+            self.switch_dialect("json", "the endpoint does not accept native tools")
+            return True
+        if empty_stream(error) and self.tool_defs():
+            self.switch_dialect("json", "the endpoint sent an empty stream for a request with tools")
+            return True
+        return False
 
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
