@@ -48,6 +48,7 @@ class TurnCancelled(Exception):
 class Turn(TurnSetup):
     winding_down = False  # set once the turn is stopping: a second stop must not cut the clean-up short
     sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of its tokens
+    thinking_noted = False  # the model was told once this turn that a call in its thinking did not run
 
     async def run(self) -> None:
         outcome = "completed"
@@ -282,7 +283,7 @@ class Turn(TurnSetup):
         self.invalid_rounds = 0
         if repeated:
             return self.stopped("repeated_reply", repeated)
-        if calls or self._native_text_calls(reply):
+        if calls or self._native_text_calls(reply) or self._calls_in_thinking(reply):
             return self._next_round()
         if reply.finish == "length":
             if not self.guard.may_continue():
@@ -327,6 +328,17 @@ class Turn(TurnSetup):
             return False
         self.switch_dialect("json", "the model writes tool calls as text")
         self.note(prompt.CORRECT_FORMAT)
+        return True
+
+    def _calls_in_thinking(self, reply: Reply) -> bool:
+        """A call written only inside the thinking (docs/protocol.md, "Messy tool calls"): say once per
+        turn that it did not run, so the model can write it where it runs."""
+        names = {str(d["name"]) for d in self.tool_defs()}
+        thinking = "".join(reply.thinking)
+        if self.thinking_noted or not names or not writes_calls_as_text(thinking, names):
+            return False
+        self.thinking_noted = True
+        self.note(prompt.CALL_IN_THINKING)
         return True
 
     def _respond(self) -> None:

@@ -31,7 +31,7 @@ from agentlite.stream.surrogates import mended_value
 _BLANKS = re.compile(r"[ \t]*")
 _OPENER = re.compile(r'\{\s*"tool"\s*:')
 _OPENER_PREFIX = re.compile(r'\{\s*(?:"(?:t(?:o(?:o(?:l(?:"\s*)?)?)?)?)?)?')
-_FIRST_KEY = re.compile(r'\{\s*(?:"((?:[^"\\]|\\.)*)"\s*:|([^\s"]))', re.DOTALL)
+_FIRST_KEY = re.compile(r'\{\s*(?:(?:"((?:[^"\\]|\\.)*)"|\'([^\'"\\]*)\')\s*:|([^\s"\']))', re.DOTALL)
 _NAME = re.compile(
     r'\{\s*(?:"(?:tool|tool_name)"\s*:\s*|(?:"type"\s*:\s*"function"\s*,\s*)?"function"\s*:\s*\{\s*"name"\s*:\s*)'
     r'"((?:[^"\\]|\\.)*)"'
@@ -235,6 +235,9 @@ class JsonDialectParser:
         if stripped[0] == "`" and self._fence_open:
             self._mode = "close_fence"
             return stripped
+        if stripped[0] == "{":  # two calls glued on one line: `}{`
+            self._open("", fenced=False, mid_line=False)
+            return stripped
         self._mode, self._fence_open = "prose", False
         return stripped
 
@@ -281,7 +284,8 @@ class JsonDialectParser:
         match = _FIRST_KEY.match(text)
         if match is None:
             return True
-        call.possible = match.group(1) is not None and match.group(1) in FIRST_KEYS
+        key = match.group(1) if match.group(1) is not None else match.group(2)  # '...': single quotes
+        call.possible = key is not None and key in FIRST_KEYS
         return call.possible
 
     def _progress(self, call: _Candidate) -> None:
@@ -348,7 +352,11 @@ class JsonDialectParser:
         self._detect_name(call)
         fixed = None if truncated else repaired(call.text)
         if fixed is None:
-            problem = "the reply ended inside the object" if truncated else "the object is not closed"
+            problem = (
+                "the reply was cut off inside the call; send it again, shorter"
+                if truncated
+                else ("the object is not closed")
+            )
             self._give_up(call, problem, True)
             return
         self._conclude(call, fixed[0], fixed[1])
