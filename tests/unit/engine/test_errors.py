@@ -319,3 +319,11 @@ def test_a_call_written_only_inside_thinking_is_pointed_out_once() -> None:
     assert len(h.requests()) == 2, "told once per turn, then the answer stands"
     assert "inside your thinking does not run" in h.requests()[1]["messages"][-1]["content"]
     assert not h.tools.ran
+
+
+def test_a_call_written_as_text_under_forced_native_is_pointed_out_once() -> None:
+    text = '<tool_call>\n{"name": "read_file", "arguments": {"path": "/a"}}\n</tool_call>'
+    h = harness([say(text), calls(("read_file", {"path": "/a"})), say("done")]).run("read /a")
+    assert "wrote a tool call as text" in h.requests()[1]["messages"][-1]["content"]
+    assert not h.of("dialect"), "a dialect the user chose is never changed"
+    assert h.tools.ran == [("read_file", {"path": "/a", "content": ""})] and h.text().endswith("done")
