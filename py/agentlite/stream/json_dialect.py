@@ -9,7 +9,8 @@ Deciding points depend only on the text, never on the chunking: a candidate is d
 first key cannot start a call, `ToolCallStarted` goes out once the tool name is complete, and the call
 is ready the moment its object closes. A newline inside an open object after a complete value (`}`, `"`,
 a number) ends the object unless the next line continues it with `}`, `]` or `,`; then the one repair
-(json_repair.py) closes it. A broken call becomes `ToolCallInvalid` with a reason for the model.
+(json_repair.py) closes it. A broken call becomes `ToolCallInvalid` with a reason for the model. A call
+right after another on the same line (`}{`) is read too; a first key in single quotes may start a call.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ _NAME = re.compile(
     r'"((?:[^"\\]|\\.)*)"'
 )
 _NAME_WINDOW = 512  # the name comes first; stop looking for it after this many characters
+CUT_OFF = "the reply was cut off inside the call (at the output limit); send it again, shorter"
 FORMAT_HINT = 'write each call as one JSON object on its own line: {"tool": "<name>", "arguments": {...}}'
 
 
@@ -352,11 +354,7 @@ class JsonDialectParser:
         self._detect_name(call)
         fixed = None if truncated else repaired(call.text)
         if fixed is None:
-            problem = (
-                "the reply was cut off inside the call; send it again, shorter"
-                if truncated
-                else ("the object is not closed")
-            )
+            problem = CUT_OFF if truncated else "the object is not closed"
             self._give_up(call, problem, True)
             return
         self._conclude(call, fixed[0], fixed[1])
