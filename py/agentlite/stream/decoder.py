@@ -61,7 +61,10 @@ from agentlite.stream.utf8 import Utf8Decoder
 DIALECTS = ("native", "json", "ndjson", "ndjson-text")
 TRUNCATED = "the response ended before the model finished (no finish_reason and no [DONE])"
 EMPTY_BODY = "empty_body"  # the StreamFailed code of a 200 whose body held no event
-EMPTY_MESSAGE = "the endpoint answered but sent an empty stream (no event, no [DONE])"
+EMPTY_MESSAGE = (
+    "the endpoint answered but sent an empty stream (no event, no [DONE]); some servers do this when "
+    "they fail after starting the reply, e.g. for a request longer than their context window"
+)
 UNDECODABLE = "nothing in the stream could be decoded: no event was a JSON chunk"
 _LEADING = "\ufeff \t\r\n"  # what may come before the first byte that tells SSE from JSON
 T = TypeVar("T")
