@@ -40,6 +40,7 @@ class Tool:
     aliases: tuple[str, ...] = ()
     streamed: tuple[str, ...] = ()  # fields that travel as ndjson streams and show as live previews
     resource: Callable[[Any], Resource] = field(default=lambda _args: None)  # what the engine locks
+    brief: str = ""  # the short description of native requests (tools/briefs.py); "" means `description`
 
     def resources(self, arguments: Any) -> tuple[str, ...]:
         """Every resource a call touches (a move: source and destination), for the engine's locks and
@@ -70,6 +71,7 @@ class Tool:
         return {
             "name": self.name,
             "description": self.description,
+            "brief": self.brief or self.description,
             "parameters": self.parameters(),
             "streamed": list(self.streamed),
             "aliases": list(self.aliases),
@@ -82,6 +84,18 @@ def validation_message(error: ValidationError) -> str:
         where = ".".join(str(p) for p in item["loc"]) or "arguments"
         parts.append(f"`{where}`: {item['msg']}")
     return "invalid arguments: " + "; ".join(parts)
+
+
+def renamed(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` with one wrongly named argument put under the one required name that is missing
+    (`file_path` for `path`): with exactly one of each there is one reading (docs/protocol.md, "Messy
+    tool calls"). Anything else is left for validation to report."""
+    fields = model.model_fields
+    missing = [name for name, info in fields.items() if info.is_required() and name not in arguments]
+    unknown = [name for name in arguments if name not in fields]
+    if len(missing) != 1 or len(unknown) != 1:
+        return arguments
+    return {missing[0] if name == unknown[0] else name: value for name, value in arguments.items()}
 
 
 class ToolRegistry:
@@ -124,7 +138,7 @@ class ToolRegistry:
                 ToolErrorType.INVALID_ARGUMENT, f"unknown tool {name!r}", f"Available tools: {known}"
             )
         try:
-            return tool, tool.args.model_validate(arguments)
+            return tool, tool.args.model_validate(renamed(tool.args, arguments))
         except ValidationError as error:
             raise ToolError(ToolErrorType.INVALID_ARGUMENT, validation_message(error)) from error
 
