@@ -151,3 +151,42 @@ def test_importing_a_file_that_is_not_a_chat_says_so_and_opens_no_tab(app: Page,
     chooser.value.set_files(str(wrong))
     expect(app.locator(".chat-export-note")).to_contain_text("not an AgentLite chat export", timeout=WAIT_MS)
     expect(app.locator("[data-testid=chat-tab]")).to_have_count(1)
+
+
+def test_an_imported_chat_shows_markup_as_text_and_runs_no_script(app: Page, tmp_path: Path) -> None:
+    attack = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+    document = {
+        "format": "agentlite-chat",
+        "title": attack,
+        "messages": [
+            {"role": "user", "id": "u", "content": attack},
+            {
+                "role": "assistant",
+                "id": "a",
+                "parent": "u",
+                "content": attack,
+                "tool_calls": [{"id": "c", "name": attack, "arguments": {"path": attack}}],
+            },
+            {
+                "role": "tool",
+                "id": "t",
+                "parent": "a",
+                "tool_call_id": "c",
+                "content": attack,
+                "result": {"message": attack},
+            },
+        ],
+        "selected": {},
+    }
+    crafted = tmp_path / "crafted.json"
+    crafted.write_text(json.dumps(document), encoding="utf-8")
+    with app.expect_file_chooser() as chooser:
+        app.click("[data-testid=chat-import]")
+    chooser.value.set_files(str(crafted))
+    shown = app.locator(".message-list:not([hidden])")
+    expect(shown.locator(USERS)).to_have_count(1, timeout=WAIT_MS)
+    expect(shown.locator(f"{USERS} .message-body")).to_have_text(attack)
+    expect(shown.locator("[data-testid=tool-card]")).to_have_count(1)
+    assert app.evaluate(
+        "() => window.__pwned === undefined && !document.querySelector('.messages img[src=x]')"
+    )
