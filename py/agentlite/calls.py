@@ -116,6 +116,16 @@ class CallHandler:
     async def chats_snapshot(self, id: str) -> dict[str, Any]:
         return self.service.chat(id).snapshot()
 
+    async def chats_restorePoint(self, id: str, message: str) -> str | None:
+        """The turn to restore the files to before, to undo every change made from this message on:
+        the first turn of the active path from it that changed files (None: nothing changed since)."""
+        recorded = {t["turn"] for t in await self.service.workspace.turns()}
+        path = self.service.chat(id).messages
+        ids = [m.id for m in path]
+        if message not in ids:
+            return None
+        return next((m.turn for m in path[ids.index(message) :] if m.turn in recorded), None)
+
     async def chats_export(self, id: str, format: str = "json") -> dict[str, str]:
         """The chat as a file: `markdown` to read, `json` to import again (every branch in both)."""
         session = self.service.chat(id)

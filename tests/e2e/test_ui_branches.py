@@ -34,10 +34,19 @@ def test_edit_and_resend_makes_a_branch_that_survives_a_reload(app: Page) -> Non
     make_button_then_say_hello(app)
     assert vfs(app, "readText", "/src/Button.tsx") is not None
 
+    app.locator(USERS).nth(1).locator("[data-testid=message-edit]").click()
+    expect(app.locator("[data-testid=chat-input]")).to_have_value("hello")
+    expect(app.locator("[data-testid=edit-bar]")).to_have_attribute(
+        "data-restore-point", "none", timeout=WAIT_MS
+    )
+    expect(app.locator("[data-testid=edit-restore-files]")).to_be_hidden()  # no file changed from "hello" on
+    app.click("[data-testid=edit-cancel]")
+    expect(app.locator("[data-testid=edit-bar]")).to_be_hidden()
+
     app.locator(USERS).first.locator("[data-testid=message-edit]").click()
     expect(app.locator("[data-testid=chat-input]")).to_have_value("create a Button component")
     offer = app.locator("[data-testid=edit-restore-files]")
-    expect(offer).to_be_visible()
+    expect(offer).to_be_visible(timeout=WAIT_MS)
     offer.check()
     app.fill("[data-testid=chat-input]", "hello there")
     app.press("[data-testid=chat-input]", "Enter")

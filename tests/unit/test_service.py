@@ -280,3 +280,28 @@ def test_page_messages_edit_switch_export_and_import_a_chat() -> None:
     assert copy["id"] != "c" and copy["id"] in service.chats
     assert [m["content"] for m in copy["messages"] if m["role"] == "user"] == ["hello"]
     assert replies[5]["ok"] is False and "not an AgentLite chat export" in replies[5]["error"]
+
+
+def test_the_restore_point_of_an_edit_is_the_first_turn_from_that_message_that_changed_files() -> None:
+    service, _posted, _ = make_service()
+    changed: list[dict[str, str]] = []
+
+    async def turns() -> list[dict[str, str]]:
+        return changed
+
+    service.workspace.turns = turns
+
+    async def scenario() -> list[str | None]:
+        for text in ("hello", "again", "more"):
+            service.handle(json.dumps({"type": "send", "chat": "c", "text": text}))
+            await drain(service)
+        first, second, third = [m for m in service.chat("c").messages if m.role == "user"]
+        changed.append({"turn": str(second.turn)})
+        return [
+            await service.calls.dispatch("chats.restorePoint", {"id": "c", "message": m.id})
+            for m in (first, second, third)
+        ]
+
+    points = asyncio.run(scenario())
+    assert points[0] == points[1] == changed[0]["turn"]
+    assert points[2] is None  # nothing changed from the last message on: no offer

@@ -60,6 +60,7 @@ const chat = createChatView(root, {
   onMode: (id, mode) => chatCall("chats.settings", { id, settings: { mode } }),
   onSwitch: (id, message, index) => chatCall("chats.switch", { id, message, index }),
   snapshot: (id) => chatCall("chats.snapshot", { id }),
+  restorePoint: (id, message) => chatCall("chats.restorePoint", { id, message }),
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
   loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
 });

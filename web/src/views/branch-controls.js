@@ -31,7 +31,6 @@ export function createBranchControls(root, actions) {
   /** A user message shown: its Edit action, and its switcher when it is one of several versions. */
   function user(chat, view, data = {}) {
     if (data.id) view.el.dataset.messageId = data.id;
-    if (data.turn) view.el.dataset.turnId = data.turn;
     const row = actionsRow(view);
     row.append(button("Edit", "message-edit", () => startEdit(chat, view)));
     if (data.branches > 1) row.prepend(switcher(chat, data));
@@ -85,13 +84,22 @@ export function createBranchControls(root, actions) {
   function startEdit(chat, view) {
     if (chat.busy) return;
     cancelEdit();
-    editing = { chat, view, id: view.el.dataset.messageId, turn: view.el.dataset.turnId };
+    const edit = (editing = { chat, view, id: view.el.dataset.messageId, turn: null });
     view.el.classList.add("editing");
     input.value = view.text;
     restore.checked = false;
-    restoreLabel.hidden = !editing.turn;
+    restoreLabel.hidden = true;
+    bar.dataset.restorePoint = "asking";
     bar.hidden = false;
     input.focus();
+    // The offer stands only when files changed from this message on.
+    actions.restorePoint(chat, edit.id).then((turn) => {
+      if (editing !== edit) return;
+      bar.dataset.restorePoint = turn || "none";
+      if (!turn) return;
+      edit.turn = turn;
+      restoreLabel.hidden = false;
+    });
   }
 
   function cancelEdit() {

@@ -26,6 +26,7 @@ export function createChatView(root, actions) {
       setBusy(chat, true);
       actions.onSend(chat.id, "", chat.mode, { regenerate: true });
     },
+    restorePoint: (chat, message) => (message ? actions.restorePoint(chat.id, message) : Promise.resolve(null)),
     onSwitch: (chat, node, index) => actions.onSwitch(chat.id, node, index).then((snapshot) => snapshot && fill(chat, snapshot)),
   });
   const chats = new Map();
