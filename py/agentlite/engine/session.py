@@ -160,6 +160,9 @@ class ChatSession:
                 self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
                 return
             again = self._branch(options.get("edit"), bool(options.get("regenerate")))
+            if options.get("regenerate") and again is None:  # no message of the user to answer again
+                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                return
             said = again.content if again is not None else text
             self.turn = Turn(self, said, settings, transport, turn_options, again=again)
             self.running = asyncio.current_task()

@@ -164,3 +164,10 @@ def test_a_branch_cut_before_the_summary_drops_the_summary_of_the_other_branch()
     asyncio.run(harness.turn("uno", edit=chat.messages[0].id))
     assert chat.memo.summary == "" and chat.memo.summarized_upto == 0
     assert "old talk" not in str(harness.requests()[-1]["messages"])
+
+
+def test_regenerate_in_an_empty_chat_asks_the_model_nothing_and_adds_nothing() -> None:
+    harness = Harness([say("never")])
+    asyncio.run(harness.turn("", regenerate=True))
+    assert harness.requests() == [] and harness.chat is not None and harness.chat.messages == []
+    assert harness.last_turn_end()["state"] == "cancelled"

@@ -41,21 +41,22 @@ export function createBranchControls(root, actions) {
     if (data.branches > 1) actionsRow(view).prepend(switcher(chat, data));
   }
 
-  /** The Regenerate action goes on the newest answer only. */
+  /** The Regenerate action goes on the newest answer only (on the last message of yours when its turn
+   * left no answer, as after a failure). */
   function lastAnswer(chat) {
     for (const old of chat.list.querySelectorAll("[data-testid=message-regenerate]")) old.remove();
-    const answers = chat.list.querySelectorAll("[data-testid=message][data-role=assistant]");
-    const last = answers[answers.length - 1];
+    const shown = chat.list.querySelectorAll("[data-testid=message]");
     const users = chat.list.querySelectorAll("[data-testid=message][data-role=user]");
-    if (!last || !users.length) return;
+    const lastUser = users[users.length - 1];
+    if (!lastUser) return;
     const regenerate = button("Regenerate", "message-regenerate", () => {
       if (chat.busy) return;
-      cutAfter(chat, users[users.length - 1]);
+      cutAfter(chat, lastUser);
       chat.branching = true;
       actions.onRegenerate(chat);
     });
     regenerate.title = "Answer the last message again (the current answer stays as another version)";
-    actionsRow({ el: last }).append(regenerate);
+    actionsRow({ el: shown[shown.length - 1] }).append(regenerate);
   }
 
   function switcher(chat, { branch, branches, node }) {
