@@ -151,6 +151,13 @@ def test_chat_export_to_markdown_and_json_and_import_into_a_new_tab(app: Page, t
     switch.get_by_role("button", name="Previous version").click()
     expect(shown.locator(USERS).nth(1).locator(".message-body")).to_have_text("hello", timeout=WAIT_MS)
 
+    app.reload()  # the imported chat is saved like any other
+    wait_ready(app)
+    expect(app.locator("[data-testid=chat-tab]")).to_have_count(2, timeout=WAIT_MS)
+    app.locator("[data-testid=chat-tab] .tab-title").nth(1).click()
+    shown = app.locator(".message-list:not([hidden])")
+    expect(shown.locator(USERS).nth(1).locator(".message-body")).to_have_text("hello", timeout=WAIT_MS)
+
 
 def test_importing_a_file_that_is_not_a_chat_says_so_and_opens_no_tab(app: Page, tmp_path: Path) -> None:
     wrong = tmp_path / "notes.json"
