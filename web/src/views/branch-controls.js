@@ -51,6 +51,7 @@ export function createBranchControls(root, actions) {
     if (!lastUser) return;
     const regenerate = button("Regenerate", "message-regenerate", () => {
       if (chat.busy) return;
+      cancelEdit(chat);
       cutAfter(chat, lastUser);
       chat.branching = true;
       actions.onRegenerate(chat);
@@ -103,7 +104,9 @@ export function createBranchControls(root, actions) {
     });
   }
 
-  function cancelEdit() {
+  /** Leave editing (only when it is in `chat`, if one is given: that chat is drawn again). */
+  function cancelEdit(chat = null) {
+    if (chat && editing?.chat !== chat) return;
     editing?.view.el.classList.remove("editing");
     editing = null;
     bar.hidden = true;

@@ -117,6 +117,7 @@ export function createChatView(root, actions) {
 
   /** Show a chat's messages from its snapshot (after a reload, or on a new active branch). */
   function fill(chat, snapshot) {
+    branches.cancelEdit(chat);
     chat.list.replaceChildren();
     chat.planEl = chat.banner = chat.lastAssistant = null;
     replayMessages(snapshot.messages, {
