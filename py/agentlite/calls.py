@@ -5,9 +5,13 @@ with author "user"."""
 from __future__ import annotations
 
 import base64
+import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from agentlite import connection
+from agentlite.engine.chat_file import export_document, fresh_chat_id, read_document
+from agentlite.engine.chat_markdown import chat_markdown
 from agentlite.settings import Settings
 
 if TYPE_CHECKING:
@@ -104,6 +108,41 @@ class CallHandler:
         session = self.service.chat(id)
         session.title = " ".join(title.split())[:RENAME_CHARS] or session.title
         await self.service.engine.save_chat(session)
+
+    async def chats_switch(self, id: str, message: str, index: int) -> dict[str, Any]:
+        """Show another version of a message; the chat's snapshot on its new active path."""
+        return await self.service.chat(id).switch_branch(message, int(index))
+
+    async def chats_snapshot(self, id: str) -> dict[str, Any]:
+        return self.service.chat(id).snapshot()
+
+    async def chats_restorePoint(self, id: str, message: str) -> str | None:
+        """The turn to restore the files to before, to undo every change made from this message on:
+        the first turn of the active path from it that changed files (None: nothing changed since)."""
+        recorded = {t["turn"] for t in await self.service.workspace.turns()}
+        path = self.service.chat(id).messages
+        ids = [m.id for m in path]
+        if message not in ids:
+            return None
+        return next((m.turn for m in path[ids.index(message) :] if m.turn in recorded), None)
+
+    async def chats_export(self, id: str, format: str = "json") -> dict[str, str]:
+        """The chat as a file: `markdown` to read, `json` to import again (every branch in both)."""
+        session = self.service.chat(id)
+        record = session.to_record()
+        stem = re.sub(r"[^\w-]+", "-", session.title.lower()).strip("-")[:60] or "chat"
+        if format == "markdown":
+            return {"name": f"{stem}.md", "type": "text/markdown", "text": chat_markdown(record)}
+        text = json.dumps(export_document(record), ensure_ascii=False, indent=1)
+        return {"name": f"{stem}.json", "type": "application/json", "text": text}
+
+    async def chats_import(self, text: str) -> dict[str, Any]:
+        """A chat exported as JSON, opened as a new tab; its snapshot (ChatFileError: not a chat)."""
+        record = read_document(text)
+        session = self.service.chat(fresh_chat_id())
+        session.load_record({**record, "id": session.id})
+        await self.service.engine.save_chat(session)
+        return session.snapshot()
 
     async def memory_list(self) -> list[dict[str, Any]]:
         memory = self.service.engine.memory

@@ -11,7 +11,7 @@ import enum
 class Msg(enum.StrEnum):
     # main thread -> worker
     SETTINGS = "settings"  # {settings}: endpoint, key, model, dialect
-    SEND = "send"  # {chat, text, mode}: a user message starts a turn
+    SEND = "send"  # {chat, text, mode, edit?, regenerate?}: a user message starts a turn
     STOP = "stop"  # {chat}: stop the running turn of a chat
     APPROVE = "approve"  # {chat, id, approved, batch}: the answer to a call awaiting approval
     DECIDE = "decide"  # {chat, choice}: retry | alternative | skip | cancel after a failed turn

@@ -43,6 +43,8 @@ TURN_OPTIONS = (
     "max_rounds",
     "auto_approve",
     "context_window",
+    "edit",  # the id of the user message this one replaces (a new branch)
+    "regenerate",  # answer the last user message again (a new branch of the answer)
 )
 EVAL_TIMEOUT_S = (1, 300)  # the settings' JavaScript eval timeout, in seconds
 

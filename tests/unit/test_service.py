@@ -245,3 +245,63 @@ def test_embeddings_the_endpoint_lacks_fall_back_to_keywords_without_an_error() 
     assert "turn_error" not in kinds and kinds.count("turn_end") == 2
     requests = [r for r in endpoint.transport.requests if r.url.endswith("/chat/completions")]
     assert "The project uses esbuild" in json.dumps(requests[0].body), "the fact was found by keywords"
+
+
+def test_page_messages_edit_switch_export_and_import_a_chat() -> None:
+    service, posted, _ = make_service()
+
+    def call(call_id: int, method: str, **args: Any) -> None:
+        service.handle(json.dumps({"type": "call", "id": call_id, "method": method, "args": args}))
+
+    async def scenario() -> None:
+        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hello"}))
+        await drain(service)
+        first = service.chat("c").messages[0].id
+        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hi there", "edit": first}))
+        await drain(service)
+        call(1, "chats.switch", id="c", message=first, index=0)
+        await drain(service)
+        call(2, "chats.export", id="c", format="json")
+        call(3, "chats.export", id="c", format="markdown")
+        await drain(service)
+        exported = next(m for m in posted if m.get("id") == 2)["value"]["text"]
+        call(4, "chats.import", text=exported)
+        call(5, "chats.import", text="{}")
+        await drain(service)
+
+    asyncio.run(scenario())
+    replies = {m["id"]: m for m in posted if m["type"] == "reply"}
+    switched = replies[1]["value"]["messages"]
+    assert [m["content"] for m in switched if m["role"] == "user"] == ["hello"]
+    assert (switched[0]["branch"], switched[0]["branches"]) == (1, 2)
+    assert replies[2]["value"]["name"] == "hello.json"
+    assert replies[3]["value"]["name"] == "hello.md" and "hi there" in replies[3]["value"]["text"]
+    copy = replies[4]["value"]
+    assert copy["id"] != "c" and copy["id"] in service.chats
+    assert [m["content"] for m in copy["messages"] if m["role"] == "user"] == ["hello"]
+    assert replies[5]["ok"] is False and "not an AgentLite chat export" in replies[5]["error"]
+
+
+def test_the_restore_point_of_an_edit_is_the_first_turn_from_that_message_that_changed_files() -> None:
+    service, _posted, _ = make_service()
+    changed: list[dict[str, str]] = []
+
+    async def turns() -> list[dict[str, str]]:
+        return changed
+
+    service.workspace.turns = turns
+
+    async def scenario() -> list[str | None]:
+        for text in ("hello", "again", "more"):
+            service.handle(json.dumps({"type": "send", "chat": "c", "text": text}))
+            await drain(service)
+        first, second, third = [m for m in service.chat("c").messages if m.role == "user"]
+        changed.append({"turn": str(second.turn)})
+        return [
+            await service.calls.dispatch("chats.restorePoint", {"id": "c", "message": m.id})
+            for m in (first, second, third)
+        ]
+
+    points = asyncio.run(scenario())
+    assert points[0] == points[1] == changed[0]["turn"]
+    assert points[2] is None  # nothing changed from the last message on: no offer

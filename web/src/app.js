@@ -3,6 +3,7 @@ import { AgentClient } from "./agent-client.js";
 import { MSG } from "./protocol.js";
 import * as persistence from "./persistence.js";
 import * as settingsStore from "./settings.js";
+import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
 import { createFilesView } from "./views/files-view.js";
 import { createLoadView } from "./views/load-view.js";
@@ -57,8 +58,16 @@ const chat = createChatView(root, {
   onClose: (id) => chatCall("chats.close", { id }),
   onRename: (id, title) => chatCall("chats.rename", { id, title }),
   onMode: (id, mode) => chatCall("chats.settings", { id, settings: { mode } }),
+  onSwitch: (id, message, index) => chatCall("chats.switch", { id, message, index }),
+  snapshot: (id) => chatCall("chats.snapshot", { id }),
+  restorePoint: (id, message) => chatCall("chats.restorePoint", { id, message }),
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
   loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
+});
+createChatExport(root, {
+  activeChat: () => chat.activeChat(),
+  exportChat: (id, format) => client.call("chats.export", { id, format }),
+  importChat: (text) => client.call("chats.import", { text }).then((snapshot) => chat.open(snapshot)),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
 const memory = createMemoryView(root, {

@@ -4,7 +4,7 @@
 export const MSG = Object.freeze({
   // main thread -> worker
   SETTINGS: "settings", // {settings}: endpoint, key, model, dialect (the key stays in memory)
-  SEND: "send", // {chat, text, mode}: a user message starts a turn
+  SEND: "send", // {chat, text, mode, edit?, regenerate?}: a user message starts a turn
   STOP: "stop", // {chat}: stop the running turn of a chat
   APPROVE: "approve", // {chat, id, approved, batch}: the user's answer to a tool call awaiting approval
   DECIDE: "decide", // {chat, choice}: retry | alternative | skip | cancel after a failed turn

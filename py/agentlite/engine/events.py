@@ -2,9 +2,10 @@
 Once a chat is closed (`Engine.close_chat`) it sends nothing more, even while its turn winds down.
 
 Turn and state
-- `turn_start`   {turn, id, text, mode, dialect}: a user message started agent turn `turn` (the id that
-                 `restore-turn` / `data-turn` uses: every workspace change of the turn is recorded under it);
-                 `id` is the user message's id.
+- `turn_start`   {turn, id, text, mode, dialect, regenerate}: a user message started agent turn `turn` (the id
+                 that `restore-turn` / `data-turn` uses: every workspace change of the turn is recorded under
+                 it); `id` is the user message's id. `regenerate`: the message is one already shown, answered
+                 again (a new version of its answer), so no new user bubble.
 - `state`        {state, previous, round?}: the chat's state machine moved (engine.state.ChatState values:
                  idle, planning, requesting, streaming, running_tools, deciding, responding, completed, error,
                  cancelled). `round` (1-based) comes with `requesting`.

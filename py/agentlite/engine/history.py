@@ -29,6 +29,7 @@ class Message:
     content: str = ""
     id: str = field(default_factory=new_id)
     turn: str | None = None
+    parent: str | None = None  # the message this one follows (`engine.branches`); None: the first
     context: str = ""  # user: the context block sent before the text (open file, references, memory)
     hidden: bool = (
         False  # a message the engine wrote for the model (continue, correct); not shown as a bubble

@@ -1,7 +1,9 @@
 """One chat tab: its state machine, history, settings and the running turn; the page's handle on it.
 
 The surface the service uses: `start_turn(text, settings, transport, **options)`, `stop()`, `busy`,
-`approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`.
+`approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`,
+`switch_branch(message_id, index)`. `messages` is the active path of the chat's message tree
+(`engine.branches`): a turn started with `edit=<user message id>` or `regenerate=True` branches it.
 Everything it shows goes out through `emit` as plain dicts (`engine.events` lists them). Two chats may
 run at once; they share the workspace through the engine's resource locks.
 """
@@ -17,6 +19,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from agentlite.engine.approvals import ApprovalDesk, auto_approved
+from agentlite.engine.branches import MessageTree, shown
 from agentlite.engine.context import DEFAULT_WINDOW, Memo
 from agentlite.engine.history import Message
 from agentlite.engine.plan import Plan
@@ -107,7 +110,8 @@ class ChatSession:
         self.id = chat_id
         self._emit = emit
         self.title = ""
-        self.messages: list[Message] = []
+        self.tree = MessageTree()
+        self.messages: list[Message] = []  # the tree's active path
         self.memo = Memo()
         self.plan: Plan | None = None
         self.settings = ChatSettings()
@@ -155,13 +159,50 @@ class ChatSession:
             except asyncio.CancelledError:  # stopped while queued: it never started
                 self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
                 return
-            self.turn = Turn(self, text, settings, transport, turn_options)
+            again = self._branch(options.get("edit"), bool(options.get("regenerate")))
+            if options.get("regenerate") and again is None:  # no message of the user to answer again
+                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                return
+            said = again.content if again is not None else text
+            self.turn = Turn(self, said, settings, transport, turn_options, again=again)
             self.running = asyncio.current_task()
             await self.turn.run()
 
         self.task = task = asyncio.ensure_future(run())
         self.tasks.append(task)
         task.add_done_callback(self.tasks.remove)
+
+    def _branch(self, edit: Any, regenerate: bool) -> Message | None:
+        """Cut the active path back for an edited message (it gets a new sibling) or a regenerated
+        answer (the last user message gets a new answer); the message to answer again, if any."""
+        ids = [m.id for m in self.messages]
+        if regenerate:
+            users = [i for i, m in enumerate(self.messages) if m.role == "user" and not m.hidden]
+            if not users:
+                return None
+            self._cut(users[-1] + 1)
+            return self.messages[-1]
+        if isinstance(edit, str) and edit in ids:
+            self._cut(ids.index(edit))
+        return None
+
+    def _cut(self, keep: int) -> None:
+        """The active path ends after `keep` messages; the next message starts a new branch there.
+        A summary that reached past the cut described messages the new branch does not have."""
+        self.messages = self.messages[:keep]
+        if max(self.memo.summarized_upto, self.memo.summary_covers) > keep:
+            self.memo = Memo(pinned=list(self.memo.pinned))
+
+    async def switch_branch(self, message_id: str, index: int) -> dict[str, Any]:
+        """Show another version of a message (0-based among its siblings); the chat's new snapshot."""
+        if self.busy:
+            raise ValueError("the chat is busy: wait for the turn to end before switching branches")
+        if message_id not in self.tree.nodes:
+            raise ValueError(f"no message {message_id!r} in this chat")
+        self.messages = self.tree.switch(message_id, index)
+        self.memo = Memo(pinned=list(self.memo.pinned))  # the summary described the other branch
+        await self.engine.save_chat(self)
+        return self.snapshot()
 
     def stop(self) -> None:
         """Stop the running turn (and any queued behind it) at whatever it is doing; the partial answer
@@ -203,11 +244,21 @@ class ChatSession:
             "title": self.title,
             "state": self.sm.state.value,
             "settings": asdict(self.settings),
-            "messages": [m.view() for m in self.messages if not m.hidden],
+            "messages": self.views(),
             "plan": self.plan.to_dict() if self.plan else None,
             "summary": self.memo.summary,
             "pinned": [r.path for r in self.memo.pinned],
         }
+
+    def views(self) -> list[dict[str, Any]]:
+        """The shown messages of the active path (tool results too: they fill their call's card), each
+        starting a version with its place among them (`branch`, `branches`, `node`)."""
+        info = self.tree.branch_info(self.messages)
+        views = []
+        for message in self.messages:
+            if shown(message) or message.role == "tool":
+                views.append({**message.view(), **info.get(message.id, {})})
+        return views
 
     # --- what turns use -----------------------------------------------------------------------------
 
@@ -220,6 +271,7 @@ class ChatSession:
             log.exception("emit failed")
 
     def add(self, message: Message) -> None:
+        self.tree.add(message, self.messages[-1] if self.messages else None)
         self.messages.append(message)
         self.updated = time.time()
         if not self.title and message.role == "user" and not message.hidden:
@@ -251,7 +303,7 @@ class ChatSession:
             "id": self.id,
             "title": self.title,
             "settings": asdict(self.settings),
-            "messages": [m.to_dict() for m in self.messages],
+            **self.tree.to_record(),
             "memo": self.memo.to_dict(),
             "plan": self.plan.to_dict() if self.plan else None,
             "turns": self.turns,
@@ -263,7 +315,8 @@ class ChatSession:
     def load_record(self, record: dict[str, Any]) -> None:
         self.title = str(record.get("title") or "")
         self.settings.update(record.get("settings") or {})
-        self.messages = [Message.from_dict(m) for m in record.get("messages") or ()]
+        self.tree = MessageTree.from_record(record)
+        self.messages = self.tree.path()
         self.memo = Memo.from_dict(record.get("memo"))
         self.plan = Plan.from_dict(record.get("plan"))
         self.turns = int(record.get("turns") or 0)

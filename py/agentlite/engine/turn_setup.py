@@ -54,6 +54,7 @@ class TurnSetup:
         settings: Settings,
         transport: ModelTransport,
         options: TurnOptions,
+        again: Message | None = None,
     ) -> None:
         self.chat, self.engine, self.sm, self.emit = chat, chat.engine, chat.sm, chat.emit
         self.counter = chat.counter
@@ -76,6 +77,7 @@ class TurnSetup:
         self.dispatcher: Dispatcher | None = None
         self.bubble: str | None = None
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
+        self.again = again  # a user message already in the history, answered again (regenerate)
         stated = self.engine.windows.get((settings.base_url, settings.model))
         size = min(chat.settings.context_window, stated or chat.settings.context_window)
         self.budget = Budget(self.counter, size, chat.settings.reserve)
@@ -85,9 +87,12 @@ class TurnSetup:
 
     async def prepare(self) -> None:
         layers = await self._layers()
-        self.chat.memo.pin(layers.references)
-        user = self.user_message = Message("user", self.text, turn=self.turn_id, context=layers.render())
-        self.chat.add(user)
+        if self.again is not None:  # regenerate: the message keeps the context it was first sent with
+            user = self.user_message = self.again
+        else:
+            self.chat.memo.pin(layers.references)
+            user = self.user_message = Message("user", self.text, turn=self.turn_id, context=layers.render())
+            self.chat.add(user)
         self.emit(
             {
                 "kind": "turn_start",
@@ -96,6 +101,7 @@ class TurnSetup:
                 "text": self.text,
                 "mode": self.mode,
                 "dialect": self.dialect,
+                "regenerate": self.again is not None,
             }
         )
         await self._remember()

@@ -6,7 +6,7 @@ import { MessageView } from "./message-view.js";
 export function replayMessages(messages, { user, assistant, card }) {
   let calls = new Map();
   for (const message of messages || []) {
-    if (message.role === "user") user(new MessageView("user", message.content || ""), message.turn);
+    if (message.role === "user") user(new MessageView("user", message.content || ""), message.turn, message);
     else if (message.role === "assistant") calls = showAssistant(message, assistant, card);
     else if (message.role === "tool") finishCall(calls.get(message.tool_call_id), message);
   }
@@ -20,7 +20,7 @@ function showAssistant(message, assistant, card) {
   }
   if (message.turn) view.el.dataset.turn = message.turn;
   view.state = message.state || "done";
-  assistant(view);
+  assistant(view, message);
   const calls = new Map();
   for (const call of message.tool_calls || []) {
     const shown = card(view, call.id, call.name);

@@ -2,6 +2,7 @@
 // (tool cards, approvals, the error banner with its decisions, retries, why the engine stopped, the
 // plan and the context meter). It renders conversation events, shows restored chats again after a
 // reload, and reports intents to its callbacks.
+import { createBranchControls } from "./branch-controls.js";
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
 import { createComposer } from "./composer.js";
@@ -20,6 +21,14 @@ export function createChatView(root, actions) {
   const meter = root.querySelector("#context-meter");
   const status = root.querySelector("#status");
   const composer = createComposer(root.querySelector(".composer"), { listFiles: actions.listFiles });
+  const branches = createBranchControls(root, {
+    onRegenerate: (chat) => {
+      setBusy(chat, true);
+      actions.onSend(chat.id, "", chat.mode, { regenerate: true });
+    },
+    restorePoint: (chat, message) => (message ? actions.restorePoint(chat.id, message) : Promise.resolve(null)),
+    onSwitch: (chat, node, index) => actions.onSwitch(chat.id, node, index).then((snapshot) => snapshot && fill(chat, snapshot)),
+  });
   const chats = new Map();
   const closed = new Set(); // chats the user closed: late events of their turns are dropped
   let active = null;
@@ -47,6 +56,7 @@ export function createChatView(root, actions) {
   }
 
   function activate(id) {
+    if (id !== active) branches.cancelEdit();
     active = id;
     tabs.select(id);
     for (const chat of chats.values()) chat.list.hidden = chat.id !== id;
@@ -102,24 +112,40 @@ export function createChatView(root, actions) {
 
   function restoreChat(snapshot) {
     const title = snapshot.title || `Chat ${chats.size + 1}`;
-    const chat = chats.get(addChat(snapshot.id, title, snapshot.settings?.mode || "agent"));
+    fill(chats.get(addChat(snapshot.id, title, snapshot.settings?.mode || "agent")), snapshot);
+  }
+
+  /** Show a chat's messages from its snapshot (after a reload, or on a new active branch). */
+  function fill(chat, snapshot) {
+    branches.cancelEdit(chat);
+    chat.list.replaceChildren();
+    chat.planEl = chat.banner = chat.lastAssistant = null;
     replayMessages(snapshot.messages, {
-      user: (message, turn) => {
+      user: (message, turn, data) => {
         chat.list.append(message.el);
         if (turn) addRestoreButton(chat, message, turn);
+        branches.user(chat, message, data);
       },
-      assistant: (message) => {
+      assistant: (message, data) => {
         chat.list.append(message.el);
         chat.lastAssistant = message;
+        branches.assistant(chat, message, data);
       },
       card: (message, id, name) => {
         const shown = new ToolCard(id, name, { onApprove: () => {}, loadDiff: actions.loadDiff });
-        message.el.append(shown.el);
+        message.el.insertBefore(shown.el, message.el.querySelector(":scope > .message-actions"));
         return shown;
       },
     });
     if (snapshot.plan) plan(chat, snapshot.plan);
     chat.cards = new Map();
+    branches.lastAnswer(chat);
+  }
+
+  /** An imported chat: a new tab, shown at once. */
+  function open(snapshot) {
+    restoreChat(snapshot);
+    chats.get(snapshot.id).used = true;
   }
 
   function showMode(value) {
@@ -131,6 +157,7 @@ export function createChatView(root, actions) {
 
   function setBusy(chat, busy) {
     chat.busy = busy;
+    chat.list.dataset.busy = String(busy);
     if (chat.id === active) stop.hidden = !busy;
   }
 
@@ -139,13 +166,17 @@ export function createChatView(root, actions) {
     if (!text) return;
     const chat = chats.get(active);
     const extra = composer.takeTurnOptions(text);
+    const edit = branches.takeEdit(chat);
     input.value = "";
     const message = new MessageView("user", text);
     chat.list.append(message.el);
     chat.pendingUser = message;
     chat.used = true;
     setBusy(chat, true);
-    actions.onSend(chat.id, text, chat.mode, extra);
+    if (!edit) return actions.onSend(chat.id, text, chat.mode, extra);
+    const send = () => actions.onSend(chat.id, text, chat.mode, { ...extra, edit: edit.edit });
+    if (edit.restoreTurn) actions.onRestoreTurn(chat.id, edit.restoreTurn).finally(send);
+    else send();
     scroll(chat);
   }
 
@@ -205,6 +236,17 @@ export function createChatView(root, actions) {
     const user = chat.pendingUser;
     chat.pendingUser = null;
     if (user && event.turn) addRestoreButton(chat, user, event.turn);
+    if (user) branches.user(chat, user, { id: event.id, turn: event.turn });
+  }
+
+  /** A turn ended: the newest answer can be regenerated; after a new branch the page shows the
+   * engine's view of it (with its version switchers). */
+  function turnEnded(chat) {
+    setBusy(chat, false);
+    chat.banner = null;
+    if (!chat.branching) return branches.lastAnswer(chat);
+    chat.branching = false;
+    actions.snapshot(chat.id).then((snapshot) => snapshot && !chat.busy && fill(chat, snapshot));
   }
 
   function addRestoreButton(chat, user, turn) {
@@ -281,10 +323,7 @@ export function createChatView(root, actions) {
       chat.context = e;
       if (chat.id === active) showMeter(e);
     },
-    turn_end: (chat) => {
-      setBusy(chat, false);
-      chat.banner = null;
-    },
+    turn_end: turnEnded,
   };
 
   function showMeter(context) {
@@ -327,5 +366,5 @@ export function createChatView(root, actions) {
   });
 
   addChat();
-  return { handle, restore, activeChat: () => active };
+  return { handle, restore, open, activeChat: () => active };
 }

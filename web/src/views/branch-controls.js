@@ -1,0 +1,147 @@
+// Editing, regenerating and switching versions of messages, as chat apps do. "Edit" puts a user
+// message back into the composer: sending it starts a new branch from there (the old one stays, behind
+// the "2/2" switcher), optionally after restoring the files to before that message's turn.
+// "Regenerate" answers the last user message again as a new version of the answer. The engine keeps the
+// tree; the page shows the active path and re-draws it from the engine's snapshot after a switch.
+import { button } from "./tool-card.js";
+
+export function createBranchControls(root, actions) {
+  const input = root.querySelector("[data-testid=chat-input]");
+  const composer = root.querySelector(".composer");
+  const bar = document.createElement("div");
+  bar.className = "edit-bar";
+  bar.dataset.testid = "edit-bar";
+  bar.hidden = true;
+  const label = Object.assign(document.createElement("span"), { textContent: "Editing a message: sending starts a new branch" });
+  const restore = Object.assign(document.createElement("input"), { type: "checkbox" });
+  restore.dataset.testid = "edit-restore-files";
+  const restoreLabel = document.createElement("label");
+  restoreLabel.append(restore, " Restore files to before this message");
+  const cancel = button("Cancel", "edit-cancel", () => cancelEdit());
+  bar.append(label, restoreLabel, cancel);
+  composer.before(bar);
+  let editing = null; // {chat, view, id, turn}
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && editing) {
+      event.stopPropagation();
+      cancelEdit();
+    }
+  });
+
+  /** A user message shown: its Edit action, and its switcher when it is one of several versions. */
+  function user(chat, view, data = {}) {
+    if (data.id) view.el.dataset.messageId = data.id;
+    const row = actionsRow(view);
+    row.append(button("Edit", "message-edit", () => startEdit(chat, view)));
+    if (data.branches > 1) row.prepend(switcher(chat, data));
+  }
+
+  /** An assistant message shown: its switcher when it starts one of several versions of an answer. */
+  function assistant(chat, view, data = {}) {
+    if (data.branches > 1) actionsRow(view).prepend(switcher(chat, data));
+  }
+
+  /** The Regenerate action goes on the newest answer only (on the last message of yours when its turn
+   * left no answer, as after a failure). */
+  function lastAnswer(chat) {
+    for (const old of chat.list.querySelectorAll("[data-testid=message-regenerate]")) old.remove();
+    const shown = chat.list.querySelectorAll("[data-testid=message]");
+    const users = chat.list.querySelectorAll("[data-testid=message][data-role=user]");
+    const lastUser = users[users.length - 1];
+    if (!lastUser) return;
+    const regenerate = button("Regenerate", "message-regenerate", () => {
+      if (chat.busy) return;
+      cancelEdit(chat);
+      cutAfter(chat, lastUser);
+      chat.branching = true;
+      actions.onRegenerate(chat);
+    });
+    regenerate.title = "Answer the last message again (the current answer stays as another version)";
+    actionsRow({ el: shown[shown.length - 1] }).append(regenerate);
+  }
+
+  function switcher(chat, { branch, branches, node }) {
+    const box = document.createElement("span");
+    box.className = "branch-switch";
+    box.dataset.testid = "branch-switch";
+    box.dataset.branch = String(branch);
+    box.dataset.branches = String(branches);
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", `Version ${branch} of ${branches}`);
+    const go = (index) => !chat.busy && actions.onSwitch(chat, node, (index + branches) % branches);
+    const previous = button("", "branch-previous", () => go(branch - 2));
+    previous.setAttribute("aria-label", "Previous version");
+    previous.className = "branch-previous";
+    previous.disabled = branch <= 1;
+    const next = button("", "branch-next", () => go(branch));
+    next.setAttribute("aria-label", "Next version");
+    next.className = "branch-next";
+    next.disabled = branch >= branches;
+    const count = Object.assign(document.createElement("span"), { textContent: `${branch}/${branches}` });
+    count.addEventListener("click", () => go(branch)); // the count itself steps to the next version
+    box.append(previous, count, next);
+    return box;
+  }
+
+  function startEdit(chat, view) {
+    if (chat.busy) return;
+    cancelEdit();
+    const edit = (editing = { chat, view, id: view.el.dataset.messageId, turn: null });
+    view.el.classList.add("editing");
+    input.value = view.text;
+    restore.checked = false;
+    restoreLabel.hidden = true;
+    bar.dataset.restorePoint = "asking";
+    bar.hidden = false;
+    input.focus();
+    // The offer stands only when files changed from this message on.
+    actions.restorePoint(chat, edit.id).then((turn) => {
+      if (editing !== edit) return;
+      bar.dataset.restorePoint = turn || "none";
+      if (!turn) return;
+      edit.turn = turn;
+      restoreLabel.hidden = false;
+    });
+  }
+
+  /** Leave editing (only when it is in `chat`, if one is given: that chat is drawn again). */
+  function cancelEdit(chat = null) {
+    if (chat && editing?.chat !== chat) return;
+    editing?.view.el.classList.remove("editing");
+    editing = null;
+    bar.hidden = true;
+  }
+
+  /** At send: the edit under way in this chat, if any; its messages leave the page (they stay in the
+   * other branch). Returns `{edit, restoreTurn}` for the send, or null. */
+  function takeEdit(chat) {
+    if (!editing || editing.chat !== chat || !editing.id) return cancelEdit();
+    const { view, id, turn } = editing;
+    const restoreTurn = restore.checked && turn ? turn : null;
+    cancelEdit();
+    cutAfter(chat, view.el);
+    view.el.remove();
+    chat.branching = true;
+    return { edit: id, restoreTurn };
+  }
+
+  return { user, assistant, lastAnswer, takeEdit, cancelEdit };
+}
+
+function actionsRow(view) {
+  let row = view.el.querySelector(":scope > .message-actions");
+  if (!row) {
+    row = document.createElement("div");
+    row.className = "message-actions";
+    view.el.append(row);
+  }
+  return row;
+}
+
+/** Everything shown after `el` goes: a new branch replaces it on the page. */
+function cutAfter(chat, el) {
+  while (el.nextSibling) el.nextSibling.remove();
+  if (chat.planEl && !chat.planEl.isConnected) chat.planEl = null;
+  if (chat.lastAssistant && !chat.lastAssistant.el.isConnected) chat.lastAssistant = null;
+  chat.banner = null;
+}
