@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import fetch, lockfile, manifest
+from buildsys import compress, fetch, lockfile, manifest, offline
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -127,6 +127,7 @@ def build() -> None:
     stamps = Stamps(DIST_CACHE / "build-stamps.json")
     pins = pinning.load()
     fetch.npm_packages(stamps)
+    fetch.build_tools()
     DIST.mkdir(exist_ok=True)
     info = pyodide_core(pins)
     wheels = [*list(fetch.wheels(pins).values()), own_wheel(stamps)]
@@ -141,4 +142,7 @@ def build() -> None:
         stamps.mark("lock", lock_key)
     front_end(stamps)
     built = manifest.write(DIST, pins.pyodide_version)
-    say(f"dist/ is ready ({DIST}), build {built['build']}")
+    offline.write(DIST, built)
+    packed = compress.write(DIST, DIST_CACHE / "compressed")
+    sizes = ", ".join(f"{suffix} {size / 1e6:.1f} MB" for suffix, size in packed.items())
+    say(f"dist/ is ready ({DIST}), build {built['build']} (compressed copies: {sizes})")

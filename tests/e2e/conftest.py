@@ -38,9 +38,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+# The service worker precaches the whole build (~22 MB) in every fresh context; tests that are not about
+# working offline or updates run without it (tests/e2e/test_offline.py turns it on).
+NO_SERVICE_WORKER = {"service_workers": "block"}
+
+
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 860}}
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 860}, **NO_SERVICE_WORKER}
 
 
 @pytest.fixture(scope="session")
@@ -82,7 +87,7 @@ def context_factory(browser: Any) -> Iterator[Any]:
     made: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> BrowserContext:
-        context = browser.new_context(**kwargs)
+        context = browser.new_context(**{**NO_SERVICE_WORKER, **kwargs})
         made.append(context)
         return context
 

@@ -10,6 +10,8 @@ import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
+import { createUpdateNotice } from "./views/update-notice.js";
+import { startOffline } from "./offline.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 
@@ -102,3 +104,5 @@ client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
 
 client.post({ type: MSG.SETTINGS, settings });
 installTestingApi(client);
+const updateNotice = createUpdateNotice(root);
+startOffline({ onUpdate: (apply) => updateNotice.show(apply) });
