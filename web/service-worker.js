@@ -7,8 +7,8 @@
 // A newer worker waits until the page asks it to take over (the page's "update available" notice),
 // so an open page keeps running the build it started with.
 //
-// Only same-origin GETs of this build's files are answered; everything else, above all the model
-// endpoint (another origin, POST), is left alone: never intercepted, never cached.
+// Only same-origin GETs (and HEADs) of this build's files are answered; everything else, above all the
+// model endpoint (another origin, POST), is left alone: never intercepted, never cached.
 "use strict";
 
 const SCOPE = new URL("./", self.location.href);
@@ -31,7 +31,7 @@ self.addEventListener("fetch", (event) => {
 
 // The build-relative path of a request this worker answers, or null to leave it to the network.
 function fileOf(request) {
-  if (request.method !== "GET") return null;
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
   const url = new URL(request.url);
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
   const name = url.pathname.slice(SCOPE.pathname.length) || "index.html";
@@ -46,13 +46,14 @@ async function answer(name, request) {
   const cache = await caches.open(BUILD.cache);
   // A missing entry (the browser dropped part of the cache) falls back to the network.
   const response = (await cache.match(new URL(name, SCOPE).href)) || (await fetch(request));
-  return name === FRAME ? withHeader(response, "Content-Security-Policy", FRAME_CSP) : response;
+  if (request.method === "HEAD") return reshaped(response, null); // the start-up's "is it there?" checks
+  return name === FRAME ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
 }
 
-function withHeader(response, name, value) {
+function reshaped(response, body, [name, value] = []) {
   const headers = new Headers(response.headers);
-  headers.set(name, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  if (name) headers.set(name, value);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 async function precache() {

@@ -1,0 +1,116 @@
+"""Working offline after the first visit (the service worker, web/service-worker.js): with the app's
+server gone, a reload reaches `ready` from the worker's cache, the demo model answers with the JS sandbox,
+a shell command runs in the shell sandbox, and the files written before are there with their history.
+The model endpoint (another origin) is never answered by the worker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Route
+
+from buildsys.common import DIST
+from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.serve import StaticServer
+from tests.e2e.conftest import pipe_console, send, wait_ready
+from tests.e2e.scripted_support import WAIT_MS, approve_through, tool_results, wait_idle
+from tests.e2e.test_demo_scenarios import card, vfs, wait_reply
+
+SW_ALLOWED = {"service_workers": "allow"}
+
+
+def offline_ready(page: Page) -> str:
+    """Wait until the service worker of this page has installed its cache and is active; its cache name."""
+    return str(
+        page.evaluate(
+            """async () => {
+              await navigator.serviceWorker.ready;
+              const names = await caches.keys();
+              return names.find((name) => name.startsWith('agentlite-build-')) || '';
+            }"""
+        )
+    )
+
+
+class Gone:
+    """Every request to `origin` that reached the network while the server was gone (aborted)."""
+
+    def __init__(self, context: BrowserContext, origin: str) -> None:
+        self.aborted: list[str] = []
+
+        def abort(route: Route) -> None:
+            self.aborted.append(route.request.url)
+            route.abort("connectionrefused")
+
+        context.route(f"{origin}/**", abort)
+
+
+@pytest.fixture
+def first_visit(context_factory: Any) -> Iterator[tuple[Page, str]]:
+    """A page of the app after one complete visit (ready, service worker active), its server stopped."""
+    context = context_factory(**SW_ALLOWED)
+    page = context.new_page()
+    pipe_console(page)
+    with StaticServer(DIST) as server:
+        origin = server.origin
+        page.goto(f"{origin}/index.html")
+        wait_ready(page)
+        vfs(page, "writeText", "/notes.md", "first line\n")
+        vfs(page, "writeText", "/notes.md", "first line\nsecond line\n")
+        assert offline_ready(page).startswith("agentlite-build-")
+    yield page, origin
+
+
+def test_after_one_visit_the_app_starts_and_works_with_the_server_gone(
+    first_visit: tuple[Page, str], model_server: ModelServer
+) -> None:
+    page, origin = first_visit
+    gone = Gone(page.context, origin)  # also covers another server taking the freed port
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+
+    send(page, "sum of primes below 1000")
+    js = card(page, "browser_js_eval")
+    assert approve_through(page, js) == "completed"
+    wait_reply(page, "76127")
+
+    assert vfs(page, "readText", "/notes.md") == "first line\nsecond line\n"
+    history = vfs(page, "history", "/notes.md")
+    assert len(history) == 2 and history[-1]["size"] == len("first line\nsecond line\n"), history
+
+    # A shell command, asked for by a model endpoint on another origin (which the worker leaves alone).
+    command = "cat notes.md | wc -l && echo offline > shell.txt"
+    model_server.script(
+        Scripted(chunks=tool_call_chunks(("shell_exec", {"command": command}))),
+        Scripted(chunks=text_chunks("Shell done.")),
+    )
+    query = f"base_url={model_server.base_url}&model=test-model&dialect=native"
+    page.goto(f"{origin}/index.html?{query}")
+    wait_ready(page)
+    send(page, "run the shell")
+    assert approve_through(page, card(page, "shell_exec")) == "completed"
+    wait_idle(page)
+    assert "2" in tool_results(model_server)[0]
+    assert vfs(page, "readText", "/shell.txt") == "offline\n"
+    assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+    assert gone.aborted == [], f"requests that needed the app's server: {gone.aborted}"
+
+
+def test_the_sandbox_frame_offline_is_opaque_and_sandboxed(first_visit: tuple[Page, str]) -> None:
+    page, origin = first_visit
+    Gone(page.context, origin)
+    page.reload()
+    wait_ready(page)
+    send(page, "sum of primes below 1000")
+    assert approve_through(page, card(page, "browser_js_eval")) == "completed"
+    frame = page.locator("iframe[data-sandbox=js]")
+    frame.wait_for(state="attached", timeout=WAIT_MS)
+    assert frame.get_attribute("sandbox") == "allow-scripts"
+    child = next(f for f in page.frames if f.url.endswith("/sandbox/frame.html"))
+    assert child.evaluate("() => self.origin") == "null"
+    assert child.evaluate(
+        "() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }"
+    ) == ("blocked")
