@@ -1,16 +1,21 @@
 """Working offline after the first visit (the service worker, web/service-worker.js): with the app's
 server gone, a reload reaches `ready` from the worker's cache, the demo model answers with the JS sandbox,
 a shell command runs in the shell sandbox, and the files written before are there with their history.
-The model endpoint (another origin) is never answered by the worker."""
+The model endpoint (another origin) is never answered by the worker. A new build deployed while a page
+is open is offered, and after the reload every file the page gets is the new build's."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route
 
+from buildsys import manifest, offline
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from buildsys.serve import StaticServer
@@ -114,3 +119,60 @@ def test_the_sandbox_frame_offline_is_opaque_and_sandboxed(first_visit: tuple[Pa
     assert child.evaluate(
         "() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }"
     ) == ("blocked")
+
+
+NEW_BUILD_MARK = "\n// the next build\n"
+SHA256_OF_EVERY_FILE = """async (names) => {
+  const wrong = [];
+  for (const [name, expected] of Object.entries(names)) {
+    const bytes = await (await fetch(name)).arrayBuffer();
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+    if (hex !== expected) wrong.push(name);
+  }
+  return wrong;
+}"""
+
+
+def next_build(site: Path) -> dict[str, Any]:
+    """Turn the copy of dist/ in `site` into another build: two bundles change, the manifest and the
+    service worker are written again, as `python build.py` would."""
+    for name in ("app.js", "worker.js"):
+        with (site / name).open("a") as handle:
+            handle.write(NEW_BUILD_MARK)
+    built = manifest.write(site, json.loads((site / "build.json").read_text())["pyodide"])
+    offline.write(site, built)
+    return built
+
+
+def test_a_new_build_is_offered_and_after_the_reload_every_file_is_the_new_one(
+    context_factory: Any, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(DIST, site, ignore=shutil.ignore_patterns("*.gz", "*.br", "*.map"))
+    context = context_factory(**SW_ALLOWED)
+    page = context.new_page()
+    pipe_console(page)
+    with StaticServer(site) as server:
+        page.goto(f"{server.origin}/index.html")
+        wait_ready(page)
+        old_cache = offline_ready(page)
+        page.reload()  # now the page runs under the worker of the first build
+        wait_ready(page)
+        built = next_build(site)
+
+        page.evaluate("dispatchEvent(new Event('online'))")  # the page checks for a new build
+        notice = page.locator("[data-testid=update-available]")
+        notice.wait_for(timeout=WAIT_MS * 2)
+        # Until the user switches, the open page is served its own build only.
+        assert NEW_BUILD_MARK not in page.evaluate("fetch('app.js').then((r) => r.text())")
+        assert page.get_attribute("[data-testid=app]", "data-state") == "ready"
+
+        with page.expect_navigation(timeout=WAIT_MS):
+            notice.locator("[data-testid=update-reload]").click()
+        wait_ready(page)
+        caches = page.evaluate("caches.keys()")
+        assert caches == [offline.cache_name(built["build"])] and old_cache not in caches
+        assert page.evaluate(SHA256_OF_EVERY_FILE, offline.precached(built["files"])) == []
+        assert page.evaluate("fetch('build.json').then((r) => r.json())")["build"] == built["build"]
+        assert page.locator("[data-testid=update-available]").count() == 0
