@@ -12,6 +12,7 @@ import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
 import { startOffline } from "./offline.js";
+import { peekFiles } from "./workspace-peek.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 
@@ -29,6 +30,7 @@ const files = createFilesView(root, {
   onChoose: () => panels.show("editor"),
 });
 const refreshFiles = () => files.refresh().catch((err) => console.warn("agentlite: file tree", err));
+peekFiles().then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
 client.on("ready", () => {
   load.ready();
   refreshFiles();
