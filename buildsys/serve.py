@@ -106,8 +106,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class StaticServer:
     """Serve a folder on 127.0.0.1 in a background thread (port 0 picks a free one)."""
 
-    def __init__(self, root: Path = DIST, port: int = 0) -> None:
-        handler = functools.partial(Handler, directory=str(root))
+    def __init__(self, root: Path = DIST, port: int = 0, handler_class: type[Handler] = Handler) -> None:
+        handler = functools.partial(handler_class, directory=str(root))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
