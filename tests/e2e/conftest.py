@@ -5,6 +5,7 @@ The browser console of every page is printed as it happens, so a failing test sh
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,7 +41,8 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 # The service worker precaches the whole build (~22 MB) in every fresh context; tests that are not about
 # working offline or updates run without it (tests/e2e/test_offline.py turns it on).
-NO_SERVICE_WORKER = {"service_workers": "block"}
+# AGENTLITE_E2E_SERVICE_WORKER=allow runs every test under the service worker.
+NO_SERVICE_WORKER = {"service_workers": os.environ.get("AGENTLITE_E2E_SERVICE_WORKER") or "block"}
 
 
 @pytest.fixture(scope="session")
