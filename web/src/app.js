@@ -107,4 +107,6 @@ client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
 client.post({ type: MSG.SETTINGS, settings });
 installTestingApi(client);
 const updateNotice = createUpdateNotice(root);
-startOffline({ onUpdate: (apply) => updateNotice.show(apply) });
+// After the start: the service worker's precache of the whole build must not slow a first visit's boot.
+const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });
+client.ready.then(goOffline, goOffline);
