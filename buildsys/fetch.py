@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from buildsys import pins as pinning
-from buildsys.common import CACHE, NODE_MODULES, WEB, BuildError, Stamps, fingerprint, python, say
+from buildsys.common import CACHE, NODE_MODULES, ROOT, WEB, BuildError, Stamps, fingerprint, python, say
 
 WHEEL_CACHE = CACHE / "wheels"
 NETWORK_HINTS = re.compile(
@@ -68,3 +68,18 @@ def wheels(pins: pinning.Pins) -> dict[str, Path]:
         pinning.verify(path, wheel.sha256)
         found[wheel.name] = path
     return found
+
+
+def build_tools() -> None:
+    """The build's own Python packages (brotli for the `.br` copies): installed when missing.
+    Without a network the build goes on with gzip copies only."""
+    from buildsys.compress import BROTLI_PIN, brotli_codec
+
+    if brotli_codec() is not None:
+        return
+    say(f"installing {BROTLI_PIN} (brotli copies of the large files)")
+    cmd = [python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", BROTLI_PIN]
+    try:
+        _run_download(cmd, f"pip install {BROTLI_PIN}", ROOT)
+    except BuildError as exc:
+        say(f"{exc}; going on with gzip copies only")

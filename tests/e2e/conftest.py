@@ -5,6 +5,7 @@ The browser console of every page is printed as it happens, so a failing test sh
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,9 +39,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+# The service worker precaches the whole build (~22 MB) in every fresh context; tests that are not about
+# working offline or updates run without it (tests/e2e/test_offline.py turns it on).
+# AGENTLITE_E2E_SERVICE_WORKER=allow runs every test under the service worker.
+NO_SERVICE_WORKER = {"service_workers": os.environ.get("AGENTLITE_E2E_SERVICE_WORKER") or "block"}
+
+
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 860}}
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 860}, **NO_SERVICE_WORKER}
 
 
 @pytest.fixture(scope="session")
@@ -82,7 +89,7 @@ def context_factory(browser: Any) -> Iterator[Any]:
     made: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> BrowserContext:
-        context = browser.new_context(**kwargs)
+        context = browser.new_context(**{**NO_SERVICE_WORKER, **kwargs})
         made.append(context)
         return context
 

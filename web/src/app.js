@@ -11,6 +11,9 @@ import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
+import { createUpdateNotice } from "./views/update-notice.js";
+import { startOffline } from "./offline.js";
+import { peekFiles } from "./workspace-peek.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 
@@ -28,6 +31,7 @@ const files = createFilesView(root, {
   onChoose: () => panels.show("editor"),
 });
 const refreshFiles = () => files.refresh().catch((err) => console.warn("agentlite: file tree", err));
+peekFiles().then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
 client.on("ready", () => {
   load.ready();
   refreshFiles();
@@ -111,3 +115,7 @@ client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
 
 client.post({ type: MSG.SETTINGS, settings });
 installTestingApi(client);
+const updateNotice = createUpdateNotice(root);
+// After the start: the service worker's precache of the whole build must not slow a first visit's boot.
+const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });
+client.ready.then(goOffline, goOffline);

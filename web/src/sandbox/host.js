@@ -132,7 +132,11 @@ class Realm {
     if (this.dead) throw new SandboxError("unavailable", "sandbox disposed");
     const channel = new MessageChannel();
     this.port = channel.port1;
-    this.iframe = makeFrame(this.host.url("sandbox/frame.html"), this.name);
+    // Offline the frame's document can only come from the page's service worker, which a frame that is
+    // sandboxed by attribute bypasses: a controlled page lets the worker sandbox it by header instead
+    // (the frame refuses to start unless its origin is opaque) and sets the attribute once it loaded.
+    const byHeader = Boolean(globalThis.navigator?.serviceWorker?.controller);
+    this.iframe = makeFrame(this.host.url("sandbox/frame.html"), this.name, !byHeader);
     const ready = new Promise((resolve, reject) => {
       this.bootWaiter = { resolve, reject };
     });
@@ -141,6 +145,7 @@ class Realm {
     this.iframe.addEventListener("load", () => {
       // A second load means code in the frame navigated it away: that frame is not ours any more.
       if (loads++) return this.destroy(new SandboxError("failed", "the sandbox frame navigated away"));
+      this.iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
       // "*": the frame's origin is opaque; the port travels only to this frame's own window.
       const boot = { type: "agentlite-sandbox-boot", runtime };
       this.iframe.contentWindow.postMessage(boot, "*", [channel.port2]);
@@ -254,9 +259,9 @@ class Realm {
   }
 }
 
-function makeFrame(src, realm) {
+function makeFrame(src, realm, sandboxByAttribute) {
   const iframe = document.createElement("iframe");
-  iframe.setAttribute("sandbox", "allow-scripts");
+  if (sandboxByAttribute) iframe.setAttribute("sandbox", "allow-scripts");
   iframe.setAttribute("referrerpolicy", "no-referrer");
   iframe.setAttribute("aria-hidden", "true");
   iframe.setAttribute("tabindex", "-1");

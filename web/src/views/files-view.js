@@ -69,8 +69,17 @@ export function createFilesView(root, { call, onChoose = () => {} }) {
     await show(path);
   }
 
+  let listed = false; // the agent's own listing has been shown
+
+  /** Paint a listing read before the agent is up, unless the agent's own listing came first. */
+  function preview(entries) {
+    if (!listed) tree.render(entries);
+  }
+
   async function refreshOnce() {
-    tree.render(await call("list", { dir: "/", recursive: true }));
+    const entries = await call("list", { dir: "/", recursive: true });
+    listed = true;
+    tree.render(entries);
     tree.select(openPath);
     if (openPath) await show(openPath);
   }
@@ -91,5 +100,5 @@ export function createFilesView(root, { call, onChoose = () => {} }) {
     return running;
   }
 
-  return { refresh, openFile };
+  return { refresh, openFile, preview };
 }

@@ -1,0 +1,56 @@
+"""The service worker `dist/sw.js`: web/service-worker.js with this build's manifest written in front.
+
+What it caches is decided here, at build time, so the worker holds one fixed list of files and their
+sha256: it can check every byte it stores against the build it belongs to and never mix two builds.
+The cache is named after the build id (`cache_name`); old builds' caches share the prefix and are
+deleted when a newer worker activates.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from buildsys.common import WEB
+
+TEMPLATE = WEB / "service-worker.js"
+SERVICE_WORKER = "sw.js"
+CACHE_PREFIX = "agentlite-build-"
+# Served but never needed offline: source maps (fetched by developer tools only) and the bench pages.
+NOT_PRECACHED_SUFFIXES = (".map",)
+NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js"}
+
+
+def cache_name(build: str) -> str:
+    """The Cache Storage name of one build: a new build id is a new cache."""
+    if not build or not all(c in "0123456789abcdef" for c in build):
+        raise ValueError(f"not a build id: {build!r}")
+    return CACHE_PREFIX + build
+
+
+def precached(files: dict[str, dict]) -> dict[str, str]:
+    """path -> sha256 of the files the worker stores at install, sorted by path."""
+    return {
+        name: files[name]["sha256"]
+        for name in sorted(files)
+        if not name.endswith(NOT_PRECACHED_SUFFIXES) and name not in NOT_PRECACHED_NAMES
+    }
+
+
+def render(manifest: dict, template: str) -> str:
+    """The worker's source: one `const BUILD = {...};` line, then the template."""
+    build = {
+        "build": manifest["build"],
+        "cache": cache_name(manifest["build"]),
+        "prefix": CACHE_PREFIX,
+        "files": precached(manifest["files"]),
+        "manifest": manifest,
+    }
+    header = "// Written by `python build.py` (buildsys/offline.py): this build's id and files.\n"
+    return f"{header}const BUILD = {json.dumps(build, sort_keys=True)};\n\n{template}"
+
+
+def write(dist: Path, manifest: dict) -> Path:
+    target = dist / SERVICE_WORKER
+    target.write_text(render(manifest, TEMPLATE.read_text()))
+    return target

@@ -1,0 +1,89 @@
+// The service worker: AgentLite opens with no network after one complete visit.
+//
+// `BUILD` (written in front of this file by the build) holds the build id, its cache name and the
+// sha256 of every file to keep. Install fetches each file past the HTTP cache and checks it against
+// that sha256, so a file of another build (a deploy during the install) fails the install and a cache
+// never mixes builds; the next update check starts over. Activation deletes older builds' caches.
+// A newer worker waits until the page asks it to take over (the page's "update available" notice),
+// so an open page keeps running the build it started with.
+//
+// Only same-origin GETs (and HEADs) of this build's files are answered; everything else, above all the
+// model endpoint (another origin, POST), is left alone: never intercepted, never cached.
+"use strict";
+
+const SCOPE = new URL("./", self.location.href);
+const FRAME = "sandbox/frame.html";
+// A sandboxed iframe's navigation bypasses the service worker, so offline the page loads the frame
+// unsandboxed and this header gives its document the opaque origin instead (the page then adds the
+// sandbox attribute for any later navigation).
+const FRAME_CSP = "sandbox allow-scripts";
+const PARALLEL_FETCHES = 4;
+
+self.addEventListener("install", (event) => event.waitUntil(precache()));
+self.addEventListener("activate", (event) => event.waitUntil(dropOtherBuilds()));
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "activate-update") self.skipWaiting();
+});
+self.addEventListener("fetch", (event) => {
+  const name = fileOf(event.request);
+  if (name !== null) event.respondWith(answer(name, event.request));
+});
+
+// The build-relative path of a request this worker answers, or null to leave it to the network.
+function fileOf(request) {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  const url = new URL(request.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
+  const name = url.pathname.slice(SCOPE.pathname.length) || "index.html";
+  if (name === "build.json" || Object.hasOwn(BUILD.files, name)) return name;
+  return null;
+}
+
+async function answer(name, request) {
+  if (name === "build.json") {
+    return new Response(JSON.stringify(BUILD.manifest), { headers: { "Content-Type": "application/json" } });
+  }
+  const cache = await caches.open(BUILD.cache);
+  // A missing entry (the browser dropped part of the cache) falls back to the network.
+  const response = (await cache.match(new URL(name, SCOPE).href)) || (await fetch(request));
+  if (request.method === "HEAD") return reshaped(response, null); // the start-up's "is it there?" checks
+  return name === FRAME ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
+}
+
+function reshaped(response, body, [name, value] = []) {
+  const headers = new Headers(response.headers);
+  if (name) headers.set(name, value);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+async function precache() {
+  const cache = await caches.open(BUILD.cache);
+  const names = Object.keys(BUILD.files);
+  let next = 0;
+  const fetcher = async () => {
+    while (next < names.length) {
+      const url = new URL(names[next++], SCOPE).href;
+      if (!(await cache.match(url))) await cache.put(url, await verified(url));
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_FETCHES }, fetcher));
+}
+
+// The file at `url`, fetched past the HTTP cache, only if its bytes are this build's.
+async function verified(url) {
+  const name = url.slice(SCOPE.href.length);
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  const bytes = await response.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== BUILD.files[name]) throw new Error(`${name} is not the file of build ${BUILD.build}`);
+  const type = response.headers.get("Content-Type") || "application/octet-stream";
+  return new Response(bytes, { headers: { "Content-Type": type } });
+}
+
+async function dropOtherBuilds() {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(BUILD.prefix) && name !== BUILD.cache) await caches.delete(name);
+  }
+}
