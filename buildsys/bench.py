@@ -45,10 +45,10 @@ def median(values: list[float]) -> float:
 
 
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
-    from buildsys import bench_browser, bench_ndjson, bench_stream, bench_tokens, bench_workspace
+    from buildsys import bench_ndjson, bench_startup, bench_stream, bench_tokens, bench_workspace
 
     return {
-        "ready_warm": bench_browser.ready_warm,
+        "ready_warm": bench_startup.ready_warm,
         "chunk_to_dom": bench_stream.chunk_to_dom,
         "ndjson_throughput": bench_ndjson.ndjson_throughput,
         "tokens": bench_tokens.tokens_by_dialect,
