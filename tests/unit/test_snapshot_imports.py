@@ -27,7 +27,9 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def listed() -> set[str]:
-    return set(json.loads(PREFIX.read_text())["modules"])
+    """The listed modules' top-level names (a submodule is listed when importing its package does not
+    import it)."""
+    return {name.split(".")[0] for name in json.loads(PREFIX.read_text())["modules"]}
 
 
 def imported_by_the_agent() -> set[str]:
