@@ -86,6 +86,7 @@ def test_a_returning_visit_restores_the_stored_snapshot(page: Page, origin: str)
     assert_works(page, "first")
     second = visit(page, origin)
     assert (second["path"], second["bar"]) == ("snapshot", "snapshot")
+    assert "from this browser's snapshot" in (page.text_content("[data-testid=load-progress]") or "")
     assert second["restore_ms"] is not None and second["stored"] is False
     assert page.evaluate("(p) => window.agentlite.vfs.readText(p)", "/first.txt") == "first"
     assert_works(page, "second")
@@ -98,6 +99,7 @@ def test_a_corrupt_snapshot_ends_in_a_normal_start_and_a_fresh_snapshot(page: Pa
     start = visit(page, origin)
     assert (start["path"], start["bar"]) == ("fallback", "fallback")
     assert "corrupt" in start["detail"]
+    assert "normal start: snapshot corrupt" in (page.text_content("[data-testid=load-progress]") or "")
     assert start["stored"] is True
     assert_works(page, "corrupt")
     assert visit(page, origin)["path"] == "snapshot"  # the fresh snapshot passes the checksum

@@ -21,7 +21,7 @@ const PATH_NOTE = {
 function labelFor({ phase, path, detail }) {
   const label = PHASE_LABEL[phase] || phase;
   const note = path && PATH_NOTE[path];
-  return note && phase !== "ready" ? `${label} (${note(detail || "")})` : label;
+  return note ? `${label} (${note(detail || "")})` : label;
 }
 
 export function createLoadView(root) {
