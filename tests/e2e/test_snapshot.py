@@ -154,3 +154,24 @@ def test_a_store_that_throws_ends_in_a_normal_start(page: Page, origin: str) -> 
     healthy = visit(page, origin)
     assert (healthy["path"], healthy["stored"]) == ("fresh", True)
     assert page.evaluate("(p) => window.agentlite.vfs.readText(p)", "/broken.txt") == "broken"
+
+
+def test_a_restored_start_that_fails_later_starts_again_normally(page: Page, origin: str) -> None:
+    pipe_console(page)
+    visit(page, origin)
+    refused: list[str] = []
+
+    def refuse_once(route: Route) -> None:
+        if refused:
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.fulfill(status=404, body="gone for a moment")
+
+    page.context.route("**/pyodide/agentlite-*.whl", refuse_once)
+    start = visit(page, origin)
+    assert refused, "the agent wheel was never requested"
+    assert start["path"] == "fallback"
+    assert start["detail"].startswith("restored snapshot failed")
+    assert start["stored"] is True
+    assert_works(page, "later")

@@ -108,8 +108,11 @@ async function startAgent(pyodide) {
 }
 
 async function start() {
-  const key = startPath.keyFor(await startPath.buildId());
-  let booted = await phase("runtime", 0.05, () => runtime(key));
+  let key = null;
+  let booted = await phase("runtime", 0.05, async () => {
+    key = startPath.keyFor(await startPath.buildId());
+    return await runtime(key);
+  });
   let service;
   try {
     service = await startAgent(booted.pyodide);
@@ -121,7 +124,9 @@ async function start() {
     booted = await phase("runtime", 0.05, () => startPath.boot(true));
     service = await startAgent(booted.pyodide);
   }
-  self.agentliteStart = { ...route, restore_ms: booted.restoreMs ?? null, snapshot_ms: booted.makeMs ?? null, timings };
+  // Test and bench hooks: the path taken and its costs, then what storing the fresh snapshot did.
+  const costs = { restore_ms: booted.restoreMs ?? null, snapshot_ms: booted.makeMs ?? null };
+  self.agentliteStart = { ...route, ...costs, timings };
   announce("ready", 1, { timings });
   post({ type: MSG.READY });
   inbox.open(service, booted.pyodide);
