@@ -46,16 +46,16 @@ def median(values: list[float]) -> float:
 
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
     from buildsys import (
-        bench_browser,
         bench_ndjson,
         bench_offline,
+        bench_startup,
         bench_stream,
         bench_tokens,
         bench_workspace,
     )
 
     return {
-        "ready_warm": bench_browser.ready_warm,
+        "ready_warm": bench_startup.ready_warm,
         "ready_cold": bench_offline.ready_cold,
         "first_visit_bytes": bench_offline.first_visit_bytes,
         "composer_usable": bench_offline.composer_usable,

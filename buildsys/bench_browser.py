@@ -1,14 +1,9 @@
-"""Benchmarks that need the real browser: page → agent ready with a warm cache."""
+"""What the browser benchmarks share: Chromium's launch, a persistent profile, time to ready."""
 
 from __future__ import annotations
 
-import tempfile
 import time
 from typing import Any
-
-from buildsys.bench import Figure, median
-from buildsys.common import DIST
-from buildsys.serve import StaticServer
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -57,22 +52,3 @@ def wait_for_value(page: Any, getter: str, timeout_s: float) -> Any:
             return value
         page.wait_for_timeout(20)
     raise TimeoutError(f"{getter} still unset after {timeout_s:.0f} s")
-
-
-def ready_warm() -> list[Figure]:
-    from playwright.sync_api import sync_playwright
-
-    app_times: list[float] = []
-    bare_times: list[float] = []
-    with StaticServer(DIST) as server, sync_playwright() as playwright, tempfile.TemporaryDirectory() as user:
-        context = persistent_context(playwright, user)
-        app, bare = f"{server.origin}/index.html", f"{server.origin}/bare.html"
-        time_to_ready(context, app)  # warm the caches
-        time_to_ready(context, bare)
-        for _ in range(READY_RUNS):  # interleaved, so drift affects both alike
-            bare_times.append(time_to_ready(context, bare))
-            app_times.append(time_to_ready(context, app))
-        context.close()
-    return [
-        Figure("ready_warm", median(app_times), "ms", median(bare_times), READY_RUNS, "≤ 1.15× floor"),
-    ]

@@ -1,6 +1,7 @@
-"""NDJSON parser throughput against a raw `bytes.split(b"\\n")` over the same input, in Pyodide (the
-figure of DESIGN.md) and on CPython (a reference for profiling). The workload is bench_ndjson_load.py;
-inside Chromium it runs on a blank page of the same origin as dist/, with the project's own wheel."""
+"""NDJSON parser throughput in MB/s (goal ≥ 10 MB/s; a raw `bytes.split(b"\\n")` over the same input
+is printed beside it), in Pyodide (the figure of DESIGN.md) and on CPython (a reference for
+profiling). The workload is bench_ndjson_load.py; inside Chromium it runs on a blank page of the
+same origin as dist/, with the project's own wheel."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from typing import Any
 
 from buildsys.bench import Figure
 from buildsys.bench_browser import ARGS, CHROMIUM
-from buildsys.common import DIST, ROOT
+from buildsys.common import DIST, ROOT, say
 from buildsys.serve import StaticServer
 
 ROUNDS = 7
-GOAL = "≥ 0.2× floor"
+GOAL = "≥ 10 MB/s"
 LOAD_SOURCE = Path(__file__).with_name("bench_ndjson_load.py")
 BLANK = "<!doctype html><meta charset='utf-8'><title>ndjson throughput</title>"
 # Loads Pyodide and the project's wheel from dist/, imports the workload module and runs it.
@@ -34,11 +35,14 @@ RUN_IN_PYODIDE = """async ([source, rounds, dialect]) => {
 
 
 def _figure(name: str, measured: dict[str, Any]) -> Figure:
-    """Throughput in MB/s of the parser (value) and of the split (floor), medians over the rounds."""
+    """Throughput in MB/s of the parser, median over the rounds. The goal is absolute (≥ 10 MB/s):
+    the ratio to a bare split is retired (base64 alone costs more than it), so the figure has no floor;
+    the split's speed is still printed for reference."""
     megabytes = measured["bytes"] / 1e6
     parser = statistics.median(megabytes / seconds for seconds in measured["parser"])
-    floor = statistics.median(megabytes / seconds for seconds in measured["floor"])
-    return Figure(name, parser, "MB/s", floor, len(measured["parser"]), GOAL)
+    split = statistics.median(megabytes / seconds for seconds in measured["floor"])
+    say(f"{name}: bare split of the same bytes {split:.0f} MB/s")
+    return Figure(name, parser, "MB/s", None, len(measured["parser"]), GOAL)
 
 
 def in_pyodide(dialect: str = "ndjson") -> dict[str, Any]:

@@ -1,7 +1,11 @@
 """chunk arrives → text in the DOM: the app (worker, Python decoders, postMessage, render) against a
 bare JS reader that appends the same stream to the DOM. Both read the same scripted endpoint; each
 chunk carries a marker, and latency = the time the marker appears in the DOM − the time the server
-wrote the chunk (one machine, one clock)."""
+wrote the chunk (one machine, one clock).
+
+Two paces: 80 chunks 40 ms apart (`chunk_to_dom_p50`/`_p99`), and a fast provider's 2,000 tokens/s
+(`chunk_to_dom_fast_*`: 400 chunks of 6 o200k tokens, 3 ms apart), where rendering must keep up with
+a chunk every few ms."""
 
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ from buildsys.serve import StaticServer
 
 CHUNKS = 80
 DELAY = 0.04
+FAST_CHUNKS = 400
+FAST_DELAY = 0.003  # each chunk is 6 o200k tokens: 2,000 tokens/s
 OBSERVER = """(selector) => {
   window.__seen = {};
   const re = /§(\\d+)§/g;
@@ -55,8 +61,8 @@ window.start = async (url) => {
 </script>"""
 
 
-def _pieces() -> list[str]:
-    return [f"§{i}§ lorem ipsum " for i in range(CHUNKS)]
+def _pieces(count: int) -> list[str]:
+    return [f"§{i}§ lorem ipsum " for i in range(count)]
 
 
 def _content(chunk: bytes) -> str:
@@ -115,11 +121,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def chunk_to_dom() -> list[Figure]:
+def _measure(chunks: int, delay: float) -> tuple[list[float], list[float]]:
+    """Latencies of the app and of the bare reader for one scripted reply at one pace."""
     from playwright.sync_api import sync_playwright
 
     with StaticServer(DIST) as static, ModelServer() as server, sync_playwright() as playwright:
-        server.script(Scripted(chunks=text_chunks(*_pieces()), delay=DELAY))
+        server.script(Scripted(chunks=text_chunks(*_pieces(chunks)), delay=delay))
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         context = browser.new_context()
         floor = _measure_floor(context, server)
@@ -127,10 +134,17 @@ def chunk_to_dom() -> list[Figure]:
         browser.close()
     if not app or not floor:
         raise RuntimeError("chunk_to_dom: no markers observed")
+    return app, floor
+
+
+def _figures(prefix: str, app: list[float], floor: list[float], goals: tuple[str, str]) -> list[Figure]:
     runs = len(app)
-    return [
-        Figure(
-            "chunk_to_dom_p50", statistics.median(app), "ms", statistics.median(floor), runs, "p50 ≤ 16 ms"
-        ),
-        Figure("chunk_to_dom_p99", percentile(app, 0.99), "ms", percentile(floor, 0.99), runs, "p99 ≤ 50 ms"),
-    ]
+    p50 = Figure(f"{prefix}_p50", statistics.median(app), "ms", statistics.median(floor), runs, goals[0])
+    p99 = Figure(f"{prefix}_p99", percentile(app, 0.99), "ms", percentile(floor, 0.99), runs, goals[1])
+    return [p50, p99]
+
+
+def chunk_to_dom() -> list[Figure]:
+    figures = _figures("chunk_to_dom", *_measure(CHUNKS, DELAY), ("p50 ≤ 16 ms", "p99 ≤ 50 ms"))
+    fast = _measure(FAST_CHUNKS, FAST_DELAY)
+    return figures + _figures("chunk_to_dom_fast", *fast, ("—", "p99 ≤ 16 ms at 2,000 tokens/s"))

@@ -33,7 +33,7 @@ class Sizes:
     search_file_bytes: int = 10_000  # 2,000 x 10 KB = 20 MB
     growth_file_bytes: int = 1_000_000
     growth_edits: int = 100
-    undo_files: int = 100
+    undo_files: int = 1000  # DESIGN's goal: a 1,000-file turn
     oldest_versions: int = 100
     oldest_file_bytes: int = 100_000
 
@@ -123,7 +123,7 @@ async def history_growth(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
 
 
 async def undo_turn(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
-    """Undo of one agent turn that changed 100 files (each undo is itself undone by the next run)."""
+    """Undo of one agent turn that changed 1,000 files (each undo is itself undone by the next run)."""
     rng = random.Random(3)
     originals = {f"/app/f{i}.ts": _lines(rng, 2000, f"// {i}") for i in range(sizes.undo_files)}
     storage = await fresh()

@@ -1,5 +1,6 @@
 """Context budget in the browser: token counts come from the real tokenizer (gpt-tokenizer's o200k_base,
-loaded by the worker after start-up), and the context window from the model's `/models` listing.
+loaded by the worker when the first message is sent, not on start), and the context window from the
+model's `/models` listing.
 
 The context meter (`data-used`, `data-window`) shows the engine's count of the request it just sent;
 the scripted endpoint records that request, so the test recounts it with gpt-tokenizer under node.
@@ -56,9 +57,13 @@ def test_the_worker_counts_a_request_with_gpt_tokenizer(
     page: Page, origin: str, model_server: ModelServer
 ) -> None:
     model_server.script(Scripted(chunks=text_chunks("Counted.")))
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     start(page, origin, model_server)
-    wait_for_tokenizer(page)
+    assert not [url for url in requested if url.endswith("/worker-tokens.js")], "loaded on start"
     send(page, "Count me: 计算 1000 以内的所有素数之和, then `print(sum(primes))` <|endoftext|>")
+    wait_for_tokenizer(page)  # the first message waits for it, so its request is counted by it
+    assert [url for url in requested if url.endswith("/worker-tokens.js")], "the listener sees the load"
     wait_idle(page)
     body = model_server.completions()[-1].body
     expected = recount(body)

@@ -11,7 +11,7 @@ export const MSG = Object.freeze({
   CALL: "call", // {id, method, args}: a request answered by one REPLY (vfs.*, chats.*)
   SANDBOX_RESULT: "sandbox_result", // {id, ok, result | error}: the answer to one SANDBOX_RUN
   // worker -> main thread
-  PHASE: "phase", // {phase, progress, detail, at_ms}: start-up progress; `ready` adds timings
+  PHASE: "phase", // {phase, progress, path, detail, at_ms}: start-up progress and start path; `ready` adds timings
   READY: "ready", // {}: the agent accepts messages
   FAILED: "failed", // {phase, message}: start-up failed in that phase
   EVENT: "event", // {chat, event}: a conversation event to render

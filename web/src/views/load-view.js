@@ -1,5 +1,6 @@
 // Start-up: the progress bar while the worker loads, then `data-state` ready or failed (with the
-// phase that failed and why — never a silent hang).
+// phase that failed and why — never a silent hang). The bar also says which start path the worker
+// took (`data-path` on the bar: snapshot, fresh, fallback or plain; docs/startup.md).
 
 const PHASE_LABEL = {
   runtime: "Starting Python (Pyodide)…",
@@ -9,6 +10,20 @@ const PHASE_LABEL = {
   ready: "Ready",
 };
 
+// What the runtime phase says about the path taken; `detail` is why a snapshot was not used.
+const PATH_NOTE = {
+  snapshot: () => "from this browser's snapshot",
+  fresh: () => "first start of this version; saving a snapshot for the next",
+  fallback: (detail) => `normal start: ${detail}; saving a new snapshot`,
+  plain: (detail) => `normal start: ${detail}`,
+};
+
+function labelFor({ phase, path, detail }) {
+  const label = PHASE_LABEL[phase] || phase;
+  const note = path && PATH_NOTE[path];
+  return note ? `${label} (${note(detail || "")})` : label;
+}
+
 export function createLoadView(root) {
   const bar = root.querySelector("[data-testid=load-progress]");
   const fill = bar.querySelector(".load-bar");
@@ -16,11 +31,12 @@ export function createLoadView(root) {
   const status = root.querySelector("#status");
 
   return {
-    phase({ phase, progress }) {
-      const percent = Math.round((progress || 0) * 100);
+    phase(message) {
+      const percent = Math.round((message.progress || 0) * 100);
       fill.style.width = `${percent}%`;
       bar.setAttribute("aria-valuenow", String(percent));
-      label.textContent = PHASE_LABEL[phase] || phase;
+      if (message.path) bar.dataset.path = message.path;
+      label.textContent = labelFor(message);
       status.textContent = label.textContent;
     },
     ready() {

@@ -1,20 +1,19 @@
 // The agent worker: starts Pyodide in named phases, then hands every message to Python.
 // Platform edge: the only JS that talks to Pyodide. Python answers through `post`.
-// Each phase message carries `at_ms` (ms since the worker started); the "ready" one also carries
-// `timings`, the duration of each phase in ms, so a slow start can be pinned on its phase.
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+// Each phase message carries `at_ms` (ms since the worker started) and the start path taken (`path`,
+// `detail`: restored from the memory snapshot, or a normal start and why; start-path.js); the "ready"
+// one also carries `timings`, the duration of each phase in ms, so a slow start can be pinned on its phase.
 import { MSG } from "../protocol.js";
 import * as idb from "./idb.js";
+import { Inbox } from "./inbox.js";
+import * as startPath from "./start-path.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const post = (message) => self.postMessage(message);
-const early = []; // messages that arrive before Python is ready
-let service = null;
+const inbox = new Inbox(); // messages wait here until Python is ready
+let route = { path: null, detail: "" }; // the start path, repeated in every phase message
 
-self.onmessage = (event) => {
-  if (service) service.handle(JSON.stringify(event.data));
-  else early.push(event.data);
-};
+self.onmessage = (event) => inbox.receive(event.data);
 
 class PhaseError extends Error {
   constructor(phase, cause) {
@@ -27,9 +26,13 @@ const PHASE_TIMEOUT_MS = 180_000; // a phase that neither finishes nor fails in 
 const timings = {}; // phase -> ms it took
 const sinceStart = () => Math.round(performance.now());
 
+function announce(phase, progress, extra = {}) {
+  post({ type: MSG.PHASE, phase, progress, ...route, at_ms: sinceStart(), ...extra });
+}
+
 async function phase(name, progress, work) {
   const began = performance.now();
-  post({ type: MSG.PHASE, phase: name, progress, at_ms: sinceStart() });
+  announce(name, progress);
   let timer;
   const hung = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no progress for ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS);
@@ -66,7 +69,7 @@ async function loadWheels(pyodide) {
   await pyodide.loadPackage(["agentlite"], {
     messageCallback: (msg) => {
       if (/^Loaded /.test(msg)) {
-        post({ type: MSG.PHASE, phase: "packages", progress: 0.45 + 0.05 * ++loaded, at_ms: sinceStart() });
+        announce("packages", 0.45 + 0.05 * ++loaded);
       }
     },
     errorCallback: (msg) => errors.push(msg),
@@ -74,43 +77,60 @@ async function loadWheels(pyodide) {
   if (errors.length) throw new Error(errors.join("; "));
 }
 
-async function start() {
-  const pyodide = await phase("runtime", 0.05, () =>
-    Promise.race([
-      loadPyodide({ indexURL: here("./pyodide/"), lockFileURL: here("./pyodide/agentlite-lock.json") }),
-      coreFilesMissing(),
-    ]),
-  );
+// The runtime phase: the stored snapshot when there is one for this build, else a normal boot that
+// takes a snapshot. A restore that throws falls back to a normal boot at once.
+async function runtime(key) {
+  const chosen = await startPath.choose(key);
+  route = { path: chosen.path, detail: chosen.detail };
+  announce("runtime", 0.1);
+  const booting = async () => {
+    if (chosen.path !== startPath.PATH.SNAPSHOT) return await startPath.boot(Boolean(key));
+    try {
+      return await startPath.restore(chosen.bytes);
+    } catch (err) {
+      route = { path: startPath.PATH.FALLBACK, detail: `snapshot restore failed: ${err.message}` };
+      announce("runtime", 0.1);
+      return await startPath.boot(true);
+    }
+  };
+  return await Promise.race([booting(), coreFilesMissing()]);
+}
+
+async function startAgent(pyodide) {
   await phase("packages", 0.4, () => loadWheels(pyodide));
   await phase("storage", 0.8, async () => {
     pyodide.registerJsModule("agentlite_idb", idb);
   });
-  service = await phase("agent", 0.9, async () => {
+  return await phase("agent", 0.9, async () => {
     const host = pyodide.pyimport("agentlite.browser.host");
     return await host.start((json) => post(JSON.parse(json)));
   });
-  post({ type: MSG.PHASE, phase: "ready", progress: 1, at_ms: sinceStart(), timings });
-  post({ type: MSG.READY });
-  for (const message of early.splice(0)) service.handle(JSON.stringify(message));
-  loadTokenizer(pyodide);
 }
 
-// The real tokenizer (tokens.js, a separate bundle of 2.4 MB) loads once the agent is ready, so the
-// start does not wait for it; the agent estimates token counts until it is installed. The promise is
-// left on the worker's global as a test hook: a test awaits it before checking the counts (only the
-// app's own code runs in this worker).
-function loadTokenizer(pyodide) {
-  self.agentliteTokenizer = import("./worker-tokens.js").then(
-    (module) => {
-      pyodide.registerJsModule("agentlite_tokens", module);
-      pyodide.pyimport("agentlite.browser.tokenizer").install();
-      return true;
-    },
-    (err) => {
-      console.warn(`token counts stay estimates: the tokenizer did not load (${err.message})`);
-      return false;
-    },
-  );
+async function start() {
+  let key = null;
+  let booted = await phase("runtime", 0.05, async () => {
+    key = startPath.keyFor(await startPath.buildId());
+    return await runtime(key);
+  });
+  let service;
+  try {
+    service = await startAgent(booted.pyodide);
+  } catch (err) {
+    if (route.path !== startPath.PATH.SNAPSHOT) throw err;
+    // The restored interpreter could not start the agent: forget the snapshot, start normally.
+    await startPath.forget();
+    route = { path: startPath.PATH.FALLBACK, detail: `restored snapshot failed: ${err.message}` };
+    booted = await phase("runtime", 0.05, () => startPath.boot(true));
+    service = await startAgent(booted.pyodide);
+  }
+  // Test and bench hooks: the path taken and its costs, then what storing the fresh snapshot did.
+  const costs = { restore_ms: booted.restoreMs ?? null, snapshot_ms: booted.makeMs ?? null };
+  self.agentliteStart = { ...route, ...costs, timings };
+  announce("ready", 1, { timings });
+  post({ type: MSG.READY });
+  inbox.open(service, booted.pyodide);
+  self.agentliteSnapshotStored = startPath.keep(key, booted.snapshot);
 }
 
 start().catch((err) => post({ type: MSG.FAILED, phase: err.phase || "runtime", message: err.message }));

@@ -1,0 +1,177 @@
+"""Start paths: a returning visit restores Pyodide from the memory snapshot the first visit stored, and
+every way the snapshot can be unusable (corrupt, another build, a restore that throws, a store that
+throws) ends in a normal start that works, names its path in the progress bar, and stores a fresh
+snapshot when the store lets it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, Route, Worker
+
+from tests.e2e.conftest import pipe_console, send, wait_ready
+
+CACHE = "agentlite-pyodide-snapshot"
+ENTRY = "/__pyodide-snapshot__"
+# Cache Storage entry of the snapshot: its key header, checksum header and size (null when absent).
+READ_ENTRY = """async ([cache, entry]) => {
+  const response = await (await caches.open(cache)).match(entry);
+  if (!response) return null;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return {key: response.headers.get("x-snapshot-key"), sha: response.headers.get("x-snapshot-sha256"),
+          size: bytes.length};
+}"""
+# Rewrites the entry's bytes (`how`: flip one byte, or replace them by 4 KiB of zeros with a matching
+# checksum, which passes the store's check and makes Pyodide's restore throw).
+REWRITE_ENTRY = """async ([cache, entry, how]) => {
+  const store = await caches.open(cache);
+  const response = await store.match(entry);
+  const headers = Object.fromEntries(response.headers.entries());
+  let bytes = new Uint8Array(await response.arrayBuffer());
+  if (how === "flip") bytes[bytes.length >> 1] ^= 0xff;
+  else {
+    bytes = new Uint8Array(4096);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    headers["x-snapshot-sha256"] = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  await store.put(entry, new Response(bytes, {headers}));
+}"""
+# Prepended to worker.js: a Cache Storage whose every call throws, like a broken profile.
+BROKEN_STORE = (
+    "Object.defineProperty(self, 'caches', {value: {open: async () => "
+    "{ throw new Error('the store is broken'); }}});\n"
+)
+
+
+def agent_worker(page: Page) -> Worker:
+    for _ in range(600):  # bounded: 30 s
+        found = [w for w in page.workers if "/worker.js" in w.url]
+        if found:
+            return found[0]
+        page.wait_for_timeout(50)
+    raise AssertionError("the agent worker never started")
+
+
+def visit(page: Page, origin: str) -> dict[str, Any]:
+    """Load the app until ready; the start path it took, and whether it stored a snapshot after."""
+    page.goto(f"{origin}/index.html")
+    wait_ready(page)
+    worker = agent_worker(page)
+    start = dict(worker.evaluate("self.agentliteStart"))
+    start["stored"] = worker.evaluate("async () => (await self.agentliteSnapshotStored).stored")
+    start["bar"] = page.get_attribute("[data-testid=load-progress]", "data-path")
+    return start
+
+
+def entry(page: Page) -> dict[str, Any] | None:
+    return page.evaluate(READ_ENTRY, [CACHE, ENTRY])
+
+
+def assert_works(page: Page, marker: str) -> None:
+    """Python answers: the demo model replies and the workspace keeps a file across visits."""
+    page.evaluate("([p, t]) => window.agentlite.vfs.writeText(p, t)", [f"/{marker}.txt", marker])
+    assert page.evaluate("(p) => window.agentlite.vfs.readText(p)", f"/{marker}.txt") == marker
+    send(page, f"hello {marker}")
+    done = page.locator("[data-testid=message][data-role=assistant][data-state=done]").last
+    done.wait_for(timeout=60_000)
+    assert "demo model" in done.inner_text()
+
+
+def test_a_returning_visit_restores_the_stored_snapshot(page: Page, origin: str) -> None:
+    pipe_console(page)
+    first = visit(page, origin)
+    assert (first["path"], first["bar"], first["stored"]) == ("fresh", "fresh", True)
+    stored = entry(page)
+    assert stored and stored["size"] > 1_000_000
+    assert_works(page, "first")
+    second = visit(page, origin)
+    assert (second["path"], second["bar"]) == ("snapshot", "snapshot")
+    assert "from this browser's snapshot" in (page.text_content("[data-testid=load-progress]") or "")
+    assert second["restore_ms"] is not None and second["stored"] is False
+    assert page.evaluate("(p) => window.agentlite.vfs.readText(p)", "/first.txt") == "first"
+    assert_works(page, "second")
+
+
+def test_a_corrupt_snapshot_ends_in_a_normal_start_and_a_fresh_snapshot(page: Page, origin: str) -> None:
+    pipe_console(page)
+    visit(page, origin)
+    page.evaluate(REWRITE_ENTRY, [CACHE, ENTRY, "flip"])
+    start = visit(page, origin)
+    assert (start["path"], start["bar"]) == ("fallback", "fallback")
+    assert "corrupt" in start["detail"]
+    assert "normal start: snapshot corrupt" in (page.text_content("[data-testid=load-progress]") or "")
+    assert start["stored"] is True
+    assert_works(page, "corrupt")
+    assert visit(page, origin)["path"] == "snapshot"  # the fresh snapshot passes the checksum
+
+
+def test_a_snapshot_of_another_build_ends_in_a_normal_start_and_a_fresh_snapshot(
+    page: Page, origin: str
+) -> None:
+    pipe_console(page)
+    visit(page, origin)
+    old_key = (entry(page) or {})["key"]
+    page.context.route(
+        "**/build.json",
+        lambda route: route.fulfill(content_type="application/json", body='{"build": "0123456789abcdef"}'),
+    )
+    start = visit(page, origin)
+    assert (start["path"], start["detail"]) == ("fallback", "snapshot of another build")
+    assert start["stored"] is True
+    new_key = (entry(page) or {})["key"]
+    assert new_key != old_key and "0123456789abcdef" in new_key
+    assert_works(page, "another")
+    assert visit(page, origin)["path"] == "snapshot"
+
+
+def test_a_restore_that_throws_ends_in_a_normal_start_and_a_fresh_snapshot(page: Page, origin: str) -> None:
+    pipe_console(page)
+    visit(page, origin)
+    page.evaluate(REWRITE_ENTRY, [CACHE, ENTRY, "zeros"])
+    start = visit(page, origin)
+    assert start["path"] == "fallback"
+    assert start["detail"].startswith("snapshot restore failed")
+    assert start["stored"] is True
+    assert_works(page, "restore")
+    assert (entry(page) or {})["size"] > 1_000_000
+    assert visit(page, origin)["path"] == "snapshot"
+
+
+def test_a_store_that_throws_ends_in_a_normal_start(page: Page, origin: str) -> None:
+    pipe_console(page)
+
+    def broken_store(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=BROKEN_STORE + response.text())
+
+    page.context.route("**/worker.js*", broken_store)
+    start = visit(page, origin)
+    assert start["path"] == "fallback"
+    assert "snapshot store failed: the store is broken" in start["detail"]
+    assert start["stored"] is False
+    assert_works(page, "broken")
+    page.context.unroute("**/worker.js*")
+    healthy = visit(page, origin)
+    assert (healthy["path"], healthy["stored"]) == ("fresh", True)
+    assert page.evaluate("(p) => window.agentlite.vfs.readText(p)", "/broken.txt") == "broken"
+
+
+def test_a_restored_start_that_fails_later_starts_again_normally(page: Page, origin: str) -> None:
+    pipe_console(page)
+    visit(page, origin)
+    refused: list[str] = []
+
+    def refuse_once(route: Route) -> None:
+        if refused:
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.fulfill(status=404, body="gone for a moment")
+
+    page.context.route("**/pyodide/agentlite-*.whl", refuse_once)
+    start = visit(page, origin)
+    assert refused, "the agent wheel was never requested"
+    assert start["path"] == "fallback"
+    assert start["detail"].startswith("restored snapshot failed")
+    assert start["stored"] is True
+    assert_works(page, "later")

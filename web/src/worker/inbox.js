@@ -1,0 +1,56 @@
+// The worker's inbox: page messages reach Python in the order they came, held back while Python is
+// not ready and while the tokenizer loads.
+// The real tokenizer (tokens.js, a bundle of its own: 2.76 MB of ranks) is needed only to count a
+// request, so it loads when the first message is sent, not on every start; that message and any after
+// it wait for it, so the first request is already counted by the tokenizer. The promise is left on
+// the worker's global as a test hook (only the app's own code runs in this worker).
+import { MSG } from "../protocol.js";
+
+export class Inbox {
+  constructor() {
+    this.held = [];
+    this.service = null;
+    this.pyodide = null;
+    this.tokenizer = null; // the tokenizer's promise, once the first message was sent
+  }
+
+  /** Python is ready: deliver what was held. */
+  open(service, pyodide) {
+    this.service = service;
+    this.pyodide = pyodide;
+    this.flush();
+  }
+
+  receive(message) {
+    this.held.push(message);
+    if (this.service) this.flush();
+  }
+
+  flush() {
+    while (this.held.length) {
+      const message = this.held[0];
+      if (message.type === MSG.SEND && !this.tokenizer) this.loadTokenizer();
+      if (this.loading) return;
+      this.held.shift();
+      this.service.handle(JSON.stringify(message));
+    }
+  }
+
+  loadTokenizer() {
+    this.loading = true;
+    this.tokenizer = self.agentliteTokenizer = import("./worker-tokens.js")
+      .then((module) => {
+        this.pyodide.registerJsModule("agentlite_tokens", module);
+        this.pyodide.pyimport("agentlite.browser.tokenizer").install();
+        return true;
+      })
+      .catch((err) => {
+        console.warn(`token counts stay estimates: the tokenizer did not load (${err.message})`);
+        return false;
+      })
+      .finally(() => {
+        this.loading = false;
+        this.flush();
+      });
+  }
+}
