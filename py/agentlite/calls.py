@@ -7,14 +7,14 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any
 
-from agentlite import connection
+from agentlite import connection, demo
 from agentlite.settings import Settings
 
 if TYPE_CHECKING:
     from agentlite.service import AgentService
 
 RENAME_CHARS = 80  # a tab title the user types
-GROUPS = ("vfs", "chats", "memory", "connection")
+GROUPS = ("vfs", "chats", "memory", "connection", "demo")
 
 
 class CallHandler:
@@ -125,6 +125,11 @@ class CallHandler:
         if self.service.engine.memory is None:
             raise ValueError("this workspace has no long-term memory store")
         return self.service.engine.memory
+
+    # --- the demo model's examples, for the first screen ------------------------------------------------
+
+    async def demo_examples(self) -> list[dict[str, str]]:
+        return demo.examples()
 
     # --- the settings' connection test -----------------------------------------------------------------
 
