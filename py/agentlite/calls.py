@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentlite import connection, demo
 from agentlite.settings import Settings
+from agentlite.workspace import diffs
 
 if TYPE_CHECKING:
     from agentlite.service import AgentService
@@ -48,6 +49,16 @@ class CallHandler:
 
     async def vfs_diff(self, path: str, old: int | None = None, new: int | None = None) -> str:
         return await self.service.workspace.diff(path, old, new)
+
+    async def vfs_diffText(self, path: str, text: str) -> dict[str, Any]:
+        """What writing `text` to `path` would change, before anything is written (approval cards, the
+        chat's "Apply to open file"): the unified diff and its added and removed line counts."""
+        current = await self.service.workspace.read_text(path)
+        diff = diffs.unified(current or "", text, path if current is not None else "/dev/null", path)
+        lines = diff.splitlines()[2:]
+        added = sum(1 for line in lines if line.startswith("+"))
+        removed = sum(1 for line in lines if line.startswith("-"))
+        return {"exists": current is not None, "diff": diff, "added": added, "removed": removed}
 
     async def vfs_undo(self, path: str) -> dict[str, Any]:
         return _change(await self.service.workspace.undo(path, author="user"))

@@ -1,5 +1,5 @@
-"""The first screen's examples are the demo model's own scenarios: each one routes to its scenario, and
-the page can ask for them."""
+"""Calls the first screen and the chat's code actions make: the demo model's examples (its own scenarios, each
+routing to itself) and what a write would change, read before anything is written."""
 
 from __future__ import annotations
 
@@ -44,3 +44,22 @@ def test_the_page_asks_for_the_examples_with_a_call() -> None:
     asyncio.run(scenario())
     reply = next(m for m in posted if m.get("id") == 7)
     assert reply["ok"] is True and reply["value"] == examples()
+
+
+def test_diff_text_counts_what_a_write_would_change_without_writing() -> None:
+    service, posted, _ = make_service()
+
+    async def scenario() -> None:
+        await service.workspace.write_text("/a.txt", "one\ntwo\nthree\n", author="user")
+        args = {"path": "/a.txt", "text": "one\n2\nthree\nfour\n"}
+        service.handle(json.dumps({"type": "call", "id": 8, "method": "vfs.diffText", "args": args}))
+        args = {"path": "/new.txt", "text": "x\n"}
+        service.handle(json.dumps({"type": "call", "id": 9, "method": "vfs.diffText", "args": args}))
+        await drain(service)
+        assert await service.workspace.read_text("/a.txt") == "one\ntwo\nthree\n"
+
+    asyncio.run(scenario())
+    replies = {m["id"]: m["value"] for m in posted if m.get("type") == "reply"}
+    assert replies[8]["exists"] is True and (replies[8]["added"], replies[8]["removed"]) == (2, 1)
+    assert "-two" in replies[8]["diff"] and "+four" in replies[8]["diff"]
+    assert replies[9] == {"exists": False, "diff": replies[9]["diff"], "added": 1, "removed": 0}
