@@ -230,3 +230,58 @@ def test_the_retry_notice_goes_once_the_retry_answered(app: Page) -> None:
     seen = app.evaluate("window.__retryNotices")
     assert len(seen) == 1 and seen[0].startswith("Retrying (1/"), seen
     expect(app.locator("[data-testid=retry-notice]")).to_have_count(0)
+
+
+# For each selector: the relative luminance of its text colour and of the first opaque background behind it.
+LUMINANCES = """(selectors) => {
+  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const linear = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => linear(v / 255))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = (el) => {
+    for (let node = el; node; node = node.parentElement) {
+      const rgba = parse(getComputedStyle(node).backgroundColor);
+      if (rgba.length === 3 || rgba[3] > 0.5) return rgba;
+    }
+    return parse(getComputedStyle(document.documentElement).backgroundColor);
+  };
+  return Object.fromEntries(selectors.map((s) => {
+    const el = document.querySelector(s);
+    return [s, el ? [lum(parse(getComputedStyle(el).color)), lum(background(el))] : null];
+  }));
+}"""
+DARK_PANELS = [
+    ".topbar",
+    ".panel.files",
+    "[data-testid=files-empty]",
+    ".editor-head",
+    "[data-testid=follow-view] .follow-head",
+    "[data-testid=follow-view] .diff-line.add",
+    ".panel.chat .tabs",
+    "[data-testid=message][data-role=user]",
+    "[data-testid=message][data-role=assistant]",
+    "[data-testid=tool-card]",
+    ".composer textarea",
+    "dialog.settings",
+]
+
+
+def test_the_dark_scheme_reaches_every_panel(page: Page, origin: str) -> None:
+    page.emulate_media(color_scheme="dark")
+    open_app(page, origin)
+    expect(page.locator("[data-testid=welcome-example]").first).to_be_visible(timeout=WAIT_MS)
+    welcome = page.evaluate(LUMINANCES, [".welcome", ".welcome-example"])
+    send(page, "write a long file")
+    assert wait_status(page, card(page, "create_file"), FINAL) == "completed"
+    expect(page.locator("[data-testid=follow-view] .diff-line.add").first).to_be_visible(timeout=WAIT_MS)
+    page.click("[data-testid=settings-open]")
+    expect(page.locator("dialog.settings")).to_be_visible()
+    found = {**welcome, **page.evaluate(LUMINANCES, DARK_PANELS)}
+    missing = [s for s, v in found.items() if v is None]
+    assert not missing, missing
+    light = {
+        s: v
+        for s, v in found.items()
+        if not (v[1] < 0.1 and v[0] > 0.3 and (v[0] + 0.05) / (v[1] + 0.05) >= 4.5)
+    }
+    assert not light, f"not dark, or text too faint (text, background luminance): {light}"

@@ -55,8 +55,9 @@ export function createCodeActions(messages, { call, editor, flush }) {
     return found ? found.slice("language-".length) : "";
   }
 
+  /** The panel under a code block (a new one replaces the last). */
   function panel(pre) {
-    pre.nextElementSibling?.classList.contains("code-panel") && pre.nextElementSibling.remove();
+    if (pre.nextElementSibling?.classList.contains("code-panel")) pre.nextElementSibling.remove();
     const box = el("div", "code-panel");
     box.setAttribute("role", "group");
     pre.after(box);
