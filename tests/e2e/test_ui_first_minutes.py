@@ -90,13 +90,21 @@ def test_the_editor_follows_a_file_as_it_streams_then_shows_its_diff(app: Page) 
     send(app, "write a long file")
     write = card(app, "create_file")
     live = app.locator("[data-testid=follow-live]")
-    # Mid-stream: the card still streams (pending) while the editor panel shows the content coming in.
+    title = app.locator("[data-testid=follow-view] .follow-title")
+    # Mid-stream: the card still streams (pending) while the editor panel names the file and shows its
+    # content coming in.
     app.wait_for_function(
-        """([live, card]) => card.dataset.status === 'pending' && live.checkVisibility()
-             && live.textContent.split('\\n').length > 12""",
-        arg=[live.element_handle(timeout=WAIT_MS), write.element_handle(timeout=WAIT_MS)],
+        """([live, card, title, path]) => card.dataset.status === 'pending' && live.checkVisibility()
+             && live.textContent.split('\\n').length > 12 && title.textContent.includes(path)""",
+        arg=[
+            live.element_handle(timeout=WAIT_MS),
+            write.element_handle(timeout=WAIT_MS),
+            title.element_handle(timeout=WAIT_MS),
+            LONG,
+        ],
         timeout=WAIT_MS,
     )
+    expect(write.locator(".tool-summary")).to_have_text(LONG)
     assert live.text_content().startswith("# Long notes")
     DOCS.mkdir(exist_ok=True)
     app.screenshot(path=str(DOCS / "screenshot-follow.png"))

@@ -88,13 +88,15 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     }
   }
 
+  /** A streamed field of a writer: its path (named once, whole, before the content) or its content. */
   function preview(event) {
-    if (!calls.has(event.id) || !STREAMED.has(event.field)) return;
+    if (!calls.has(event.id) || !(STREAMED.has(event.field) || event.field === "path")) return;
     if (followed?.id !== event.id) {
-      followed = { id: event.id, name: calls.get(event.id), path: null, phase: "streaming" };
+      followed = { id: event.id, name: calls.get(event.id), path: null, text: "", phase: "streaming" };
       diff.replaceChildren();
     }
-    followed.text = event.text;
+    if (event.field === "path") followed.path = event.text.startsWith("/") ? event.text : `/${event.text}`;
+    else followed.text = event.text;
     render();
   }
 

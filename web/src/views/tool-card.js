@@ -109,6 +109,7 @@ export class ToolCard {
   }
 
   preview(field, text) {
+    if (field === "path") return (this.summaryEl.textContent = summarize({ path: text })); // the file, named early
     if (!this.previewEl) {
       this.previewEl = document.createElement("pre");
       this.previewEl.className = "tool-preview";
