@@ -51,6 +51,34 @@ function editDiff(args) {
   return { diff: `@@ -1,${old.length} +1,${added.length} @@\n${[...old, ...added].join("\n")}`, added, old };
 }
 
+/** The command a call would run, or the diff of the change it would make (counted into `action`). */
+function whatItDoes(name, args, action, previewWrite) {
+  if (name === "shell_exec" || name === "browser_js_eval") {
+    const code = document.createElement("pre");
+    code.className = "tool-command";
+    code.textContent = name === "shell_exec" ? args.command || "" : args.code || "";
+    return code;
+  }
+  const shown = document.createElement("div");
+  shown.className = "diff";
+  if (name === "edit_file") {
+    const { diff, added, old } = editDiff(args);
+    action.textContent = describeAction(name, args, { added: added.length, removed: old.length, exists: true });
+    renderDiff(shown, diff, null);
+    return shown;
+  }
+  const writes = name === "write_file" || name === "create_file";
+  if (!writes || typeof args.content !== "string" || !previewWrite) return null;
+  previewWrite(args.path, args.content).then(
+    (stat) => {
+      action.textContent = describeAction(name, args, stat);
+      renderDiff(shown, stat.diff, null);
+    },
+    () => shown.remove(),
+  );
+  return shown;
+}
+
 function button(label, testid, onClick) {
   const el = document.createElement("button");
   Object.assign(el, { type: "button", textContent: label });
@@ -72,29 +100,8 @@ export function approvalBox({ name, arguments: args = {}, reason, batch }, { ans
   why.className = "tool-reason";
   why.textContent = reason || "This step needs your approval.";
   box.append(action, why);
-  const shown = document.createElement("div");
-  if (name === "shell_exec" || name === "browser_js_eval") {
-    const code = document.createElement("pre");
-    code.className = "tool-command";
-    code.textContent = name === "shell_exec" ? args.command || "" : args.code || "";
-    box.append(code);
-  } else if (name === "edit_file") {
-    const { diff, added, old } = editDiff(args);
-    action.textContent = describeAction(name, args, { added: added.length, removed: old.length, exists: true });
-    shown.className = "diff";
-    renderDiff(shown, diff, null);
-    box.append(shown);
-  } else if ((name === "write_file" || name === "create_file") && typeof args.content === "string" && previewWrite) {
-    shown.className = "diff";
-    box.append(shown);
-    previewWrite(args.path, args.content).then(
-      (stat) => {
-        action.textContent = describeAction(name, args, stat);
-        renderDiff(shown, stat.diff, null);
-      },
-      () => shown.remove(),
-    );
-  }
+  const shown = whatItDoes(name, args, action, previewWrite);
+  if (shown) box.append(shown);
   const row = document.createElement("div");
   row.className = "tool-actions";
   row.append(button("Approve", "tool-approve", () => answer(true, false)));
