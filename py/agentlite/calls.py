@@ -9,16 +9,17 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from agentlite import connection
+from agentlite import connection, demo
 from agentlite.engine.chat_file import export_document, fresh_chat_id, read_document
 from agentlite.engine.chat_markdown import chat_markdown
 from agentlite.settings import Settings
+from agentlite.workspace import diffs
 
 if TYPE_CHECKING:
     from agentlite.service import AgentService
 
 RENAME_CHARS = 80  # a tab title the user types
-GROUPS = ("vfs", "chats", "memory", "connection")
+GROUPS = ("vfs", "chats", "memory", "connection", "demo")
 
 
 class CallHandler:
@@ -52,6 +53,16 @@ class CallHandler:
 
     async def vfs_diff(self, path: str, old: int | None = None, new: int | None = None) -> str:
         return await self.service.workspace.diff(path, old, new)
+
+    async def vfs_diffText(self, path: str, text: str) -> dict[str, Any]:
+        """What writing `text` to `path` would change, before anything is written (approval cards, the
+        chat's "Apply to open file"): the unified diff and its added and removed line counts."""
+        current = await self.service.workspace.read_text(path)
+        diff = diffs.unified(current or "", text, path if current is not None else "/dev/null", path)
+        lines = diff.splitlines()[2:]
+        added = sum(1 for line in lines if line.startswith("+"))
+        removed = sum(1 for line in lines if line.startswith("-"))
+        return {"exists": current is not None, "diff": diff, "added": added, "removed": removed}
 
     async def vfs_undo(self, path: str) -> dict[str, Any]:
         return _change(await self.service.workspace.undo(path, author="user"))
@@ -164,6 +175,11 @@ class CallHandler:
         if self.service.engine.memory is None:
             raise ValueError("this workspace has no long-term memory store")
         return self.service.engine.memory
+
+    # --- the demo model's examples, for the first screen ------------------------------------------------
+
+    async def demo_examples(self) -> list[dict[str, str]]:
+        return demo.examples()
 
     # --- the settings' connection test -----------------------------------------------------------------
 

@@ -5,7 +5,8 @@ the request and the tool results so far) and streams real OpenAI-style SSE throu
 network model goes through: native `tool_calls` deltas, prompt-reinforced JSON lines, NDJSON with base64
 chunks and real sha256, or NDJSON with text chunks. It is a fake used for real: the app works offline.
 
-Phrases it understands (in the last user message; Agent mode, any dialect):
+Phrases it understands (in the last user message; Agent mode, any dialect; `SCENARIOS` at the end of this
+module routes them, and its featured examples are what the first screen offers):
 - "sum of primes below 1000"   → browser_js_eval, then "76127" from the sandbox's result (seed 004 §1)
 - "create a Button component"  → create_file /src/Button.tsx ("overwrite the button" → write_file, asks)
 - "change the title of App.tsx" (or "look at src and update the App title to 'X'")
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,15 +43,9 @@ ENGINE_NOTES = (
     notes.NO_TOOLS_NOW,
     notes.GO_ON_AFTER_LOOP,
 )
-PHRASES = (
-    '"sum of primes below 1000", "create a Button component", "change the title of App.tsx", '
-    '"search for App", "delete /src/Button.tsx", "write a long file", "read /src/App.tsx", "list files", '
-    '"think about naming", "remember that I prefer TypeScript" or "rate limit"'
-)
 GREETING = (
     "Hello! I'm the **AgentLite demo model**. I run entirely in your browser, offline, so you can try "
-    "the workspace without a key or a network. In Agent mode I really use the tools: try "
-    f"{PHRASES}.\n\n"
+    "the workspace without a key or a network. In Agent mode I really use the tools: try {phrases}.\n\n"
     "To use a real model, open **Settings** and enter an OpenAI-compatible base URL "
     "(for example `http://127.0.0.1:11434/v1` for Ollama), a model name and, if needed, an API key."
 )
@@ -178,25 +174,12 @@ def next_step(conv: Conversation) -> Step:
     text = conv.request.lower()
     if conv.summary_request:
         return Step(_summary(conv))
-    scenarios = (
-        (("rate limit",), _rate_limited),
-        (("prime",), _primes),
-        (("delete ", "remove "), _delete),
-        (("button",), _button),
-        (("title", "app.tsx"), _title),
-        (("search", "find ", "grep"), _search),
-        (("long",), _long_file),
-        (("read ", "open ", "show "), _read),
-        (("list", "files"), _list),
-        (("remember",), _remember),
-        (("think",), _think),
-    )
-    for words, scenario in scenarios:
-        if any(word in text for word in words):
-            if conv.dialect == "plain" and scenario not in (_remember, _rate_limited, _think):
+    for scenario in SCENARIOS:
+        if any(word in text for word in scenario.words):
+            if conv.dialect == "plain" and not scenario.chat_mode:
                 return Step("In Chat mode I can't touch your files. Switch to Agent mode and ask again.")
-            return scenario(conv)
-    return Step(GREETING if conv.request.strip() else "Say something and I'll answer.")
+            return scenario.run(conv)
+    return Step(greeting() if conv.request.strip() else "Say something and I'll answer.")
 
 
 def _primes(conv: Conversation) -> Step:
@@ -417,3 +400,52 @@ class DemoModel:
 
 def demo_transport(delay: float = TOKEN_DELAY) -> ScriptedTransport:
     return ScriptedTransport(DemoModel(delay))
+
+
+# --- the scenario list: what the model understands, and the examples the first screen offers ------------
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Words in a request that pick `run`; `example` is a request that does (shown on the first screen
+    when `featured`), so the offered examples are the scenarios themselves and cannot drift from them."""
+
+    words: tuple[str, ...]
+    run: Callable[[Conversation], Step]
+    example: str
+    detail: str
+    featured: bool = False
+    chat_mode: bool = False  # works without tools too
+
+
+SCENARIOS = (
+    Scenario(
+        ("rate limit",), _rate_limited, "rate limit", "a 429 answer and its automatic retry", chat_mode=True
+    ),
+    Scenario(
+        ("prime",), _primes, "sum of primes below 1000", "runs JavaScript in the sandbox", featured=True
+    ),
+    Scenario(("delete ", "remove "), _delete, "delete /src/Button.tsx", "asks for your approval first"),
+    Scenario(("button",), _button, "create a Button component", "writes /src/Button.tsx", featured=True),
+    Scenario(("read ", "open ", "show "), _read, "read /src/App.tsx", "shows the start of a file"),
+    Scenario(
+        ("title", "app.tsx"), _title, "change the title of App.tsx", "plans, reads, then edits", featured=True
+    ),
+    Scenario(("search", "find ", "grep"), _search, "search for App", "searches the workspace", featured=True),
+    Scenario(("long",), _long_file, "write a long file", "a file streaming in live", featured=True),
+    Scenario(("list", "files"), _list, "list files", "lists the workspace"),
+    Scenario(
+        ("remember",), _remember, "remember that I prefer TypeScript", "long-term memory", chat_mode=True
+    ),
+    Scenario(("think",), _think, "think about naming", "visible thinking", chat_mode=True),
+)
+
+
+def examples() -> list[dict[str, str]]:
+    """The first screen's one-click examples: each a request the demo model really runs."""
+    return [{"prompt": s.example, "detail": s.detail} for s in SCENARIOS if s.featured]
+
+
+def greeting() -> str:
+    phrases = ", ".join(f'"{s.example}"' for s in SCENARIOS)
+    return GREETING.format(phrases=phrases)

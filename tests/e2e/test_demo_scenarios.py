@@ -16,6 +16,16 @@ from playwright.sync_api import Locator, Page
 from tests.e2e.conftest import open_app, send
 
 WAIT_MS = 60_000
+# Every retry notice's text as it appears (a notice goes once its retry answered).
+RECORD_RETRY_NOTICES = """
+window.__retryNotices = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const node of r.addedNodes) {
+    if (node.nodeType !== 1 || !node.matches('[data-testid=retry-notice]')) continue;
+    window.__retryNotices.push(node.textContent);
+  }
+}).observe(document, {subtree: true, childList: true});
+"""
 FINAL = {"completed", "failed", "rejected"}
 
 APP_TSX = (
@@ -195,9 +205,10 @@ def test_long_file_previews_while_streaming_in_ndjson(page: Page, origin: str) -
 
 
 def test_rate_limit_is_retried_into_one_reply(app: Page) -> None:
+    app.evaluate(RECORD_RETRY_NOTICES)
     send(app, "rate limit")
     wait_reply(app, "rate limited once")
-    app.get_by_text("Retrying").first.wait_for(timeout=WAIT_MS)
+    assert [n[: len("Retrying")] for n in app.evaluate("window.__retryNotices")] == ["Retrying"]
     replies = app.locator("[data-testid=message][data-role=assistant]")
     assert replies.count() == 1
     assert replies.first.get_attribute("data-state") == "done"

@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 from buildsys.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, messages, start, wait_idle
-from tests.e2e.test_demo_scenarios import FINAL, card, vfs, wait_reply, wait_status
+from tests.e2e.test_demo_scenarios import FINAL, RECORD_RETRY_NOTICES, card, vfs, wait_reply, wait_status
 
 RETRIES = 2  # the matrix's automatic retries for rate_limit / network / server
 NOTES = "/notes/plan.md"
@@ -138,12 +138,14 @@ def test_rate_limit_with_retry_after_waits_as_told_and_gives_one_reply(
         Scripted(chunks=text_chunks("Finally through.")),
     )
     start(page, origin, model_server)
+    page.evaluate(RECORD_RETRY_NOTICES)
     send(page, "hello")
     wait_reply(page, "Finally through.")
     wait_idle(page)
 
-    notices = retry_notices(page)
+    notices = page.evaluate("window.__retryNotices")
     assert len(notices) == RETRIES, notices
+    assert retry_notices(page) == [], "the notices go once a retry answered"
     assert notices[0].startswith("Retrying (1/2) in 2 s") and "slow down" in notices[0]
     assert notices[1].startswith("Retrying (2/2) in 1 s")
     assert messages(page, "assistant").count() == 1

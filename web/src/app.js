@@ -5,7 +5,9 @@ import * as persistence from "./persistence.js";
 import * as settingsStore from "./settings.js";
 import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
+import { createCodeActions } from "./views/code-actions.js";
 import { createFilesView } from "./views/files-view.js";
+import { createFollowView } from "./views/follow-view.js";
 import { createLoadView } from "./views/load-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
@@ -14,6 +16,7 @@ import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
 import { startOffline } from "./offline.js";
 import { peekFiles } from "./workspace-peek.js";
+import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 
@@ -29,6 +32,17 @@ const panels = createPanelSwitcher(root);
 const files = createFilesView(root, {
   call: (method, args) => client.call(`vfs.${method}`, args),
   onChoose: () => panels.show("editor"),
+  onShown: (path) => {
+    codeActions.setOpenFile(path);
+    follow.fileShown(path);
+  },
+});
+const follow = createFollowView(root, { call: (method, args) => client.call(method, args), files });
+client.on("event", (_chatId, event) => follow.handle(event));
+const codeActions = createCodeActions(root.querySelector(".messages"), {
+  call: (method, args) => client.call(method, args),
+  editor: () => files.current(),
+  flush: () => files.flush(),
 });
 const refreshFiles = () => files.refresh().catch((err) => console.warn("agentlite: file tree", err));
 peekFiles().then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
@@ -67,6 +81,7 @@ const chat = createChatView(root, {
   restorePoint: (id, message) => chatCall("chats.restorePoint", { id, message }),
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
   loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
+  previewWrite: (path, text) => client.call("vfs.diffText", { path, text }),
 });
 createChatExport(root, {
   activeChat: () => chat.activeChat(),
@@ -74,6 +89,13 @@ createChatExport(root, {
   importChat: (text) => client.call("chats.import", { text }).then((snapshot) => chat.open(snapshot)),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
+const openSettings = () => root.querySelector("[data-testid=settings-open]").click();
+const welcome = createWelcomeView(root.querySelector(".messages"), {
+  loadExamples: () => client.call("demo.examples"),
+  onExample: (prompt) => chat.send(prompt),
+  onConnect: openSettings,
+});
+welcome.model(settings);
 const memory = createMemoryView(root, {
   list: () => client.call("memory.list"),
   update: (id, text) => client.call("memory.update", { id, text }),
@@ -89,6 +111,7 @@ client.call("chats.restore").then(chat.restore, (err) => {
 
 const applySettings = (next) => {
   settings = next;
+  welcome.model(settings);
   settingsStore.save(localStorage, settings);
   client.post({ type: MSG.SETTINGS, settings });
 };

@@ -24,7 +24,8 @@ Assistant messages (one bubble per model round; a `length` continuation keeps wr
 
 Tool calls (cards live in the open bubble)
 - `tool_started`  {id, name}: a call began streaming (canonical tool name).
-- `tool_preview`  {id, field, text}: the text so far of a streamed argument (`content`, `newCode`, ...).
+- `tool_preview`  {id, field, text}: the text so far of a streamed argument (`content`, `newCode`, ...);
+                 field `path`: the file a streamed call writes, sent once and whole, before its content.
 - `tool_ready`    {id, name, arguments, note}: the call is complete; `tool_invalid` {id, reason, name}: it
                   can never run (its `tool_status` follows with `failed`).
 - `tool_status`   {id, name, status, arguments?, reason?, result?, duration_ms?}: status is pending,

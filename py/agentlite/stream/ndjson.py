@@ -31,7 +31,7 @@ from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
 from agentlite.stream.ndjson_records import Item, Prose, Record, RecordSplitter
 from agentlite.stream.ndjson_streams import ChunkStream, StreamTable
-from agentlite.stream.preview import preview_due
+from agentlite.stream.preview import LABEL, preview_due
 from agentlite.stream.surrogates import mended_value
 
 _STREAM_KEY = re.compile(r"(.+?)_b(?:s)?64")
@@ -187,6 +187,8 @@ class NdjsonParser:
         tool.literal, tool.refs = self._fields(tool.name, data)
         self._tools[tool_id] = tool
         self._events.append(ToolCallStarted(tool_id, tool.name))
+        if tool.refs and isinstance(tool.literal.get(LABEL), str):  # the file it writes, named at once
+            self._events.append(ToolArgPreview(tool_id, LABEL, tool.literal[LABEL]))
         for field_name, stream_id in tool.refs.items():
             self._bind(stream_id, _Binding("tool", tool_id, field_name))
         self._check(tool)

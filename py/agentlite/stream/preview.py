@@ -6,6 +6,9 @@ a large file: a new one is due only when the text has grown by an eighth (at lea
 64 KB; `preview_due`), which keeps the copying linear in practice. Where previews fall therefore depends
 on the chunking; what does not is the last preview of each field, which always equals the field's final
 value (`final()` sends it). Tests compare that final state.
+
+The `path` of a call with streamed fields is previewed too, once and only whole (a later member has begun,
+or the call is complete), so the page can name and open the file while its content is still streaming.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Any
 from pydantic_core import from_json
 
 from agentlite.events import ToolArgPreview
+
+LABEL = "path"  # the file a streamed call writes: previewed once, whole
 
 
 def preview_due(shown: int, length: int) -> bool:
@@ -57,8 +62,8 @@ class ArgumentPreview:
             values = extract(values)
         return self.show(values) if isinstance(values, dict) else []
 
-    def show(self, values: dict[str, Any]) -> list[ToolArgPreview]:
-        events: list[ToolArgPreview] = []
+    def show(self, values: dict[str, Any], whole: bool = False) -> list[ToolArgPreview]:
+        events = self._label(values, whole)
         for name in self.fields:
             value = values.get(name)
             if isinstance(value, str) and value != self._shown.get(name):
@@ -66,6 +71,17 @@ class ArgumentPreview:
                 events.append(ToolArgPreview(self.call_id, name, value))
         return events
 
+    def _label(self, values: dict[str, Any], whole: bool) -> list[ToolArgPreview]:
+        """The path, once: when the call is complete or a member after it has begun (so it is whole)."""
+        label = values.get(LABEL)
+        if not isinstance(label, str) or LABEL in self._shown:
+            return []
+        keys = list(values)
+        if not whole and keys.index(LABEL) == len(keys) - 1:
+            return []
+        self._shown[LABEL] = label
+        return [ToolArgPreview(self.call_id, LABEL, label)]
+
     def final(self, arguments: dict[str, Any]) -> list[ToolArgPreview]:
         """The complete value of every streamed field that the last preview did not show yet."""
-        return self.show(arguments)
+        return self.show(arguments, whole=True)

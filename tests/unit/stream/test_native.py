@@ -15,6 +15,7 @@ from agentlite.events import (
     Usage,
 )
 from agentlite.stream.decoder import TRUNCATED, StreamDecoder
+from agentlite.stream.preview import ArgumentPreview
 
 from .support import TOOLS, decode, normalized, of, sse, transcript
 
@@ -210,7 +211,8 @@ def test_openai_tool_calls_split_inside_escapes() -> None:
     ]
     previews = of(events, ToolArgPreview)
     assert previews[-1] == ToolArgPreview("call_A", "content", content)
-    assert all(content.startswith(p.text) for p in previews)
+    assert all(content.startswith(p.text) for p in previews if p.field == "content")
+    assert [p for p in previews if p.field == "path"] == [ToolArgPreview("call_A", "path", "/src/a.ts")]
 
 
 def test_ollama_whole_call_in_one_chunk() -> None:
@@ -276,6 +278,7 @@ def test_length_cut_call_is_invalid() -> None:
     assert decode(transcript("length_cut.sse")) == [
         TextDelta("Writing it now."),
         ToolCallStarted("call_L", "write_file"),
+        ToolArgPreview("call_L", "path", "/big.txt"),
         ToolArgPreview("call_L", "content", "aaaa"),
         ToolCallInvalid("call_L", reason, "write_file"),
         Finish("length"),
@@ -440,3 +443,16 @@ def test_input_after_done_is_ignored_and_last_usage_wins() -> None:
         "[DONE]",
     )
     assert decode(body) == [TextDelta("a"), Usage(1, 5, 6), Finish("stop")]
+
+
+def test_a_streamed_calls_path_is_previewed_once_and_whole_before_its_content() -> None:
+    preview = ArgumentPreview("c", ("content",))
+    assert preview.show({"path": "/sr"}) == []  # the path may still grow
+    assert preview.show({"path": "/src/a.ts", "content": "x"}) == [
+        ToolArgPreview("c", "path", "/src/a.ts"),
+        ToolArgPreview("c", "content", "x"),
+    ]
+    assert preview.show({"path": "/src/a.ts", "content": "xy"}) == [ToolArgPreview("c", "content", "xy")]
+    late = ArgumentPreview("d", ("content",))
+    assert late.show({"content": "x", "path": "/a"}) == [ToolArgPreview("d", "content", "x")]
+    assert late.final({"content": "x", "path": "/ab"}) == [ToolArgPreview("d", "path", "/ab")]

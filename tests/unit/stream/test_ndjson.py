@@ -79,6 +79,7 @@ def test_full_reply_event_by_event() -> None:
             [
                 (("w1", "newCode"), EDIT["newCode"]),
                 (("w1", "originalCode"), EDIT["originalCode"]),
+                (("w1", "path"), EDIT["path"]),
                 (("w2", "command"), "npm test"),
             ],
         ),
@@ -90,7 +91,8 @@ def test_previews_grow_while_the_stream_arrives() -> None:
     writer = NdjsonWriter(chunk_size=16)
     writer.tool("t", "create_file", {"path": "/p", "content": content}, ("content",))
     events = run(writer.render())
-    previews = [e.text for e in of(events, ToolArgPreview)]
+    assert of(events, ToolArgPreview)[0] == ToolArgPreview("t", "path", "/p")  # named before its content
+    previews = [e.text for e in of(events, ToolArgPreview) if e.field == "content"]
     assert previews[0] == content[:12]  # the first chunk shows at once
     assert 10 < len(previews) < 200  # then every sixteenth of growth (stream/preview.py), not every chunk
     assert all(content.startswith(p) for p in previews) and previews[-1] == content
@@ -284,6 +286,7 @@ def test_transcript_edit_and_test() -> None:
         ThinkingDelta(", then te", "w1"),
         ThinkingDelta("st.", "w1"),
         ToolCallStarted("w1", "edit_file"),
+        ToolArgPreview("w1", "path", "src/a.ts"),
         ToolArgPreview("w1", "originalCode", "let a = 1"),
         ToolArgPreview("w1", "newCode", "let a = 2"),
         ToolArgPreview("w1", "originalCode", "let a = 1;\n"),

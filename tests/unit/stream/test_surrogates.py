@@ -93,6 +93,7 @@ def test_tool_arguments_with_halves_escaped_in_the_chunk() -> None:
     content = "x" + SMILE + "y" * 70
     assert events == [
         ToolCallStarted("c1", "write_file"),
+        ToolArgPreview("c1", "path", "/s.txt"),
         ToolArgPreview("c1", "content", "x"),
         ToolArgPreview("c1", "content", content),
         ToolCallReady("c1", "write_file", {"path": "/s.txt", "content": content}),

@@ -7,6 +7,7 @@ import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
 import { createComposer } from "./composer.js";
 import { MessageView } from "./message-view.js";
+import { RetryNotices } from "./retry-notice.js";
 import { ToolCard, button } from "./tool-card.js";
 
 const DECISION_LABEL = { retry: "Retry", alternative: "Try an alternative", skip: "Skip", cancel: "Cancel" };
@@ -50,7 +51,8 @@ export function createChatView(root, actions) {
     list.className = "message-list";
     list.setAttribute("role", "tabpanel");
     messagesEl.append(list);
-    chats.set(id, { id, list, current: null, lastAssistant: null, cards: new Map(), busy: false, mode: chatMode, used: false });
+    const retries = new RetryNotices();
+    chats.set(id, { id, list, current: null, lastAssistant: null, cards: new Map(), busy: false, mode: chatMode, used: false, retries });
     activate(id);
     return id;
   }
@@ -223,6 +225,7 @@ export function createChatView(root, actions) {
       found = new ToolCard(id, name, {
         onApprove: (callId, ok, batch) => actions.onApprove(chat.id, callId, ok, batch),
         loadDiff: actions.loadDiff,
+        previewWrite: actions.previewWrite,
       });
       chat.cards.set(id, found);
       (chat.current || chat.lastAssistant)?.el.append(found.el);
@@ -307,7 +310,7 @@ export function createChatView(root, actions) {
       // A round that failed before any output leaves nothing to show: the banner says what happened.
       if (e.state === "error" && !message.text && !message.thinkingText && chat.cards.size === 0) message.el.remove();
     },
-    retry: (chat, e) => notice(chat, "retry", `Retrying (${e.attempt}/${e.of}) in ${Math.round(e.wait_s)} s: ${e.message}`),
+    retry: (chat, e) => chat.retries.add(notice(chat, "retry", ""), e),
     turn_error: banner,
     decision,
     decision_made: (chat) => chat.decisions?.remove(),
@@ -335,6 +338,7 @@ export function createChatView(root, actions) {
   function handle(chatId, event) {
     if (closed.has(chatId)) return;
     const chat = chats.get(chatId) || chats.get(addChat(chatId));
+    chat.retries.see(event);
     HANDLERS[event.kind]?.(chat, event);
     scroll(chat);
   }
@@ -366,5 +370,11 @@ export function createChatView(root, actions) {
   });
 
   addChat();
-  return { handle, restore, open, activeChat: () => active };
+  /** Send `text` from the composer, as if the user typed it (the first screen's examples). */
+  function send(text) {
+    input.value = text;
+    submit();
+  }
+
+  return { handle, restore, open, send, activeChat: () => active };
 }

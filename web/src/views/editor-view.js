@@ -57,7 +57,7 @@ const highlight = HighlightStyle.define([
 
 const theme = EditorView.theme({
   "&": { height: "100%", backgroundColor: "var(--code)", color: "var(--text)" },
-  ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", fontSize: "13px" },
+  ".cm-scroller": { fontFamily: "var(--mono)", fontSize: "var(--text-md)" },
   ".cm-gutters": { backgroundColor: "var(--code)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--accent) 8%, transparent)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground": {
@@ -98,6 +98,7 @@ export function createEditorView(host, { onSave }) {
   let path = null;
   let timer = null;
   let saving = 0; // saves on their way to the workspace: until they land, its text is older than ours
+  let typedSinceFocus = false; // the user is at work in the editor: what follows the agent waits
 
   const view = new EditorView({
     root: shadow,
@@ -120,10 +121,17 @@ export function createEditorView(host, { onSave }) {
         EditorView.lineWrapping,
         EditorView.updateListener.of((update) => {
           const typed = update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromWorkspace));
-          if (typed) schedule();
+          if (typed) {
+            typedSinceFocus = true;
+            schedule();
+          }
         }),
       ],
     }),
+  });
+
+  host.addEventListener("focusin", () => {
+    typedSinceFocus = false;
   });
 
   function schedule() {
@@ -172,6 +180,10 @@ export function createEditorView(host, { onSave }) {
     },
     flush,
     text: () => view.state.doc.toString(),
+    /** Whether the user is typing here (focused, and typed since) or has typing not saved yet. */
+    busy: () => timer !== null || saving > 0 || (document.activeElement === host && typedSinceFocus),
+    /** The selected range ({from, to}; equal when nothing is selected). */
+    selection: () => ({ from: view.state.selection.main.from, to: view.state.selection.main.to }),
     focus: () => view.focus(),
   };
 }

@@ -103,5 +103,5 @@ export function createFileMenu(root, { call, onOpen, onError }) {
   });
   document.addEventListener("pointerdown", (event) => menu.contains(event.target) || close());
 
-  return { openAt, rename, remove };
+  return { openAt, rename, remove, newFile };
 }

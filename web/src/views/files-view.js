@@ -7,8 +7,9 @@ import { createFileMenu } from "./file-menu.js";
 import { createFileTree } from "./file-tree.js";
 import { createHistoryView } from "./history-view.js";
 
-/** `onChoose(path)`: the user opened a file (a narrow window then shows the editor). */
-export function createFilesView(root, { call, onChoose = () => {} }) {
+/** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
+ * editor shows `path` (null: no file). */
+export function createFilesView(root, { call, onChoose = () => {}, onShown = () => {} }) {
   const editorHost = root.querySelector("#file-editor");
   const title = root.querySelector("#file-title");
   const empty = root.querySelector("#file-empty");
@@ -41,8 +42,14 @@ export function createFilesView(root, { call, onChoose = () => {} }) {
       call("move", { source, destination: folder }).catch((err) => say(`Move failed: ${err.message}`, true)),
   });
   createArchiveView(root, { call, onMessage: say });
+  const emptyTree = root.querySelector("[data-testid=files-empty]");
+  emptyTree.querySelector("[data-action=new-file]").addEventListener("click", () => menu.newFile("/"));
+  emptyTree.querySelector("[data-action=import]").addEventListener("click", () =>
+    root.querySelector("[data-testid=import-workspace]").click(),
+  );
 
   function showClosed(path) {
+    onShown(null);
     editorHost.hidden = true;
     empty.hidden = false;
     title.textContent = path ? `${path} (deleted)` : "No file open";
@@ -58,6 +65,7 @@ export function createFilesView(root, { call, onChoose = () => {} }) {
       editorHost.hidden = false;
       empty.hidden = true;
       title.textContent = path;
+      onShown(path);
     }
     await history.show(path);
   }
@@ -80,6 +88,7 @@ export function createFilesView(root, { call, onChoose = () => {} }) {
     const entries = await call("list", { dir: "/", recursive: true });
     listed = true;
     tree.render(entries);
+    emptyTree.hidden = entries.length > 0;
     tree.select(openPath);
     if (openPath) await show(openPath);
   }
@@ -100,5 +109,19 @@ export function createFilesView(root, { call, onChoose = () => {} }) {
     return running;
   }
 
-  return { refresh, openFile, preview };
+  /** The file in the editor with its text and selection, or null when none is shown. */
+  function current() {
+    if (!openPath || editorHost.hidden) return null;
+    return { path: openPath, text: editor.text(), selection: editor.selection() };
+  }
+
+  return {
+    refresh,
+    openFile,
+    preview,
+    current,
+    flush: () => editor.flush(),
+    busy: () => editor.busy(),
+    path: () => openPath,
+  };
 }

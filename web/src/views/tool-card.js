@@ -1,7 +1,9 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
+import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
+import { toolIcon } from "./icons.js";
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
@@ -14,11 +16,13 @@ function summarize(args) {
 }
 
 export class ToolCard {
-  /** `loadDiff(path, version)` resolves to the unified diff that made `version` of `path`. */
-  constructor(id, name, { onApprove, loadDiff = null }) {
+  /** `loadDiff(path, version)` resolves to the unified diff that made `version` of `path`;
+   * `previewWrite(path, text)` to what writing `text` would change (shown while approval waits). */
+  constructor(id, name, { onApprove, loadDiff = null, previewWrite = null }) {
     this.id = id;
     this.onApprove = onApprove;
     this.loadDiff = loadDiff;
+    this.previewWrite = previewWrite;
     this.el = document.createElement("section");
     this.el.className = "tool-card";
     this.el.dataset.testid = "tool-card";
@@ -33,13 +37,24 @@ export class ToolCard {
     this.chip = document.createElement("span");
     this.chip.className = "tool-chip";
     this.chip.textContent = "pending";
-    head.append(this.nameEl, this.summaryEl, this.chip);
+    this.iconEl = toolIcon(name);
+    head.append(this.iconEl, this.nameEl, this.summaryEl, this.chip);
     this.el.append(head);
+    // Enter on a card awaiting approval (reached with Tab) approves it; on its buttons, Enter is theirs.
+    this.el.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.target === this.el && this.actions) {
+        event.preventDefault();
+        this.onApprove(this.id, true, false);
+      }
+    });
   }
 
   rename(name) {
     this.el.dataset.tool = name;
     this.nameEl.textContent = name;
+    const next = toolIcon(name);
+    this.iconEl.replaceWith(next);
+    this.iconEl = next;
   }
 
   status({ status, arguments: args, result, duration_ms, reason }) {
@@ -47,7 +62,7 @@ export class ToolCard {
     this.chip.textContent = status + (duration_ms != null ? ` · ${Math.round(duration_ms)} ms` : "");
     if (duration_ms != null) this.el.dataset.durationMs = String(Math.round(duration_ms));
     if (args) this.summaryEl.textContent = summarize(args);
-    if (status !== "awaiting-approval") this.actions?.remove();
+    if (status !== "awaiting-approval") this.closeApproval();
     if (reason && (status === "failed" || status === "rejected")) this.showResult(reason, true);
     if (result) this.showResult(result.message || "", result.code !== 0);
     if (result?.data) this.offerDiff(result.data);
@@ -94,6 +109,7 @@ export class ToolCard {
   }
 
   preview(field, text) {
+    if (field === "path") return (this.summaryEl.textContent = summarize({ path: text })); // the file, named early
     if (!this.previewEl) {
       this.previewEl = document.createElement("pre");
       this.previewEl.className = "tool-preview";
@@ -105,17 +121,21 @@ export class ToolCard {
     this.previewEl.scrollTop = this.previewEl.scrollHeight;
   }
 
-  askApproval({ reason, batch }) {
-    this.actions?.remove();
-    this.actions = document.createElement("div");
-    this.actions.className = "tool-actions";
-    const why = document.createElement("span");
-    why.textContent = reason || "This step needs your approval.";
-    const approve = button("Approve", "tool-approve", () => this.onApprove(this.id, true, false));
-    const reject = button("Reject", "tool-reject", () => this.onApprove(this.id, false, false));
-    this.actions.append(why, approve, reject);
-    if (batch) this.actions.append(button("Approve all", "", () => this.onApprove(this.id, true, true)));
+  askApproval(event) {
+    this.closeApproval();
+    this.actions = approvalBox(
+      { ...event, name: event.name || this.el.dataset.tool },
+      { answer: (approved, batch) => this.onApprove(this.id, approved, batch), previewWrite: this.previewWrite },
+    );
     this.el.append(this.actions);
+    this.el.tabIndex = 0;
+  }
+
+  closeApproval() {
+    if (!this.actions) return;
+    this.actions.remove();
+    this.actions = null;
+    this.el.removeAttribute("tabindex");
   }
 
   showResult(message, failed) {

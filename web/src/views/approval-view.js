@@ -1,0 +1,112 @@
+// What an approval card says before the user answers: the action in words ("Delete /src/Button.tsx",
+// "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the command it would run, and
+// Approve / Reject / Approve all on one row. Everything the model wrote goes into textContent only.
+import { renderDiff } from "./diff-view.js";
+
+const firstLine = (text, limit = 80) => {
+  const line = String(text || "").split("\n")[0];
+  return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
+};
+
+const writeVerb = (name, stat) => {
+  if (stat) return stat.exists ? "Overwrite" : "Create";
+  return name === "write_file" ? "Overwrite" : "Create";
+};
+
+/** The action of a call in words, from its tool and arguments; `stat` ({added, removed, exists}) when
+ * the change to a file is known. */
+export function describeAction(name, args = {}, stat = null) {
+  const path = args.path || "";
+  const counts = stat ? ` (+${stat.added} −${stat.removed})` : "";
+  switch (name) {
+    case "delete_file":
+      return `Delete ${path}`;
+    case "write_file":
+    case "create_file":
+      return `${writeVerb(name, stat)} ${path}${counts}`;
+    case "edit_file":
+      return `Edit ${path}${counts}`;
+    case "edit_current_editor_document":
+      return "Replace the open file's content";
+    case "move_file":
+      return `Move ${args.source || ""} to ${args.destination || ""}`;
+    case "rename_file":
+      return `Rename ${path} to ${args.new_name || ""}`;
+    case "create_folder":
+      return `Create the folder ${path}`;
+    case "shell_exec":
+      return `Run in the sandbox: ${firstLine(args.command)}`;
+    case "browser_js_eval":
+      return `Run in the sandbox: ${firstLine(args.code)}`;
+    default:
+      return `Run ${name}`;
+  }
+}
+
+/** A diff of an edit's two blocks, as the unified diff the diff view reads. */
+function editDiff(args) {
+  const lines = (text) => String(text || "").replace(/\n$/, "").split("\n");
+  const old = lines(args.originalCode).map((l) => `-${l}`);
+  const added = lines(args.newCode).map((l) => `+${l}`);
+  return { diff: `@@ -1,${old.length} +1,${added.length} @@\n${[...old, ...added].join("\n")}`, added, old };
+}
+
+/** The command a call would run, or the diff of the change it would make (counted into `action`). */
+function whatItDoes(name, args, action, previewWrite) {
+  if (name === "shell_exec" || name === "browser_js_eval") {
+    const code = document.createElement("pre");
+    code.className = "tool-command";
+    code.textContent = name === "shell_exec" ? args.command || "" : args.code || "";
+    return code;
+  }
+  const shown = document.createElement("div");
+  shown.className = "diff";
+  if (name === "edit_file") {
+    const { diff, added, old } = editDiff(args);
+    action.textContent = describeAction(name, args, { added: added.length, removed: old.length, exists: true });
+    renderDiff(shown, diff, null);
+    return shown;
+  }
+  const writes = name === "write_file" || name === "create_file";
+  if (!writes || typeof args.content !== "string" || !previewWrite) return null;
+  previewWrite(args.path, args.content).then(
+    (stat) => {
+      action.textContent = describeAction(name, args, stat);
+      renderDiff(shown, stat.diff, null);
+    },
+    () => shown.remove(),
+  );
+  return shown;
+}
+
+function button(label, testid, onClick) {
+  const el = document.createElement("button");
+  Object.assign(el, { type: "button", textContent: label });
+  if (testid) el.dataset.testid = testid;
+  el.addEventListener("click", onClick);
+  return el;
+}
+
+/** The body of a card awaiting approval. `answer(approved, batch)`; `previewWrite(path, text)` resolves to
+ * what a write would change ({exists, diff, added, removed}). */
+export function approvalBox({ name, arguments: args = {}, reason, batch }, { answer, previewWrite }) {
+  const box = document.createElement("div");
+  box.className = "tool-approval";
+  const action = document.createElement("strong");
+  action.className = "tool-action";
+  action.dataset.testid = "tool-action";
+  action.textContent = describeAction(name, args);
+  const why = document.createElement("p");
+  why.className = "tool-reason";
+  why.textContent = reason || "This step needs your approval.";
+  box.append(action, why);
+  const shown = whatItDoes(name, args, action, previewWrite);
+  if (shown) box.append(shown);
+  const row = document.createElement("div");
+  row.className = "tool-actions";
+  row.append(button("Approve", "tool-approve", () => answer(true, false)));
+  row.append(button("Reject", "tool-reject", () => answer(false, false)));
+  if (batch) row.append(button("Approve all", "tool-approve-all", () => answer(true, true)));
+  box.append(row);
+  return box;
+}

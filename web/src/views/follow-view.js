@@ -1,0 +1,150 @@
+// The editor follows the agent: when a tool starts writing a file, the editor panel shows the content
+// streaming in (read-only, the same text as the card's live preview), then the diff of the change with
+// "Undo this change" and a revert per hunk, above the normal editor holding the new file. A toggle turns
+// it off (remembered on this device). The user's typing is never replaced: while they type in the
+// editor the follow waits, says so, and catches up once they leave the editor (their text saved first).
+import { renderDiff } from "./diff-view.js";
+
+const WRITERS = new Set(["create_file", "write_file", "edit_file", "edit_current_editor_document"]);
+const STREAMED = new Set(["content", "newCode"]);
+const STORE_KEY = "agentlite.followAgent";
+
+/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush). */
+export function createFollowView(root, { call, files, storage = localStorage }) {
+  const panel = root.querySelector(".panel.editor");
+  const toggle = root.querySelector("[data-testid=follow-agent]");
+  const box = root.querySelector("[data-testid=follow-view]");
+  const title = box.querySelector(".follow-title");
+  const live = box.querySelector(".follow-live");
+  const diff = box.querySelector(".diff");
+  const undo = box.querySelector("[data-testid=follow-undo]");
+  const close = box.querySelector("[data-testid=follow-close]");
+  const waiting = root.querySelector("[data-testid=follow-waiting]");
+  const editorHost = root.querySelector("#file-editor");
+  const calls = new Map(); // call id -> tool name, for the writers of this round
+  let on = storage.getItem(STORE_KEY) !== "false";
+  let followed = null; // {id, name, path, text, version, phase: "streaming" | "done"}
+  let shownPhase = null;
+  let held = false; // the user was typing when the agent wrote: wait until they leave the editor
+
+  function setOn(value) {
+    on = value;
+    toggle.setAttribute("aria-pressed", String(on));
+    toggle.title = on ? "The editor shows what the agent writes (click to stop)" : "Click to show what the agent writes";
+    storage.setItem(STORE_KEY, String(on));
+    if (!on) hide();
+  }
+
+  function hide() {
+    followed = null;
+    held = false;
+    shownPhase = null;
+    box.hidden = true;
+    waiting.hidden = true;
+    delete panel.dataset.follow;
+  }
+
+  const typing = () => files.busy() && document.activeElement === editorHost;
+
+  /** Show the followed write, unless the user is typing: then say so and wait for them to leave. */
+  async function render() {
+    if (!followed) return;
+    if (held || files.busy()) {
+      if (held || typing()) {
+        held = true;
+        waiting.hidden = false;
+        waiting.querySelector("span").textContent =
+          `Not following while you type in ${files.path()}: the agent is writing ${followed.path || "a file"}.`;
+        return;
+      }
+      await files.flush(); // typing the user already left: saved before anything is shown over it
+    }
+    waiting.hidden = true;
+    box.hidden = false;
+    panel.dataset.follow = followed.phase;
+    title.textContent = followed.phase === "streaming" ? `The agent is writing ${followed.path || "a file"}…` : `The agent changed ${followed.path}`;
+    if (followed.phase === "streaming") {
+      live.textContent = followed.text;
+      live.scrollTop = live.scrollHeight;
+    } else if (shownPhase !== "done") await showDone();
+    shownPhase = followed?.phase ?? null;
+  }
+
+  async function showDone() {
+    const { path, version } = followed;
+    await files.openFile(path);
+    const text = await call("vfs.diff", { path, new: version });
+    if (followed?.version !== version) return;
+    renderDiff(diff, text, (hunk) => act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`));
+    undo.disabled = false;
+  }
+
+  async function act(work, said) {
+    try {
+      await work();
+      title.textContent = `${said}: ${followed?.path || ""}`;
+    } catch (err) {
+      title.textContent = `That did not work: ${err.message}`;
+    }
+  }
+
+  /** A streamed field of a writer: its path (named once, whole, before the content) or its content. */
+  function preview(event) {
+    if (!calls.has(event.id) || !(STREAMED.has(event.field) || event.field === "path")) return;
+    if (followed?.id !== event.id) {
+      followed = { id: event.id, name: calls.get(event.id), path: null, text: "", phase: "streaming" };
+      diff.replaceChildren();
+    }
+    if (event.field === "path") followed.path = event.text.startsWith("/") ? event.text : `/${event.text}`;
+    else followed.text = event.text;
+    render();
+  }
+
+  function status(event) {
+    if (!calls.has(event.id)) return;
+    if (event.arguments?.path && followed?.id === event.id) followed.path = event.arguments.path;
+    if (event.status === "completed" && event.result?.data?.path && Number.isInteger(event.result.data.version)) {
+      const { path, version } = event.result.data;
+      followed = { id: event.id, name: event.name, path, version, phase: "done" };
+      shownPhase = null;
+      return render();
+    }
+    if ((event.status === "failed" || event.status === "rejected") && followed?.id === event.id) return hide();
+    if (followed?.id === event.id) render();
+  }
+
+  function handle(event) {
+    if (!on) return;
+    if (event.kind === "tool_started" && WRITERS.has(event.name)) calls.set(event.id, event.name);
+    else if (event.kind === "message_start") calls.clear();
+    else if (event.kind === "tool_preview") preview(event);
+    else if (event.kind === "tool_status") status(event);
+  }
+
+  toggle.addEventListener("click", () => setOn(!on));
+  close.addEventListener("click", () => hide());
+  undo.addEventListener("click", async () => {
+    if (!followed?.path) return;
+    const { path, version } = followed;
+    const newest = (await call("vfs.history", { path })).at(-1)?.version;
+    if (newest !== version) return (title.textContent = `${path} changed since: undo it from its history.`);
+    undo.disabled = true;
+    await act(() => call("vfs.undo", { path }), "Undone");
+  });
+  // Leaving the editor (for the "Show it now" button, say) is when a waiting follow catches up.
+  const catchUp = () => {
+    if (!followed || !held) return;
+    held = false;
+    return files.flush().then(render);
+  };
+  editorHost.addEventListener("focusout", catchUp);
+  waiting.querySelector("button").addEventListener("click", catchUp);
+
+  /** The editor now shows `path`: a finished follow of another file, on screen, gives way to it. */
+  function fileShown(path) {
+    if (!held && shownPhase === "done" && path !== followed?.path) hide();
+  }
+
+  setOn(on);
+  return { handle, hide, fileShown };
+}
