@@ -1,4 +1,4 @@
-"""`python build.py bench`: the figures of DESIGN.md's Performance table, each against its floor,
+"""`python build.py bench`: the figures of docs/benchmarks.md's table, each against its floor,
 measured side by side in one run. Prints one table; `--json FILE` also writes the figures, `--markdown
 FILE` the table with the machine it ran on (bench_markdown.py).
 

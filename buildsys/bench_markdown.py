@@ -1,5 +1,5 @@
 """`python build.py bench --markdown FILE`: the figures of one run as a Markdown page, with the machine
-they ran on and how each is measured. A figure of DESIGN.md's Performance table that the run did not
+they ran on and how each is measured. A figure of docs/benchmarks.md's table that the run did not
 produce gets a "not measured" row, so the page never silently drops one."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from buildsys.bench import Figure
 from buildsys.bench_browser import CHROMIUM
 
-# Every figure the contract names, in the order of DESIGN.md's Performance table.
+# Every figure the contract names, in the order of docs/benchmarks.md's table.
 EXPECTED = (
     "ready_warm",
     "snapshot_bytes",
@@ -56,10 +56,11 @@ NOTES = {
     "`bytes.split(b'\\n')` over the same bytes).",
     "ndjson_text_throughput": "As ndjson_throughput, for the `ndjson-text` dialect (text chunks).",
     "ndjson_throughput_cpython": "As ndjson_throughput, on the CPython that runs the benchmark.",
-    "tokens_": "o200k tokens (gpt-tokenizer) of the same `write_file` call (seed 004's Button.tsx) as the "
-    "model writes it in the dialect; floor: the file content alone.",
-    "tokens_json_scenario": "Seed 004 scenario N, all rounds: every request (agent system prompt, "
-    "history, tools as JSON) plus every reply, built by the project's request builder; floor: native.",
+    "tokens_": "o200k tokens (gpt-tokenizer) of the same `write_file` call (the client-tools note's "
+    "Button.tsx) as the model writes it in the dialect; floor: the file content alone.",
+    "tokens_json_scenario": "The client-tools note scenario N, all rounds: every request (agent system "
+    "prompt, history, tools as JSON) plus every reply, built by the project's request builder; "
+    "floor: native.",
     "tokens_native_scenario": "As tokens_json_scenarioN, in the native dialect (tools as the lean JSON "
     "schema of each request); floor: the json dialect.",
 }

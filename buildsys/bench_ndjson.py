@@ -1,5 +1,5 @@
 """NDJSON parser throughput in MB/s (goal ≥ 10 MB/s; a raw `bytes.split(b"\\n")` over the same input
-is printed beside it), in Pyodide (the figure of DESIGN.md) and on CPython (a reference for
+is printed beside it), in Pyodide (the figure of docs/architecture.md) and on CPython (a reference for
 profiling). The workload is bench_ndjson_load.py; inside Chromium it runs on a blank page of the
 same origin as dist/, with the project's own wheel."""
 

@@ -51,7 +51,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Scenario:
-    """One of seed 004's scenarios (§5): the user's words, one tool call per round, the answer."""
+    """One of the client-tools note's scenarios (§5): the user's words, one tool call per round, the
+    answer."""
 
     user: str
     steps: tuple[Step, ...]
@@ -188,8 +189,8 @@ def five_hundred_lines() -> str:
 
 def tokens_by_dialect() -> list[Figure]:
     """The same write_file call in each dialect (floor: the file's own tokens), the three scenarios of
-    seed 004 (floor: the native dialect; for native itself, the json dialect), and a one-line edit of a
-    500-line file against rewriting it."""
+    origins: client-tools (floor: the native dialect; for native itself, the json dialect), and a one-line
+    edit of a 500-line file against rewriting it."""
     *_, tools = _agentlite()
     write = {
         "id": "call_1",

@@ -7,7 +7,7 @@ chunks and real sha256, or NDJSON with text chunks. It is a fake used for real: 
 
 Phrases it understands (in the last user message; Agent mode, any dialect; `SCENARIOS` at the end of this
 module routes them, and its featured examples are what the first screen offers):
-- "sum of primes below 1000"   → browser_js_eval, then "76127" from the sandbox's result (seed 004 §1)
+- "sum of primes below 1000"   → browser_js_eval, then "76127" from the sandbox's result
 - "create a Button component"  → create_file /src/Button.tsx ("overwrite the button" → write_file, asks)
 - "change the title of App.tsx" (or "look at src and update the App title to 'X'")
                                → a plan, list_directory /src → read_file /src/App.tsx → edit_file (undoable)

@@ -1,8 +1,8 @@
 """The error taxonomy shared by transport, stream decoding and the engine.
 
-`ErrorType` values are the `data-error-type` of the UI's error banner (CONTRACT.md §3). Error messages are
-shown and logged, so the API key never goes into one: a server that echoes the key (in an error body or an
-in-stream error) has it replaced by `REDACTED` before any message is built from its words.
+`ErrorType` values are the `data-error-type` of the UI's error banner (docs/contract.md, test ids). Error
+messages are shown and logged, so the API key never goes into one: a server that echoes the key (in an error
+body or an in-stream error) has it replaced by `REDACTED` before any message is built from its words.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One vocabulary of stream events for every tool-call dialect (PROTOCOL.md).
+"""One vocabulary of stream events for every tool-call dialect (docs/protocol.md).
 
 Decoders produce these; the engine consumes them and forwards them to the UI as plain dicts
 (`to_dict()`, with a `kind` field). Frozen dataclasses so tests can compare event lists with `==`.

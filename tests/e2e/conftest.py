@@ -108,7 +108,7 @@ def model_server() -> Iterator[Any]:
 
 
 def open_app(page: Page, origin: str, **params: str) -> Page:
-    """Load the app with URL parameters (CONTRACT.md §2) and wait until it is ready."""
+    """Load the app with URL parameters (docs/contract.md, URL parameters) and wait until it is ready."""
     from urllib.parse import urlencode
 
     pipe_console(page)

@@ -1,4 +1,5 @@
-"""window.agentlite (CONTRACT.md §4) works on the browser's real storage and survives a reload."""
+"""window.agentlite (docs/contract.md, testing API) works on the browser's real storage and survives a
+reload."""
 
 from __future__ import annotations
 

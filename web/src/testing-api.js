@@ -1,4 +1,4 @@
-// window.agentlite (CONTRACT.md §4): the testing API on the main thread. Each call goes to the
+// window.agentlite (docs/contract.md, testing API): the testing API on the main thread. Each call goes to the
 // worker's workspace; code run in a sandbox frame can reach none of it.
 
 export function installTestingApi(client) {
@@ -7,7 +7,7 @@ export function installTestingApi(client) {
     writeText: (path, text) => client.call("vfs.writeText", { path, text }),
     list: (dir) => client.call("vfs.list", { dir }),
     history: (path) => client.call("vfs.history", { path }),
-    // The history actions the UI offers, beyond CONTRACT.md §4: each is itself a recorded change.
+    // The history actions the UI offers, beyond docs/contract.md, testing API: each is itself a recorded change.
     undo: (path) => client.call("vfs.undo", { path }),
     undoTurn: (turn) => client.call("vfs.undoTurn", { turn }),
     restoreBefore: (turn) => client.call("vfs.restoreBefore", { turn }),

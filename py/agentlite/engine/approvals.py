@@ -1,4 +1,4 @@
-"""Approvals (seed 001 §9): which calls wait for the user, and the desk where they wait.
+"""Approvals (origins: engine §9): which calls wait for the user, and the desk where they wait.
 
 The rule is enforced here, in the dispatcher, not by the model: deletes, overwriting an existing file
 (a whole-file write over it, the editor document, a move onto it), shell commands, JS evaluation, and

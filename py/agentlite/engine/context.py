@@ -1,4 +1,5 @@
-"""The context budget (seed 001 §11, seed 003 point 4): what of the history each request carries.
+"""The context budget (origins: engine §11, origins: orchestration 4): what of the history each request
+carries.
 
 Short term: the messages verbatim. Summary: a structured summary (Goal / Done / To do) stands in for the
 oldest messages once the history is over budget. Pinned: files the user attached with `@path` survive
@@ -27,8 +28,8 @@ from agentlite.engine.history import Message, aligned_start, keep_last
 from agentlite.engine.prompt import Reference, references_text
 from agentlite.engine.tokens import TokenCounter
 
-VERBATIM = 20  # seed 003: the last 20 messages stay as they are
-SUMMARY_STEP = 10  # seed 003: a summary every 10 messages
+VERBATIM = 20  # origins: orchestration: the last 20 messages stay as they are
+SUMMARY_STEP = 10  # origins: orchestration: a summary every 10 messages
 DEFAULT_WINDOW = 32_768
 TRANSCRIPT_CHARS = 1_500  # of one message, in the transcript a summary request reads
 

@@ -1,4 +1,5 @@
-"""`auto` dialect (PROTOCOL §5): native tool calling when the endpoint does it, else prompt-reinforced JSON.
+"""`auto` dialect (docs/protocol.md, auto): native tool calling when the endpoint does it, else
+prompt-reinforced JSON.
 
 The choice is remembered per base URL + model for the life of the worker. `native` is tried first; the
 engine falls back to `json` when the endpoint rejects the `tools` parameter (an HTTP 4xx that names

@@ -1,9 +1,9 @@
 """The tool dispatcher: runs the calls of one reply, in order, with approvals, locks and statuses.
 
-Each call goes pending → (awaiting-approval) → executing → completed / failed / rejected (seed 001 §7.2),
-and every change is sent to the UI as a `tool_status` event. Calls start in the order the model wrote
+Each call goes pending → (awaiting-approval) → executing → completed / failed / rejected (origins: engine
+§7.2), and every change is sent to the UI as a `tool_status` event. Calls start in the order the model wrote
 them: a call that may change something waits for every call before it, a read waits only for the last
-change before it, so independent reads overlap (seed 003 point 5). Across chats, `ResourceLocks`
+change before it, so independent reads overlap (origins: orchestration 5). Across chats, `ResourceLocks`
 serialise calls on the same resource (a path, the sandbox).
 
 Approval is asked as soon as a call arrives (several cards may wait at once, and one answer can cover the

@@ -29,7 +29,7 @@ Tool calls (cards live in the open bubble)
 - `tool_ready`    {id, name, arguments, note}: the call is complete; `tool_invalid` {id, reason, name}: it
                   can never run (its `tool_status` follows with `failed`).
 - `tool_status`   {id, name, status, arguments?, reason?, result?, duration_ms?}: status is pending,
-                  awaiting-approval, executing, completed, failed or rejected (CONTRACT data-status).
+                  awaiting-approval, executing, completed, failed or rejected (docs/contract.md data-status).
                   `arguments` comes with pending, `reason` with awaiting-approval and with a call the
                   loop guard refused (rejected, not run), `result` ({code, message, data, errorType})
                   and `duration_ms` with the three final states.

@@ -1,4 +1,5 @@
-"""Resource locks shared by every chat of a workspace (seed 003 point 5: a queue and locks per resource).
+"""Resource locks shared by every chat of a workspace (origins: orchestration 5: a queue and locks per
+resource).
 
 A tool names the resources it touches (`Tool.resources(args)`: paths, `sandbox`, ...); a move names its
 source and its destination. One call takes all of its resources at once, or waits without holding any,

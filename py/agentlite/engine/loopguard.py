@@ -1,4 +1,4 @@
-"""Loop detection (seed 001 §10): a turn that repeats itself is stopped, and the user is told why.
+"""Loop detection (origins: engine §10): a turn that repeats itself is stopped, and the user is told why.
 
 - The same tool with the same arguments: the 3rd time the model gets a warning with the result, the 5th
   time the engine does not run it (`rejected`) and asks the user whether to go on or cancel.
@@ -7,7 +7,7 @@
   tool-only reply repeated is the call counter's business, so its 3 → warn / 5 → stop rule applies
   instead of a stop at the second reply.
 - `finish_reason: "length"` continues automatically at most `MAX_CONTINUATIONS` times in a row: a round
-  that ends any other way resets the count (seed 001 §10.4).
+  that ends any other way resets the count (origins: engine §10.4).
 Counts are per turn: a new user message is a new intent. When the user chooses to go on after a stop,
 the call counts start again.
 """

@@ -1,4 +1,4 @@
-"""Long-term memory (seed 003 point 4): facts and preferences kept across chats, per workspace.
+"""Long-term memory (origins: orchestration 4): facts and preferences kept across chats, per workspace.
 
 Two kinds of entries: key entity slots (`pinned`: the user's name, the project's language, a standing
 preference), always put in the context; and facts, retrieved by relevance to the turn's request. The

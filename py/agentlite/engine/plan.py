@@ -1,4 +1,5 @@
-"""The task plan of a complex request (seed 003 point 3), kept in the chat's metadata, shown as a checklist.
+"""The task plan of a complex request (origins: orchestration 3), kept in the chat's metadata, shown as a
+checklist.
 
 When a request crosses the decomposition threshold (long, several goal verbs, or several targets) the turn
 asks the model for a short numbered plan first. The plan is read from the reply's first numbered or
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-LONG_REQUEST = 300  # characters (seed 003: input length > N)
+LONG_REQUEST = 300  # characters (origins: orchestration: input length > N)
 MAX_STEPS = 8
 
 # verb families: the words a step uses → the tools that do it

@@ -1,7 +1,7 @@
-"""The layered prompt (seed 001 §8): base, context, references, tools.
+"""The layered prompt (origins: engine §8): base, context, references, tools.
 
-- Base (layer 1): who the model is and how it behaves; Agent or Chat mode. Adapted from seed 001 §8.4's
-  English prompts to a file workspace, with seed 003's guess-then-ask rule for vague requests.
+- Base (layer 1): who the model is and how it behaves; Agent or Chat mode. Adapted from origins: engine §8.4's
+  English prompts to a file workspace, with the orchestration note's guess-then-ask rule for vague requests.
 - Context (layer 2) and references (layer 3): built per turn and sent at the head of that turn's user
   message, inside `<context>`; the open file and selection, a workspace outline, remembered facts, files
   attached with `@path`, and per-turn instructions (the forced tool, the plan request).
@@ -45,7 +45,7 @@ natural, friendly tone. You cannot change the user's files in this mode; if they
 them to switch to Agent mode. When a request is vague, infer the most sensible default from the context,
 answer on that basis, and ask at most two precise questions about what you could not infer."""
 
-PREVIEW_CHARS = 1000  # of the open file (seed 001 §8.1: a smart 1,000-character preview)
+PREVIEW_CHARS = 1000  # of the open file (origins: engine §8.1: a smart 1,000-character preview)
 OUTLINE_ENTRIES = 60
 
 

@@ -35,8 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Emit = Callable[[dict[str, Any]], None]
 
-# Seed 002 stops at 5 rounds; seed 004's third scenario (list → read → write → answer) needs 4 requests,
-# and a failed edit or a format correction needs one more each, so a turn may use 8 tool rounds.
+# The native-deltas note stops at 5 rounds; the client-tools note's third scenario (list → read → write →
+# answer) needs 4 requests, and a failed edit or a format correction needs one more each, so a turn may use
+# 8 tool rounds.
 DEFAULT_MAX_ROUNDS = 8
 MODES = ("agent", "chat")
 TITLE_CHARS = 40

@@ -1,8 +1,8 @@
 """The conversation state of one chat: one enum, one transition table, one `transition()`.
 
-Merges seed 001 §5 (idle → waiting → streaming → tool calling → completed / error) with seed 003's
-orchestration states (plan → tool_call → tool_result → decide → respond). Every move goes through
-`StateMachine.transition()`, which refuses a move the table does not allow (a bug, never user input)
+Merges origins: engine §5 (idle → waiting → streaming → tool calling → completed / error) with the
+orchestration note's states (plan → tool_call → tool_result → decide → respond). Every move goes
+through `StateMachine.transition()`, which refuses a move the table does not allow (a bug, never user input)
 and reports the new state to the UI, so what the page shows is always what the engine is doing.
 """
 

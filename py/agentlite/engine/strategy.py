@@ -1,4 +1,5 @@
-"""The error strategy matrix (seed 001 §6, seed 003 point 2): what the engine does about each failure.
+"""The error strategy matrix (origins: engine §6, origins: orchestration 2): what the engine does about each
+failure.
 
 One table, `MATRIX`, row per error type: how many automatic retries, how long to wait before each, what
 each retry changes, and what "Try an alternative" means; `ADVICE` says what the user is told when the

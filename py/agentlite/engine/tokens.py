@@ -15,7 +15,7 @@ space or symbol, digit groups of up to 3, punctuation runs, newline runs, CJK ru
     newline run, whitespace  1
 
 Checked against o200k_base on 319 segments of 1,500 characters (this project's Python and JS, Markdown,
-SSE transcripts, the Chinese seed documents, JSON strings, base64): mean absolute error 3.6% (worst
+SSE transcripts, the Chinese design notes, JSON strings, base64): mean absolute error 3.6% (worst
 segment 24%), where chars/4 is off by 14.3% on average (63% worst: 33% low on Chinese, 60% on base64).
 
 `TokenCounter` then calibrates: after each round the provider's `prompt_tokens` for the request just

@@ -1,4 +1,5 @@
-"""One agent turn: the tool loop from a user message to the final answer (seed 002, seed 001 §7, §10).
+"""One agent turn: the tool loop from a user message to the final answer (origins: native-deltas, origins:
+engine §7, §10).
 
 Request → stream → run the ready tools → send the results → next request, until the model answers
 without tools, the round limit is reached, or the loop guard stops it. Failures go through the strategy

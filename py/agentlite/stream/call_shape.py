@@ -1,4 +1,4 @@
-"""What counts as a tool call written as a JSON object in the text (PROTOCOL §2).
+"""What counts as a tool call written as a JSON object in the text (docs/protocol.md, json).
 
 The documented shape is `{"tool": NAME, "arguments": {...}}`. Models drift toward the shapes they were
 trained on, and each of these has only one reading, so they are accepted too: `tool_name`, `args` /

@@ -2,7 +2,7 @@
 
 For `native` the content is prose; for the prompt dialects (`json`, `ndjson`, `ndjson-text`) it also
 carries the tool calls, so the parser is the dialect's. Either way thinking never reaches the parser:
-a call written inside thinking is not executed (PROTOCOL §2).
+a call written inside thinking is not executed (docs/protocol.md, json).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """OpenAI `chat.completion.chunk` decoding: one SSE event in, the parts of the reply it carries out.
 
-Providers stretch the format; each quirk handled here is one a real endpoint sends (PROTOCOL.md §1):
+Providers stretch the format; each quirk handled here is one a real endpoint sends (docs/protocol.md, native):
 `choices: []` (Azure's first chunk, usage chunks), choices without `delta`, usage anywhere (top level,
 inside the choice, under `x_groq`), `reasoning_content` / `reasoning` thinking, Mistral's list-of-parts
 content, refusals, `obfuscation` padding (ignored), in-stream `{"error": ...}` objects, an `error:` field

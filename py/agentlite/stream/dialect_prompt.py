@@ -1,5 +1,5 @@
 """The protocol text of the prompt dialects: the tool list and the call format, for the system prompt,
-and the one-line format reminder that opens every tool-result message (seed 000, point 1).
+and the one-line format reminder that opens every tool-result message (origins: streaming, point 1).
 
 The system prompt carries the whole protocol once; the reminder keeps the format in view every round
 without re-sending it.

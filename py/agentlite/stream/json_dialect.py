@@ -1,4 +1,5 @@
-"""The `json` dialect: tool calls as JSON objects in the text (PROTOCOL §2, seeds 001 and 004).
+"""The `json` dialect: tool calls as JSON objects in the text (docs/protocol.md, json, origins: engine and
+client-tools).
 
 A call is an object alone on its line, or in a ```json fence, or (tolerated) an object that opens with
 `{"tool":` after prose on the same line. Text that may be the start of a call is withheld until it is

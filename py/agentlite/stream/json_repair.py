@@ -1,4 +1,5 @@
-"""The one repair a malformed tool-call object gets, applied only when it is unambiguous (PROTOCOL §2).
+"""The one repair a malformed tool-call object gets, applied only when it is unambiguous (docs/protocol.md,
+json).
 
 Unambiguous: closing braces or brackets missing at the end (the text ends outside a string), a trailing
 comma before a closer, closers in excess at the end, and single quotes in place of double quotes when

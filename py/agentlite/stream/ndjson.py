@@ -1,5 +1,5 @@
 """The `ndjson` and `ndjson-text` dialects: records, chunked streams, and tools that run while the reply
-goes on (PROTOCOL §3, §4; seed 000).
+goes on (docs/protocol.md, ndjson and ndjson-text; origins: streaming).
 
 Records come from ndjson_records.py, streams are checked by ndjson_streams.py; this module binds them:
 a `thinking` or `text` record names the stream that carries its text, a `tool` record names the streams of
@@ -194,7 +194,7 @@ class NdjsonParser:
         self._check(tool)
 
     def _fields(self, name: str, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-        """Literal arguments and stream references (`<field>_b64`, and the seed's `new_bs64` spelling)."""
+        """Literal arguments and stream references (`<field>_b64`, and the note's `new_bs64` spelling)."""
         literal: dict[str, Any] = {}
         refs: dict[str, str] = {}
         for key, value in data.items():
@@ -211,7 +211,7 @@ class NdjsonParser:
             if target is not None and stream_id is not None:
                 refs[target] = stream_id
             else:
-                literal[base] = value  # e.g. the seed's "path_b64": "src/a.ts", a plain path
+                literal[base] = value  # e.g. the design note's "path_b64": "src/a.ts", a plain path
         for name_of_field in refs:
             literal.pop(name_of_field, None)
         return literal, refs

@@ -1,9 +1,10 @@
 """Line assembly of the ndjson protocol: text in, records, prose lines and broken records out.
 
-A state machine over the text (seed 000): append, and at each newline try to parse the buffer as JSON; on
-success emit and clear. A record may span lines (the seed's own example does) and several may share a
-line. A line that can never become a record must not swallow the records after it: prose lines come out
-as prose, fence lines are dropped, and a line that opens a new record (`{"type"`) ends an unfinished one.
+A state machine over the text (origins: streaming): append, and at each newline try to parse the buffer as
+JSON; on success emit and clear. A record may span lines (the design note's own example does) and several
+may share a line. A line that can never become a record must not swallow the records after it: prose lines
+come out as prose, fence lines are dropped, and a line that opens a new record (`{"type"`) ends an
+unfinished one.
 """
 
 from __future__ import annotations

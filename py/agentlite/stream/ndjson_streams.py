@@ -1,4 +1,5 @@
-"""The chunked streams of the ndjson protocol (PROTOCOL §3, §4): start, chunks by `seq`, end with a hash.
+"""The chunked streams of the ndjson protocol (docs/protocol.md, ndjson and ndjson-text): start, chunks by
+`seq`, end with a hash.
 
 Each stream checks its own integrity: `seq` from 0 rising by 1, valid base64 (or a JSON string in
 `ndjson-text`), UTF-8 text, and at the end the sha256 of the decoded bytes (the digest of the concatenated

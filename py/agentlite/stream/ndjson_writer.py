@@ -1,5 +1,5 @@
-"""Writes replies in the ndjson protocol (PROTOCOL §3, §4): the offline demo model and the tests speak it
-through this, and it documents the record order by example.
+"""Writes replies in the ndjson protocol (docs/protocol.md, ndjson and ndjson-text): the offline demo model
+and the tests speak it through this, and it documents the record order by example.
 
 Order: a tool's thinking record and its chunks, the tool record, the tool's chunks; `text` records for
 the answer; `done` last. Streams are hashed (producers that can hash always do) unless told not to.

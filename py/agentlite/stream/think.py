@@ -1,4 +1,4 @@
-"""Inline reasoning tags: `<think>...</think>` in the content channel (seed 004 §3.3).
+"""Inline reasoning tags: `<think>...</think>` in the content channel (origins: client-tools §3.3).
 
 Models served without a reasoning parser write their thinking into the content. An opening tag counts only
 at the start of a line (leading blanks allowed), so a tag quoted inside prose or inside a JSON string (which

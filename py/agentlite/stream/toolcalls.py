@@ -1,4 +1,5 @@
-"""Native tool calls: `delta.tool_calls` pieces accumulated into whole calls (PROTOCOL §1, seed 002).
+"""Native tool calls: `delta.tool_calls` pieces accumulated into whole calls (docs/protocol.md, native,
+origins: native-deltas).
 
 Accumulation is by `index`. Without an index (Gemini's compatible endpoint, old Ollama) a new `id` starts a
 new call and everything else continues the last one. The first usable id is kept (ids that change or read

@@ -28,7 +28,7 @@ NEW_SYNONYMS = ("new_code", "new_string", "replacement", "replace", "new")
 
 class EditArgs(ToolArgs):
     path: str = Field(description="File to edit, e.g. 'src/App.tsx'.")
-    originalCode: str = Field(  # the seeds' spelling is the contract
+    originalCode: str = Field(  # the design notes' spelling (docs/origins.md) is the contract
         description="Exact text to replace, copied from the file with enough lines to match one place only."
     )
     newCode: str = Field(description="The text that replaces originalCode.")

@@ -1,4 +1,4 @@
-"""edit_current_editor_document: replace the content of the file open in the editor (seed 001).
+"""edit_current_editor_document: replace the content of the file open in the editor (origins: engine).
 
 The editor shows a workspace file, so the tool writes that file: the change is recorded like any other
 (undoable), and the editor refreshes from the workspace's change notification.

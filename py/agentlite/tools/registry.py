@@ -1,7 +1,8 @@
 """The tool registry: each tool is a function with a pydantic argument model and a description.
 
 From that one definition come the OpenAI `tools` JSON, the definitions the prompt dialects and the
-stream decoders read (`definition()`), argument validation, and the aliases the seeds use.
+stream decoders read (`definition()`), argument validation, and the aliases of the design notes
+(docs/origins.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One result shape for every tool: `{code, message, data, errorType}` (seed 003).
+"""One result shape for every tool: `{code, message, data, errorType}` (origins: orchestration).
 
 `code` is 0 on success and 1 on failure; `errorType` comes from a small taxonomy so the engine and
 the model can tell a missing path from a rejected approval: `rejected` is the user's refusal of a call,

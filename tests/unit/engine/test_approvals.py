@@ -1,4 +1,4 @@
-"""Which calls ask the user (seed 001 §9), and the desk where they wait."""
+"""Which calls ask the user (origins: engine §9), and the desk where they wait."""
 
 from __future__ import annotations
 

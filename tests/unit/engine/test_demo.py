@@ -1,4 +1,5 @@
-"""The offline demo model does real agent work in every dialect (seed 004's three scenarios and more)."""
+"""The offline demo model does real agent work in every dialect (the client-tools note's three scenarios and
+more)."""
 
 from __future__ import annotations
 

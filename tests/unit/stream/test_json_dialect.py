@@ -1,4 +1,5 @@
-"""The `json` dialect (PROTOCOL §2): calls as JSON objects in the text, thinking, repair, withholding."""
+"""The `json` dialect (docs/protocol.md, json): calls as JSON objects in the text, thinking, repair,
+withholding."""
 
 from __future__ import annotations
 

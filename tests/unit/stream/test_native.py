@@ -1,4 +1,4 @@
-"""Native dialect: literal provider transcripts decoded event by event (PROTOCOL.md §1)."""
+"""Native dialect: literal provider transcripts decoded event by event (docs/protocol.md, native)."""
 
 from __future__ import annotations
 

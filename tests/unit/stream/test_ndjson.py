@@ -1,4 +1,5 @@
-"""The `ndjson` and `ndjson-text` dialects (PROTOCOL §3, §4): records, streams, integrity, early readiness."""
+"""The `ndjson` and `ndjson-text` dialects (docs/protocol.md, ndjson and ndjson-text): records, streams,
+integrity, early readiness."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Every tool, defined once, is offered in all four dialects with the contract's names, aliases and streams.
 
 native: `registry.openai_tools()`; json / ndjson / ndjson-text: `registry.definitions()`, which the
-stream decoders read for aliases and streamed fields (PROTOCOL.md §3).
+stream decoders read for aliases and streamed fields (docs/protocol.md, ndjson).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests.unit.tools.conftest import call, context_with
 
 REGISTRY = default_registry()
 
-CONTRACT = {  # CONTRACT.md §5: canonical name -> aliases
+CONTRACT = {  # docs/contract.md, tool names: canonical name -> aliases
     "list_directory": ["list_files"],
     "read_file": [],
     "search": ["search_files", "grep"],
@@ -38,7 +38,7 @@ CONTRACT = {  # CONTRACT.md §5: canonical name -> aliases
     "conversation_summary": [],
     "edit_current_editor_document": [],
 }
-STREAMED = {  # PROTOCOL.md §3, and write_file's content
+STREAMED = {  # docs/protocol.md, ndjson, and write_file's content
     "edit_file": ["originalCode", "newCode"],
     "create_file": ["content"],
     "shell_exec": ["command"],
@@ -155,7 +155,7 @@ def test_the_decoders_resolve_aliases_and_stream_fields_from_the_definitions() -
     assert catalog.canonical("file_write") == "edit_file"
     assert catalog.canonical("grep") == "search"
     assert catalog.streamed("file_create") == ("content",)
-    assert catalog.stream_field("file_write", "new") == "newCode"  # the seed's `new_bs64`
+    assert catalog.stream_field("file_write", "new") == "newCode"  # the design note's `new_bs64`
     assert catalog.stream_field("file_write", "originalCode") == "originalCode"
 
 
