@@ -40,6 +40,17 @@ def chat(model: str, content: str, **extra: Any) -> dict[str, Any]:
     return {"model": model, "stream": True, "messages": messages, **extra}
 
 
+def tool_round(model: str, tools: list[dict[str, Any]], content: str | None) -> dict[str, Any]:
+    """The request after a native call: the assistant's call (with `content`) and its result."""
+    call = {"id": "call_0", "type": "function", "function": {"name": "create_file", "arguments": "{}"}}
+    body = chat(model, WRITE, tools=tools, max_tokens=32)
+    body["messages"] += [
+        {"role": "assistant", "content": content, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "created /notes/hello.txt"},
+    ]
+    return body
+
+
 def cases() -> dict[str, tuple[str, str, dict[str, Any] | None]]:
     """name → (method, path, body)."""
     tools = app_tools()
@@ -57,6 +68,9 @@ def cases() -> dict[str, tuple[str, str, dict[str, Any] | None]]:
             "/v1/chat/completions",
             chat(FUNCTIONS.alias, QUESTION, tools=tools, tool_choice="auto", max_tokens=64),
         ),
+        # the assistant turn of a native call, written with `content: null` as OpenAI allows
+        "assistant_content_null": ("POST", "/v1/chat/completions", tool_round(FUNCTIONS.alias, tools, None)),
+        "assistant_content_empty": ("POST", "/v1/chat/completions", tool_round(FUNCTIONS.alias, tools, "")),
         # streamed, an oversized request is an empty 200 (the server fails after the headers);
         # only without streaming does it answer 400 context_length_exceeded
         "context_length_stream": ("POST", "/v1/chat/completions", chat(SMALL.alias, LONG_TEXT)),

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Request, Response, expect
+from playwright.sync_api import Page, Request, Response, Route, expect
 
 from buildsys.llama_server import FUNCTIONS, PLAIN, SMALL, LlamaServer
 from tests.e2e.conftest import open_app, send
@@ -228,6 +230,38 @@ def test_the_json_dialect_writes_a_file_or_says_clearly_why_not(
     assert_files_consistent(app)
 
 
+def refuse_what_does_not_fit(page: Page, llama: LlamaServer) -> None:
+    """This server answers a streamed request longer than its window with an empty 200 (it fails after
+    the headers); only an unstreamed one gets its `400 context_length_exceeded`. So each request first
+    goes to the same server unstreamed for one token: a refusal reaches the page as the server worded
+    it, anything else goes through untouched and streams."""
+
+    def handle(route: Route) -> None:
+        body = json.loads(route.request.post_data or "null")
+        probe = {k: v for k, v in body.items() if k != "stream_options"} | {"stream": False, "max_tokens": 1}
+        asked = urllib.request.Request(
+            route.request.url, json.dumps(probe).encode(), {"Content-Type": "application/json"}
+        )
+        try:
+            urllib.request.urlopen(asked, timeout=300).read()
+        except urllib.error.HTTPError as refused:
+            if refused.code == 400:
+                origin = route.request.headers.get("origin", "*")
+                headers = {"Access-Control-Allow-Origin": origin, "Content-Type": "application/json"}
+                return route.fulfill(status=400, headers=headers, body=refused.read())
+        route.continue_()
+
+    page.context.route(f"{llama.base_url}/chat/completions", handle)
+
+
+def fill_the_small_window(page: Page, exchanges: Exchanges) -> None:
+    """One long message that fits the small window alone, answered: the next long one will not fit."""
+    chat_mode(page)
+    send(page, f"Here are my notes. {FILLER} Reply with one word: ok.")
+    assert settle(page) == "idle"
+    assert exchanges.status(0) == 200, "the first message alone should fit the window"
+
+
 def test_a_refused_context_is_retried_smaller_and_the_servers_window_is_learnt(
     page: Page, origin: str, llama: LlamaServer
 ) -> None:
@@ -235,11 +269,9 @@ def test_a_refused_context_is_retried_smaller_and_the_servers_window_is_learnt(
     server's `context_length_exceeded` must be a smaller, different request that still carries the new
     message, and the window the error states becomes the meter's."""
     app = open_real(page, origin, llama, SMALL.alias, "auto")
+    refuse_what_does_not_fit(app, llama)
     exchanges = watch(app)
-    chat_mode(app)
-    send(app, f"Here are my notes. {FILLER} Reply with one word: ok.")
-    assert settle(app) == "idle"
-    assert exchanges.status(0) == 200, "the first message alone should fit the window"
+    fill_the_small_window(app, exchanges)
     asked = len(exchanges.posts)
     question = "Which animal jumps? Answer in one word."
     send(app, f"More notes. {FILLER} {question}")
@@ -248,11 +280,26 @@ def test_a_refused_context_is_retried_smaller_and_the_servers_window_is_learnt(
     refused = [i for i in range(asked, len(exchanges.posts)) if exchanges.status(i) == 400]
     assert refused, "the server never refused a request: the history did not outgrow its window"
     bodies = exchanges.bodies()
-    first_refused = bodies[refused[0]]
-    retry = bodies[refused[0] + 1]
+    first_refused, retry = bodies[refused[0]], bodies[refused[0] + 1]
     assert retry != first_refused, "the retry resent the identical request"
     assert len(json.dumps(retry)) < len(json.dumps(first_refused))
     assert question in json.dumps(retry["messages"][-1]), "the retry lost the current message"
     assert exchanges.status(len(bodies) - 1) == 200, "no request of the turn fitted the window"
     window = app.locator("[data-testid=context-meter]").get_attribute("data-window")
     assert window == str(SMALL.n_ctx)
+
+
+def test_a_streamed_request_beyond_the_window_ends_in_an_error_the_user_sees(
+    page: Page, origin: str, llama: LlamaServer
+) -> None:
+    """Unproxied, the server's answer to an oversized streamed request is an empty 200: the turn must
+    end with an error on screen, not an empty answer that looks like success."""
+    app = open_real(page, origin, llama, SMALL.alias, "auto")
+    exchanges = watch(app)
+    fill_the_small_window(app, exchanges)
+    send(app, f"More notes. {FILLER} Which animal jumps?")
+    settle(app)
+    assert_clear_end(app)
+    banner = app.locator("[data-testid=error-banner]")
+    expect(banner).to_have_count(1)
+    assert banner.inner_text().strip()
