@@ -49,11 +49,13 @@ NOTES = {
     "ndjson_throughput_cpython": "As ndjson_throughput, on the CPython that runs the benchmark.",
     "tokens_": "o200k tokens (gpt-tokenizer) of the same `write_file` call (seed 004's Button.tsx) as the "
     "model writes it in the dialect; floor: the file content alone.",
-    "tokens_native_scenario": "Seed 004 scenario N, all rounds: every request (agent system prompt, "
+    "tokens_json_scenario": "Seed 004 scenario N, all rounds: every request (agent system prompt, "
     "history, tools as JSON) plus every reply, built by the project's request builder; floor: native.",
+    "tokens_native_scenario": "As tokens_json_scenarioN, in the native dialect (tools as the lean JSON "
+    "schema of each request); floor: the json dialect.",
 }
-for _dialect in ("json", "ndjson", "ndjson-text"):
-    NOTES[f"tokens_{_dialect}_scenario"] = NOTES["tokens_native_scenario"]
+for _dialect in ("ndjson", "ndjson-text"):
+    NOTES[f"tokens_{_dialect}_scenario"] = NOTES["tokens_json_scenario"]
 
 
 def note(name: str) -> str:

@@ -188,7 +188,8 @@ def five_hundred_lines() -> str:
 
 def tokens_by_dialect() -> list[Figure]:
     """The same write_file call in each dialect (floor: the file's own tokens), the three scenarios of
-    seed 004 (floor: the native dialect), and a one-line edit of a 500-line file against rewriting it."""
+    seed 004 (floor: the native dialect; for native itself, the json dialect), and a one-line edit of a
+    500-line file against rewriting it."""
     *_, tools = _agentlite()
     write = {
         "id": "call_1",
@@ -212,7 +213,12 @@ def tokens_by_dialect() -> list[Figure]:
     figures = [Figure(f"tokens_{d}", counts[calls[d]], "tokens", counts[BUTTON], goal="") for d in DIALECTS]
     for (dialect, number), tally in scenarios.items():
         native = scenarios[("native", number)].total(counts)
-        figures.append(Figure(f"tokens_{dialect}_scenario{number}", tally.total(counts), "tokens", native))
+        name, total = f"tokens_{dialect}_scenario{number}", tally.total(counts)
+        if dialect == "native":  # the goal: native costs at most 10% more than the json dialect
+            json_total = scenarios[("json", number)].total(counts)
+            figures.append(Figure(name, total, "tokens", json_total, goal="≤ 1.1× floor"))
+        else:
+            figures.append(Figure(name, total, "tokens", native))
     figures.append(
         Figure("edit_tokens", counts[edit_call], "tokens", counts[rewrite_call], goal="≤ 0.1× floor")
     )

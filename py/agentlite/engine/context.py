@@ -10,7 +10,9 @@ the budget (the model's window minus a reserve for the answer). Over budget, in 
 2. a summary replaces the oldest messages, keeping the last `VERBATIM` verbatim: the model's own
    `conversation_summary` when it covers them, else ONE engine-made summary request covering them (in
    steps of `SUMMARY_STEP` messages; the only model request that is not a conversation round).
-The `context_length` strategy cuts harder (`keep` = 10, then 5 messages), still with the system prompt,
+The `context_length` strategy cuts harder: to the window the refusal states (`engine.shrink`), else
+`keep` = 10, then 5 messages; a history too short for step 2 is squeezed the same way before it is
+sent when it is over the budget. Either way the request keeps the system prompt,
 summary, pinned references and the current turn's user message. Messages are never deleted: compaction
 only moves a mark.
 """

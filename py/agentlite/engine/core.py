@@ -50,6 +50,7 @@ class Engine:
         self.storage = storage
         self.locks = ResourceLocks()
         self.dialects = DialectChooser()
+        self.windows: dict[tuple[str, str], int] = {}  # (base URL, model) -> window a refusal stated
         self.memory = MemoryStore(storage, embedder) if storage is not None else None
         self.store = ChatStore(storage) if storage is not None else None
         self.context_factory = context_factory

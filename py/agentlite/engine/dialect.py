@@ -2,7 +2,9 @@
 
 The choice is remembered per base URL + model for the life of the worker. `native` is tried first; the
 engine falls back to `json` when the endpoint rejects the `tools` parameter (an HTTP 4xx that names
-tools or functions), or when the model, offered native tools, writes a JSON tool call as text instead.
+tools or functions), when it answers a request with tools by an empty stream (llama-cpp-python's server with
+`tool_choice: "auto"`; docs/protocol.md, "Empty stream"), or when the model, offered native tools, writes a
+JSON tool call as text instead.
 A dialect the user forced is never changed.
 """
 
@@ -12,6 +14,7 @@ import json
 import re
 
 from agentlite.errors import ErrorType, ModelError
+from agentlite.stream.decoder import EMPTY_BODY
 
 PROMPT_DIALECTS = ("json", "ndjson", "ndjson-text")
 _TOOLS_WORDS = re.compile(r"\btools?\b|tool_choice|function", re.I)
@@ -36,6 +39,11 @@ def rejects_tools(error: ModelError) -> bool:
     if error.type not in (ErrorType.PROTOCOL, ErrorType.INVALID_FORMAT) or error.status is None:
         return False
     return 400 <= error.status < 500 and bool(_TOOLS_WORDS.search(error.message))
+
+
+def empty_stream(error: ModelError) -> bool:
+    """A `200` whose stream held no event at all: the server could not serve the request as sent."""
+    return error.type is ErrorType.EMPTY_RESULT and error.code == EMPTY_BODY
 
 
 def writes_calls_as_text(text: str, tool_names: set[str]) -> bool:

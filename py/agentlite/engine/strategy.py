@@ -35,7 +35,9 @@ class Repair(enum.StrEnum):
     """What a retry changes in the request."""
 
     SAME = "same"  # the same request (nothing of the failed attempt was shown, or it is kept and continued)
-    TRUNCATE = "truncate"  # keep system, summary, pinned references and the last 10, then the last 5 messages
+    # fit the window the refusal states (engine.shrink), else keep system, summary, pinned references and
+    # the last 10, then the last 5 messages; a request that cannot change is not resent: the user decides
+    TRUNCATE = "truncate"
     CORRECT = "correct"  # tell the model what was malformed and ask it once to send it again correctly
     NUDGE = "nudge"  # the reply was empty: ask once for an answer
 

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from agentlite.engine import prompt
 from agentlite.engine.context import window
-from agentlite.engine.dialect import PROMPT_DIALECTS, rejects_tools, writes_calls_as_text
+from agentlite.engine.dialect import PROMPT_DIALECTS, empty_stream, rejects_tools, writes_calls_as_text
 from agentlite.engine.dispatch import Call
 from agentlite.engine.loopguard import MAX_CONTINUATIONS
 from agentlite.engine.reply import Reply, stream_reply
+from agentlite.engine.shrink import squeeze, stated_overflow, target_for
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
 from agentlite.engine.turn_setup import TurnSetup
@@ -46,6 +47,7 @@ class TurnCancelled(Exception):
 
 class Turn(TurnSetup):
     winding_down = False  # set once the turn is stopping: a second stop must not cut the clean-up short
+    sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of its tokens
 
     async def run(self) -> None:
         outcome = "completed"
@@ -101,8 +103,7 @@ class Turn(TurnSetup):
                 continue
             failures[error.type] = failures.get(error.type, 0) + 1
             attempt = next_attempt(error, failures[error.type], self.engine.backoff)
-            if attempt is not None:
-                await self._retry(error, attempt)
+            if attempt is not None and await self._retry(error, attempt):
                 continue
             failures.clear()
             if not await self._settle(error):
@@ -111,7 +112,10 @@ class Turn(TurnSetup):
     def _empty(self) -> ModelError:
         return ModelError(ErrorType.EMPTY_RESULT, "the model sent an empty reply")
 
-    async def _retry(self, error: ModelError, attempt: Attempt) -> None:
+    async def _retry(self, error: ModelError, attempt: Attempt) -> bool:
+        """Prepare the retry; False when the repair cannot change a request that must change."""
+        if attempt.repair is Repair.TRUNCATE and not await self._shrink(error, attempt):
+            return False
         of = MATRIX[error.type].retries
         self.emit(
             {
@@ -125,12 +129,29 @@ class Turn(TurnSetup):
         )
         if attempt.wait_s > 0:
             await self.engine.sleep(attempt.wait_s)
-        if attempt.repair is Repair.TRUNCATE:
-            self.keep = 10 if attempt.number <= 1 else 5
-        elif attempt.repair is Repair.CORRECT:
+        if attempt.repair is Repair.CORRECT:
             self.note(prompt.CORRECT_FORMAT)
         elif attempt.repair is Repair.NUDGE:
             self.note(prompt.NUDGE_EMPTY)
+        return True
+
+    async def _shrink(self, error: ModelError, attempt: Attempt) -> bool:
+        """After a `context_length` refusal: learn the window it states, then cut until the request fits
+        (docs/protocol.md, "Context windows that shrink"). Never the same body twice."""
+        refused, refused_size = self.sent
+        overflow = stated_overflow(error.message)
+        if overflow.window:
+            self.engine.windows[(self.settings.base_url, self.settings.model)] = overflow.window
+            self.budget.window = min(self.budget.window, overflow.window)
+        else:
+            self.keep = 10 if attempt.number <= 1 else 5  # no size stated: cut by message count first
+        if overflow.sent:
+            self.counter.calibrate(refused_size, overflow.sent)  # count in the server's tokens from now
+        target = target_for(overflow, self.budget.limit, overflow.sent or refused_size)
+        if overflow.window or self._body()[0] == refused:
+            messages, memo = self.chat.messages, self.chat.memo
+            await squeeze(messages, memo, self.user_message, self.request_size, target, self._summarize)
+        return self._body()[0] != refused
 
     async def _settle(self, error: ModelError) -> bool:
         """The user decides; True to try again, False to skip. Cancel raises TurnCancelled."""
@@ -159,10 +180,15 @@ class Turn(TurnSetup):
             self.note(prompt.NO_TOOLS_NOW)
 
     def _fall_back_to_json(self, error: ModelError) -> bool:
-        if self.settings.dialect != "auto" or self.dialect != "native" or not rejects_tools(error):
+        if self.settings.dialect != "auto" or self.dialect != "native":
             return False
-        self.switch_dialect("json", "the endpoint does not accept native tools")
-        return True
+        if rejects_tools(error):
+            self.switch_dialect("json", "the endpoint does not accept native tools")
+            return True
+        if empty_stream(error) and self.tool_defs():
+            self.switch_dialect("json", "the endpoint sent an empty stream for a request with tools")
+            return True
+        return False
 
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
@@ -207,7 +233,22 @@ class Turn(TurnSetup):
             self.forced = None
         return Call(event.id, event.name, dict(event.arguments), event.note)
 
+    def request_size(self) -> int:
+        return self._body()[1]
+
     def _request(self) -> tuple[ModelRequest, int]:
+        body, estimate = self._body()
+        self.sent = (body, estimate)
+        self.meter(estimate, "estimate")
+        url = (
+            f"{self.settings.base_url}/chat/completions"
+            if self.settings.base_url
+            else "demo:/chat/completions"
+        )
+        return ModelRequest("POST", url, self.settings.headers(), body), estimate
+
+    def _body(self) -> tuple[dict[str, Any], int]:
+        """The next request's body and our count of its tokens (no side effects: retries compare it)."""
         history = window(self.chat.messages, self.chat.memo, self.keep, current=self.user_message)
         dialect, tools = self.dialect, self.tool_defs()
         if not tools:
@@ -219,13 +260,7 @@ class Turn(TurnSetup):
         estimate = self.counter.messages(body["messages"])
         if body.get("tools"):
             estimate += self.counter.text(json.dumps(body["tools"]))
-        self.meter(estimate, "estimate")
-        url = (
-            f"{self.settings.base_url}/chat/completions"
-            if self.settings.base_url
-            else "demo:/chat/completions"
-        )
-        return ModelRequest("POST", url, self.settings.headers(), body), estimate
+        return body, estimate
 
     # --- deciding what comes next -----------------------------------------------------------------
 

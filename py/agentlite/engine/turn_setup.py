@@ -19,6 +19,7 @@ from agentlite.engine.loopguard import LoopGuard
 from agentlite.engine.memory import extract
 from agentlite.engine.plan import Plan, is_complex
 from agentlite.engine.reply import Reply, drain_text
+from agentlite.engine.shrink import squeeze
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import ADVICE, MATRIX, decision_options
 from agentlite.errors import ModelError
@@ -75,7 +76,9 @@ class TurnSetup:
         self.dispatcher: Dispatcher | None = None
         self.bubble: str | None = None
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
-        self.budget = Budget(self.counter, chat.settings.context_window, chat.settings.reserve)
+        stated = self.engine.windows.get((settings.base_url, settings.model))
+        size = min(chat.settings.context_window, stated or chat.settings.context_window)
+        self.budget = Budget(self.counter, size, chat.settings.reserve)
         self.context = self.engine.tool_context(self.turn_id, options.open_file, chat.save_model_summary)
 
     # --- planning: the turn's user message ----------------------------------------------------------
@@ -147,6 +150,12 @@ class TurnSetup:
                 memo.summary = await self._summarize(memo.summary, messages[memo.summarized_upto : cut])
                 memo.summarized_upto = memo.summary_covers = cut
         report = await fit(messages, memo, self.system, self.budget, self._summarize)
+        if not (report.stubbed or report.summarized) and self.request_size() > self.budget.limit:
+            # a history too short for `fit` to cut, in a small window (tool definitions count too)
+            limit, current = self.budget.limit, self.user_message
+            squeezed = await squeeze(messages, memo, current, self.request_size, limit, self._summarize)
+            report.stubbed += squeezed
+            report.used = self.request_size()
         if report.stubbed or report.summarized or hard:
             self.emit(
                 {
@@ -159,6 +168,10 @@ class TurnSetup:
                     "summarized": memo.summarized_upto,
                 }
             )
+
+    def request_size(self) -> int:
+        """Our count of the next request's tokens, tool definitions included (the turn builds it)."""
+        raise NotImplementedError
 
     async def _summarize(self, previous: str, messages: list[Message]) -> str:
         body = {"model": self.settings.model, "stream": True, "messages": summary_request(previous, messages)}

@@ -79,6 +79,9 @@ class ChunkDecoder:
 
     def __init__(self) -> None:
         self._noted_malformed = False
+        self.decoded = 0  # events that were JSON objects (chunks, errors)
+        self.malformed = 0  # events that were not
+        self._choice: int | None = None  # the choice this reply follows, fixed by the first chunk
         self._joiners = {kind: SurrogateJoiner() for kind in _TEXT_PARTS}
 
     def feed(self, events: list[SseEvent]) -> list[Part]:
@@ -89,7 +92,8 @@ class ChunkDecoder:
 
     def whole(self, payload: dict[str, Any]) -> list[Part]:
         """The parts of a completion that came as one JSON body instead of a stream."""
-        return self._mended(chunk_parts(payload)) + self.close()
+        self.decoded += 1
+        return self._mended(chunk_parts(payload, followed_choice(payload, None))) + self.close()
 
     def close(self) -> list[Part]:
         """Text halves that never met their other half (as U+FFFD)."""
@@ -130,17 +134,40 @@ class ChunkDecoder:
             return [failure_from_value(payload)]
         if not isinstance(payload, dict):
             return self._malformed(data)
-        return chunk_parts(payload)
+        self.decoded += 1
+        self._choice = followed_choice(payload, self._choice)
+        return chunk_parts(payload, self._choice)
 
     def _malformed(self, data: str) -> list[Part]:
+        self.malformed += 1
         if self._noted_malformed:
             return []
         self._noted_malformed = True
         return [ProtocolNote(f"ignored an event that is not a JSON object: {data[:80]!r}")]
 
 
-def chunk_parts(payload: dict[str, Any]) -> list[Part]:
-    """The parts of one decoded chunk, in the order a reader expects them."""
+def followed_choice(payload: dict[str, Any], followed: int | None) -> int | None:
+    """The choice index a reply is read from: choice 0 when a chunk offers several, a lone choice
+    whatever its index (some proxies number it 1; docs/protocol.md, "Choice index"). Fixed by the
+    first chunk that has a choice, so two choices are never mixed into one reply."""
+    if followed is not None:
+        return followed
+    choices = payload.get("choices")
+    if not isinstance(choices, list):
+        return None
+    indexes = [_choice_index(c) for c in choices if isinstance(c, dict)]
+    return min(indexes) if indexes else None
+
+
+def _choice_index(choice: dict[str, Any]) -> int:
+    index = choice.get("index")
+    if isinstance(index, str) and index.isdigit():
+        return int(index)
+    return index if isinstance(index, int) and not isinstance(index, bool) and index >= 0 else 0
+
+
+def chunk_parts(payload: dict[str, Any], choice_index: int | None = 0) -> list[Part]:
+    """The parts of one decoded chunk (of choice `choice_index`), in the order a reader expects them."""
     error = payload.get("error")
     if error:
         return [failure_from_value(error)]
@@ -149,7 +176,7 @@ def chunk_parts(payload: dict[str, Any]) -> list[Part]:
     usage = payload.get("usage")
     if isinstance(choices, list):
         for choice in choices:
-            if isinstance(choice, dict) and choice.get("index") in (None, 0):
+            if isinstance(choice, dict) and _choice_index(choice) == (choice_index or 0):
                 parts.extend(_choice_parts(choice))
                 usage = usage or choice.get("usage")
     groq = payload.get("x_groq")
@@ -192,7 +219,9 @@ def delta_parts(delta: dict[str, Any]) -> list[Part]:
     if isinstance(calls, list):
         parts.extend(part for call in calls if (part := tool_delta(call)) is not None)
     legacy = delta.get("function_call")
-    if isinstance(legacy, dict):
+    if isinstance(legacy, dict) and not (isinstance(calls, list) and calls):
+        # beside `tool_calls` it repeats the same call (llama-cpp-python; docs/protocol.md, "Legacy
+        # function_call"): reading both would join two copies of the arguments
         part = tool_delta({"index": 0, "function": legacy})
         if part is not None:
             parts.append(part)

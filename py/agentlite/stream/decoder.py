@@ -15,6 +15,9 @@ then the dialect's parser) and native tool-call accumulation. Each stage is its 
   `StreamFailed(network)` closes the reply, as a dropped connection would. An unterminated last SSE event
   is never dispatched (sse.py), so a reply whose finish reason sat only in that event is truncated too;
   one whose finish reason came before it is complete.
+- A body with no event at all (a `200` whose stream is empty) fails as `empty_result` with the code
+  `EMPTY_BODY`, not as a dropped connection: the server answered, with nothing (docs/protocol.md,
+  "Empty stream"). A stream whose events are all undecodable fails as `protocol` even after `[DONE]`.
 - A body that is JSON rather than SSE (a provider that ignored `stream: true`, or an error object sent with
   status 200) is decoded as one whole completion at `close()`.
 
@@ -57,6 +60,9 @@ from agentlite.stream.utf8 import Utf8Decoder
 
 DIALECTS = ("native", "json", "ndjson", "ndjson-text")
 TRUNCATED = "the response ended before the model finished (no finish_reason and no [DONE])"
+EMPTY_BODY = "empty_body"  # the StreamFailed code of a 200 whose body held no event
+EMPTY_MESSAGE = "the endpoint answered but sent an empty stream (no event, no [DONE])"
+UNDECODABLE = "nothing in the stream could be decoded: no event was a JSON chunk"
 _LEADING = "\ufeff \t\r\n"  # what may come before the first byte that tells SSE from JSON
 T = TypeVar("T")
 
@@ -153,6 +159,11 @@ class StreamDecoder:
             return events
         if self.done or self.finish_reason is not None:
             return events + self._end()
+        if self._chunks.malformed and not self._chunks.decoded:
+            return events + self._fail(StreamFailed(ErrorType.PROTOCOL.value, UNDECODABLE))
+        if not (self._chunks.decoded or self._sse.unterminated):
+            failure = StreamFailed(ErrorType.EMPTY_RESULT.value, EMPTY_MESSAGE, code=EMPTY_BODY)
+            return events + self._fail(failure)
         return events + self._truncate()
 
     def _json_body(self, text: str) -> list[Event]:
@@ -198,6 +209,8 @@ class StreamDecoder:
             return []
         if isinstance(part, Done):
             self.done = True
+            if self._chunks.malformed and not self._chunks.decoded:
+                return self._fail(StreamFailed(ErrorType.PROTOCOL.value, UNDECODABLE))
             return self._end()
         if isinstance(part, Usage):
             self._usage = part

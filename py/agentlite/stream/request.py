@@ -48,10 +48,30 @@ def build_request(
     return body
 
 
+_SCHEMA_NOTES = ("description", "title", "minimum", "maximum", "minLength", "maxLength", "examples")
+
+
 def function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """One tool of a native request, lean (docs/protocol.md, "Lean native requests"): the tool's brief,
+    and a schema that keeps names, types, `required`, `enum`, defaults and item types but not the
+    per-field prose and bounds, which the tools check themselves and explain in their errors."""
     parameters = tool.get("parameters") or {"type": "object", "properties": {}}
-    function = {"name": tool["name"], "description": tool.get("description", ""), "parameters": parameters}
+    description = tool.get("brief") or tool.get("description", "")
+    function = {"name": tool["name"], "description": description, "parameters": lean_schema(parameters)}
     return {"type": "function", "function": function}
+
+
+def lean_schema(schema: Any, *, inside_properties: bool = False) -> Any:
+    """`schema` without the notes of `_SCHEMA_NOTES` (a property that is itself named so is kept)."""
+    if isinstance(schema, list):
+        return [lean_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: lean_schema(value, inside_properties=key == "properties" and not inside_properties)
+        for key, value in schema.items()
+        if inside_properties or key not in _SCHEMA_NOTES
+    }
 
 
 def native_messages(system: str, history: list[Message]) -> list[Message]:

@@ -6,13 +6,17 @@ stream decoders read (json, ndjson, ndjson-text); see `ToolRegistry`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agentlite.tools import code, editor, summary
+from agentlite.tools.briefs import BRIEFS
 from agentlite.tools.files import FILE_TOOLS
 from agentlite.tools.registry import Tool, ToolRegistry
 
 
 def all_tools() -> list[Tool]:
-    return [*FILE_TOOLS, *code.TOOLS, summary.TOOL, editor.TOOL]
+    tools = [*FILE_TOOLS, *code.TOOLS, summary.TOOL, editor.TOOL]
+    return [replace(tool, brief=BRIEFS.get(tool.name, tool.brief)) for tool in tools]
 
 
 def default_registry() -> ToolRegistry:

@@ -40,6 +40,7 @@ class Tool:
     aliases: tuple[str, ...] = ()
     streamed: tuple[str, ...] = ()  # fields that travel as ndjson streams and show as live previews
     resource: Callable[[Any], Resource] = field(default=lambda _args: None)  # what the engine locks
+    brief: str = ""  # the short description of native requests (tools/briefs.py); "" means `description`
 
     def resources(self, arguments: Any) -> tuple[str, ...]:
         """Every resource a call touches (a move: source and destination), for the engine's locks and
@@ -70,6 +71,7 @@ class Tool:
         return {
             "name": self.name,
             "description": self.description,
+            "brief": self.brief or self.description,
             "parameters": self.parameters(),
             "streamed": list(self.streamed),
             "aliases": list(self.aliases),

@@ -278,3 +278,35 @@ def test_context_length_cuts_keep_the_turns_request_and_its_references() -> None
     assert len(last) < len(h.requests()[-3]["messages"])
     assert last[2]["role"] == "user" and last[2]["content"].endswith("the big one")
     assert h.text().endswith("fits now")
+
+
+def _empty_stream() -> ScriptedResponse:
+    """llama-cpp-python's answer to tools + stream + tool_choice auto: 200, SSE headers, no body."""
+    return ScriptedResponse(body=[], headers={"content-type": "text/event-stream"})
+
+
+def test_auto_dialect_goes_on_in_json_after_an_empty_stream_for_tools() -> None:
+    auto = replace(SETTINGS, dialect="auto")
+    h = harness([_empty_stream(), say("4")]).run("What is 2+2?", auto)
+    first, second = h.requests()
+    assert "tools" in first and "tools" not in second
+    assert "## How to call a tool" in second["messages"][0]["content"]
+    assert h.of("dialect")[0]["dialect"] == "json" and not h.of("retry")
+    assert h.text() == "4"
+    assert h.engine is not None and h.engine.dialects.resolve("auto", auto.base_url, auto.model) == "json"
+
+
+def test_an_empty_stream_is_reported_as_an_empty_reply_not_as_unreachable() -> None:
+    h = harness([_empty_stream(), _empty_stream()], choice="cancel").run()
+    assert [e["error_type"] for e in h.of("retry")] == ["empty_result"]
+    decision = h.of("decision")[0]
+    assert decision["error_type"] == "empty_result"
+    assert "could not be reached" not in json.dumps(decision)
+    assert h.requests()[0] != h.requests()[1], "the retry asks for an answer, it does not resend the same"
+
+
+def test_a_stream_with_nothing_decodable_is_a_protocol_error_the_user_sees() -> None:
+    garbage = ScriptedResponse(body=[b"data: {unparsable}\n\n", b"data: [DONE]\n\n"])
+    h = harness([garbage], choice="cancel").run()
+    assert h.of("decision")[0]["error_type"] == "protocol"
+    assert len(h.requests()) == 1

@@ -104,3 +104,44 @@ def test_adjacent_user_messages_are_merged() -> None:
     messages = build_request("m", "json", history, TOOLS)["messages"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert messages[-1]["content"].endswith("\n\nAlso check b.ts")
+
+
+def test_native_tools_are_lean_and_sent_once() -> None:
+    from agentlite.engine import prompt
+    from agentlite.tools.catalog import default_registry
+
+    tools = default_registry().definitions()
+    system = prompt.system_prompt("agent")
+    body = build_request("m", "native", HISTORY, tools, system=system)
+    read = next(t["function"] for t in body["tools"] if t["function"]["name"] == "read_file")
+    full = next(t for t in tools if t["name"] == "read_file")
+    assert read["description"] == full["brief"] and len(read["description"]) < len(full["description"])
+    assert read["parameters"]["required"] == ["path"]
+    assert read["parameters"]["properties"]["start_line"] == {"default": 1, "type": "integer"}
+    assert "## Tools" not in body["messages"][0]["content"], "tools are not repeated in the system prompt"
+    assert [t["function"]["name"] for t in body["tools"]].count("read_file") == 1
+    prompted = build_request("m", "json", HISTORY, tools, system=system)
+    assert full["description"] in prompted["messages"][0]["content"], "the json dialect keeps the full text"
+
+
+def test_lean_schema_keeps_what_models_need() -> None:
+    from agentlite.stream.request import lean_schema
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "mode": {"type": "string", "enum": ["a", "b"], "description": "How.", "title": "Mode"},
+            "description": {"type": "string", "minLength": 1},
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 9}, "default": []},
+        },
+        "required": ["mode", "description"],
+    }
+    assert lean_schema(schema) == {
+        "type": "object",
+        "properties": {
+            "mode": {"type": "string", "enum": ["a", "b"]},
+            "description": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+        },
+        "required": ["mode", "description"],
+    }
