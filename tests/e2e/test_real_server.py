@@ -209,6 +209,13 @@ def test_a_forced_tool_is_a_native_call_that_the_app_runs(
     path = "/" + arguments["path"].lstrip("/")
     assert app.evaluate("(p) => window.agentlite.vfs.readText(p)", path) == arguments["content"]
     assert_files_consistent(app)
+    accepted = [i for i in range(1, len(bodies)) if exchanges.status(i) == 200]
+    assert accepted, f"the server refused every request after the call: {exchanges.statuses.values()}"
+    last = app.locator("[data-testid=message][data-role=assistant]").last
+    assert last.get_attribute("data-state") == "done" and last.inner_text().strip(), (
+        "the model never answered"
+    )
+    expect(app.locator("[data-testid=error-banner]")).to_have_count(0)
 
 
 def test_the_json_dialect_writes_a_file_or_says_clearly_why_not(
