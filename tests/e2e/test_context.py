@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, Worker
 
 from agentlite.engine.tokens import TokenCounter, estimate
 from buildsys.bench_tokens import count_tokens
-from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, start, wait_idle
 
@@ -84,3 +84,39 @@ def test_the_listed_context_window_is_the_meters_window(
     send(page, "hello")
     wait_idle(page)
     assert meter(page)["window"] == LISTED_WINDOW
+
+
+REFUSAL = (
+    "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. "
+    "Please reduce the length of the messages."
+)
+
+
+def test_a_context_length_refusal_is_retried_with_a_request_that_fits(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    """The window the refusal states is learnt and the retry is cut to fit it: the old tool result goes
+    first, the system prompt and the question stay (docs/protocol.md, "Context windows that shrink")."""
+    log = "".join(f"{i:05d} worker {i % 7} finished batch {i * 13} in {i % 97} ms\n" for i in range(200))
+    model_server.script(
+        Scripted(chunks=tool_call_chunks(("read_file", {"path": "/build.log"}))),
+        Scripted(chunks=text_chunks("The log lists 200 batches.")),
+        failure(400, REFUSAL),
+        Scripted(chunks=text_chunks("Batch 96 was the slowest.")),
+    )
+    start(page, origin, model_server)
+    page.evaluate("(text) => window.agentlite.vfs.writeText('/build.log', text)", log)
+    send(page, "read /build.log")
+    wait_idle(page)
+    send(page, "which batch was slowest?")
+    wait_idle(page)
+    bodies = [r.body for r in model_server.completions()]
+    assert len(bodies) == 4
+    refused, retry = bodies[2], bodies[3]
+    assert "00150 worker" in json.dumps(refused) and "00150 worker" not in json.dumps(retry)
+    assert recount(retry) < recount(refused)
+    assert retry["messages"][0] == refused["messages"][0], "the system prompt stays"
+    assert retry["messages"][-1]["content"].endswith("which batch was slowest?")
+    last = page.locator("[data-testid=message][data-role=assistant]").last
+    assert "Batch 96 was the slowest." in last.inner_text()
+    assert page.locator("[data-testid=error-banner]").count() == 0

@@ -15,6 +15,7 @@ import re
 
 from agentlite.errors import ErrorType, ModelError
 from agentlite.stream.decoder import EMPTY_BODY
+from agentlite.stream.markup import without_markup
 
 PROMPT_DIALECTS = ("json", "ndjson", "ndjson-text")
 _TOOLS_WORDS = re.compile(r"\btools?\b|tool_choice|function", re.I)
@@ -47,14 +48,16 @@ def empty_stream(error: ModelError) -> bool:
 
 
 def writes_calls_as_text(text: str, tool_names: set[str]) -> bool:
-    """A native reply whose text holds a tool call written as JSON (`{"tool": ...}` or `{"name": ...}`)."""
-    for match in _JSON_LINE.finditer(text):
+    """A native reply whose text holds a tool call written as JSON (`{"tool": ...}` or `{"name": ...}`),
+    bare or in a chat template's call markup (`<tool_call>`, `<function=...>`, `<|python_tag|>`)."""
+    for match in _JSON_LINE.finditer(without_markup(text)):
         try:
             value = json.loads(match.group(1))
         except ValueError:
             continue
         if isinstance(value, dict):
             name = value.get("tool") or value.get("name")
-            if name in tool_names and isinstance(value.get("arguments", {}), dict):
+            arguments = value.get("arguments", value.get("parameters", {}))
+            if name in tool_names and isinstance(arguments, dict):
                 return True
     return False

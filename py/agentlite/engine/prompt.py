@@ -144,6 +144,14 @@ CORRECT_FORMAT = (
     "required format."
 )
 NUDGE_EMPTY = "Your last reply was empty. Please answer the request above."
+CALL_AS_TEXT = (
+    "Your reply wrote a tool call as text, so it did not run. Call the tool through the tool-calling "
+    "interface, or answer without it."
+)
+CALL_IN_THINKING = (
+    "A tool call written inside your thinking does not run. If you meant to make it, write it again "
+    "outside the thinking; otherwise answer."
+)
 NO_TOOLS_NOW = "Answer in plain text now, without calling any tools."
 GO_ON_AFTER_LOOP = (
     "You made the same tool call several times, so the last one was not run. The user chose to let you "

@@ -23,7 +23,7 @@ from agentlite.engine.dialect import PROMPT_DIALECTS, empty_stream, rejects_tool
 from agentlite.engine.dispatch import Call
 from agentlite.engine.loopguard import MAX_CONTINUATIONS
 from agentlite.engine.reply import Reply, stream_reply
-from agentlite.engine.shrink import squeeze, stated_overflow, target_for
+from agentlite.engine.shrink import SHRINK_UNSTATED, squeeze, stated_overflow, target_for
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
 from agentlite.engine.turn_setup import TurnSetup
@@ -48,6 +48,8 @@ class TurnCancelled(Exception):
 class Turn(TurnSetup):
     winding_down = False  # set once the turn is stopping: a second stop must not cut the clean-up short
     sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of its tokens
+    thinking_noted = False  # the model was told once this turn that a call in its thinking did not run
+    text_calls_noted = False  # the same, for a call written as text under a native dialect the user chose
 
     async def run(self) -> None:
         outcome = "completed"
@@ -131,8 +133,10 @@ class Turn(TurnSetup):
             await self.engine.sleep(attempt.wait_s)
         if attempt.repair is Repair.CORRECT:
             self.note(prompt.CORRECT_FORMAT)
-        elif attempt.repair is Repair.NUDGE:
-            self.note(prompt.NUDGE_EMPTY)
+        elif attempt.repair is Repair.NUDGE and not (
+            empty_stream(error) and await self._cut(SHRINK_UNSTATED)
+        ):
+            self.note(prompt.NUDGE_EMPTY)  # an empty stream may be a request too long for the server
         return True
 
     async def _shrink(self, error: ModelError, attempt: Attempt) -> bool:
@@ -149,8 +153,14 @@ class Turn(TurnSetup):
             self.counter.calibrate(refused_size, overflow.sent)  # count in the server's tokens from now
         target = target_for(overflow, self.budget.limit, overflow.sent or refused_size)
         if overflow.window or self._body()[0] == refused:
-            messages, memo = self.chat.messages, self.chat.memo
-            await squeeze(messages, memo, self.user_message, self.request_size, target, self._summarize)
+            return await self._cut(target / max(1, self.request_size()))
+        return True
+
+    async def _cut(self, share: float) -> bool:
+        """Squeeze the next request to `share` of its size; whether its body now differs from the last."""
+        refused, target = self.sent[0], int(self.request_size() * share)
+        messages, memo = self.chat.messages, self.chat.memo
+        await squeeze(messages, memo, self.user_message, self.request_size, target, self._summarize)
         return self._body()[0] != refused
 
     async def _settle(self, error: ModelError) -> bool:
@@ -282,7 +292,7 @@ class Turn(TurnSetup):
         self.invalid_rounds = 0
         if repeated:
             return self.stopped("repeated_reply", repeated)
-        if calls or self._native_text_calls(reply):
+        if calls or self._native_text_calls(reply) or self._calls_in_thinking(reply):
             return self._next_round()
         if reply.finish == "length":
             if not self.guard.may_continue():
@@ -321,12 +331,27 @@ class Turn(TurnSetup):
 
     def _native_text_calls(self, reply: Reply) -> bool:
         names = {str(d["name"]) for d in self.tool_defs()}
-        if self.settings.dialect != "auto" or self.dialect != "native" or not names:
+        if self.dialect != "native" or not names or not writes_calls_as_text(reply.content, names):
             return False
-        if not writes_calls_as_text(reply.content, names):
+        if self.settings.dialect == "auto":
+            self.switch_dialect("json", "the model writes tool calls as text")
+            self.note(prompt.CORRECT_FORMAT)
+            return True
+        if self.text_calls_noted:  # native was chosen: say it once per turn, then the answer stands
             return False
-        self.switch_dialect("json", "the model writes tool calls as text")
-        self.note(prompt.CORRECT_FORMAT)
+        self.text_calls_noted = True
+        self.note(prompt.CALL_AS_TEXT)
+        return True
+
+    def _calls_in_thinking(self, reply: Reply) -> bool:
+        """A call written only inside the thinking (docs/protocol.md, "Messy tool calls"): say once per
+        turn that it did not run, so the model can write it where it runs."""
+        names = {str(d["name"]) for d in self.tool_defs()}
+        thinking = "".join(reply.thinking)
+        if self.thinking_noted or not names or not writes_calls_as_text(thinking, names):
+            return False
+        self.thinking_noted = True
+        self.note(prompt.CALL_IN_THINKING)
         return True
 
     def _respond(self) -> None:

@@ -73,8 +73,9 @@ def make_parser(dialect: str, catalog: ToolCatalog, ids: CallIds) -> DialectPars
         return ProseParser()
     if dialect == "json":
         from agentlite.stream.json_dialect import JsonDialectParser
+        from agentlite.stream.markup import MarkupParser
 
-        return JsonDialectParser(catalog, ids)
+        return MarkupParser(JsonDialectParser(catalog, ids))
     if dialect in ("ndjson", "ndjson-text"):
         from agentlite.stream.ndjson import NdjsonParser
 
@@ -220,7 +221,7 @@ class StreamDecoder:
         return [part] if isinstance(part, Event) else []
 
     def _end(self) -> list[Event]:
-        events = self._content.close(truncated=False)
+        events = self._content.close(truncated=self.finish_reason == "length")  # a cut call is not repaired
         events += self._calls.close(self.finish_reason)
         ready = self._ready + sum(isinstance(e, ToolCallReady) for e in events)
         reason = self.finish_reason or "stop"

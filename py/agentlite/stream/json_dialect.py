@@ -9,7 +9,8 @@ Deciding points depend only on the text, never on the chunking: a candidate is d
 first key cannot start a call, `ToolCallStarted` goes out once the tool name is complete, and the call
 is ready the moment its object closes. A newline inside an open object after a complete value (`}`, `"`,
 a number) ends the object unless the next line continues it with `}`, `]` or `,`; then the one repair
-(json_repair.py) closes it. A broken call becomes `ToolCallInvalid` with a reason for the model.
+(json_repair.py) closes it. A broken call becomes `ToolCallInvalid` with a reason for the model. A call
+right after another on the same line (`}{`) is read too; a first key in single quotes may start a call.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from agentlite.stream.surrogates import mended_value
 _BLANKS = re.compile(r"[ \t]*")
 _OPENER = re.compile(r'\{\s*"tool"\s*:')
 _OPENER_PREFIX = re.compile(r'\{\s*(?:"(?:t(?:o(?:o(?:l(?:"\s*)?)?)?)?)?)?')
-_FIRST_KEY = re.compile(r'\{\s*(?:"((?:[^"\\]|\\.)*)"\s*:|([^\s"]))', re.DOTALL)
+_FIRST_KEY = re.compile(r'\{\s*(?:(?:"((?:[^"\\]|\\.)*)"|\'([^\'"\\]*)\')\s*:|([^\s"\']))', re.DOTALL)
 _NAME = re.compile(
     r'\{\s*(?:"(?:tool|tool_name)"\s*:\s*|(?:"type"\s*:\s*"function"\s*,\s*)?"function"\s*:\s*\{\s*"name"\s*:\s*)'
     r'"((?:[^"\\]|\\.)*)"'
 )
 _NAME_WINDOW = 512  # the name comes first; stop looking for it after this many characters
+CUT_OFF = "the reply was cut off inside the call (at the output limit); send it again, shorter"
 FORMAT_HINT = 'write each call as one JSON object on its own line: {"tool": "<name>", "arguments": {...}}'
 
 
@@ -235,6 +237,9 @@ class JsonDialectParser:
         if stripped[0] == "`" and self._fence_open:
             self._mode = "close_fence"
             return stripped
+        if stripped[0] == "{":  # two calls glued on one line: `}{`
+            self._open("", fenced=False, mid_line=False)
+            return stripped
         self._mode, self._fence_open = "prose", False
         return stripped
 
@@ -281,7 +286,8 @@ class JsonDialectParser:
         match = _FIRST_KEY.match(text)
         if match is None:
             return True
-        call.possible = match.group(1) is not None and match.group(1) in FIRST_KEYS
+        key = match.group(1) if match.group(1) is not None else match.group(2)  # '...': single quotes
+        call.possible = key is not None and key in FIRST_KEYS
         return call.possible
 
     def _progress(self, call: _Candidate) -> None:
@@ -348,7 +354,7 @@ class JsonDialectParser:
         self._detect_name(call)
         fixed = None if truncated else repaired(call.text)
         if fixed is None:
-            problem = "the reply ended inside the object" if truncated else "the object is not closed"
+            problem = CUT_OFF if truncated else "the object is not closed"
             self._give_up(call, problem, True)
             return
         self._conclude(call, fixed[0], fixed[1])

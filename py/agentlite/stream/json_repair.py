@@ -1,8 +1,10 @@
 """The one repair a malformed tool-call object gets, applied only when it is unambiguous (PROTOCOL §2).
 
 Unambiguous: closing braces or brackets missing at the end (the text ends outside a string), a trailing
-comma before a closer, closers in excess at the end. Anything else (a string cut off, a missing comma,
-single quotes) has more than one reading and is reported back to the model instead.
+comma before a closer, closers in excess at the end, and single quotes in place of double quotes when
+the text has no double quote at all (then every `'` is a delimiter, or the result does not parse).
+Anything else (a string cut off, a missing comma, quotes of both kinds) has more than one reading and is
+reported back to the model instead.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 def repaired(text: str) -> tuple[Any, str] | None:
     """(value, what was fixed) when one unambiguous repair makes `text` parse, else None."""
     fixes: list[str] = []
+    if "'" in text and '"' not in text:
+        text = text.replace("'", '"')
+        fixes.append("replaced single quotes with double quotes")
     candidate = _drop_trailing_commas(text)
     if candidate != text:
         fixes.append("removed a trailing comma")

@@ -102,8 +102,9 @@ def _native_assistant(message: Message) -> Message:
         }
         for call in message["tool_calls"]
     ]
-    # Content null beside tool_calls: some providers reject a message that has both.
-    return {"role": "assistant", "content": message.get("content") or None, "tool_calls": calls}
+    # Content "" (not null) beside tool_calls: llama-cpp-python answers 500 to a null content
+    # (docs/protocol.md, "Call-only assistant messages").
+    return {"role": "assistant", "content": message.get("content") or "", "tool_calls": calls}
 
 
 def prompt_messages(

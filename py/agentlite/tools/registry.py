@@ -86,6 +86,18 @@ def validation_message(error: ValidationError) -> str:
     return "invalid arguments: " + "; ".join(parts)
 
 
+def renamed(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` with one wrongly named argument put under the one required name that is missing
+    (`file_path` for `path`): with exactly one of each there is one reading (docs/protocol.md, "Messy
+    tool calls"). Anything else is left for validation to report."""
+    fields = model.model_fields
+    missing = [name for name, info in fields.items() if info.is_required() and name not in arguments]
+    unknown = [name for name in arguments if name not in fields]
+    if len(missing) != 1 or len(unknown) != 1:
+        return arguments
+    return {missing[0] if name == unknown[0] else name: value for name, value in arguments.items()}
+
+
 class ToolRegistry:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
@@ -126,7 +138,7 @@ class ToolRegistry:
                 ToolErrorType.INVALID_ARGUMENT, f"unknown tool {name!r}", f"Available tools: {known}"
             )
         try:
-            return tool, tool.args.model_validate(arguments)
+            return tool, tool.args.model_validate(renamed(tool.args, arguments))
         except ValidationError as error:
             raise ToolError(ToolErrorType.INVALID_ARGUMENT, validation_message(error)) from error
 

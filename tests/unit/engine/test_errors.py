@@ -310,3 +310,20 @@ def test_a_stream_with_nothing_decodable_is_a_protocol_error_the_user_sees() -> 
     h = harness([garbage], choice="cancel").run()
     assert h.of("decision")[0]["error_type"] == "protocol"
     assert len(h.requests()) == 1
+
+
+def test_a_call_written_only_inside_thinking_is_pointed_out_once() -> None:
+    json_dialect = replace(SETTINGS, dialect="json")
+    text = '<think>\n{"tool": "read_file", "arguments": {"path": "/a"}}\n</think>\nDone.'
+    h = harness([say(text), say(text), say("ok")]).run("read /a", json_dialect)
+    assert len(h.requests()) == 2, "told once per turn, then the answer stands"
+    assert "inside your thinking does not run" in h.requests()[1]["messages"][-1]["content"]
+    assert not h.tools.ran
+
+
+def test_a_call_written_as_text_under_forced_native_is_pointed_out_once() -> None:
+    text = '<tool_call>\n{"name": "read_file", "arguments": {"path": "/a"}}\n</tool_call>'
+    h = harness([say(text), calls(("read_file", {"path": "/a"})), say("done")]).run("read /a")
+    assert "wrote a tool call as text" in h.requests()[1]["messages"][-1]["content"]
+    assert not h.of("dialect"), "a dialect the user chose is never changed"
+    assert h.tools.ran == [("read_file", {"path": "/a", "content": ""})] and h.text().endswith("done")

@@ -101,3 +101,16 @@ def test_a_window_from_the_listing_shrinks_a_short_history_before_sending() -> N
     h.run("which batch was slowest?")
     (sent,) = h.requests()
     assert "00399 worker" not in json.dumps(sent) and h.text() == "fits"
+
+
+def test_an_empty_stream_is_retried_with_a_shorter_request() -> None:
+    """llama-cpp-python answers a streamed request longer than its window with 200 and no body."""
+    from agentlite.transport import ScriptedResponse
+
+    h = Harness([ScriptedResponse(body=[]), say("fits now")])
+    _six_message_history(h)
+    h.run("which batch was slowest?")
+    refused, retry = h.requests()
+    assert _size(retry) <= 0.75 * _size(refused)
+    assert "Your last reply was empty" not in json.dumps(retry), "no nudge: the model never saw it"
+    assert h.text() == "fits now"

@@ -24,6 +24,12 @@ JSON_TEXTS = [
     '{"tool": "write_file", "arguments": {"path": "/w", "content": "' + "line\\n" * 300 + '"}}\n',
     '[{"tool":"read_file","arguments":{"path":"/a"}},\n'
     ' {"tool":"grep","arguments":{"query":"x"}}]\n[link](x)\n',
+    # messy shapes of real models (docs/protocol.md, "Messy tool calls")
+    'Reading.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "/h"}}\n</tool_call>\nok',
+    'Now <function=write_file>{"path": "/f", "content": "a<b>c"}</function> and <func or <tool_',
+    '<|python_tag|>{"name": "read_file", "parameters": {"path": "/p"}}<|eom_id|>',
+    "{'tool': 'read_file', 'arguments': {'path': '/q'}}\nand it's fine",
+    '{"tool":"read_file","arguments":{"path":"/g1"}}{"name":"read_file","arguments":{"path":"/g2"}}\n',
 ]
 
 JSON_TOKENS = [
@@ -48,6 +54,14 @@ JSON_TOKENS = [
     "```",
     "<think>",
     "</think>",
+    "<tool_call>",
+    "</tool_call>",
+    "<function=read_file>",
+    "</function>",
+    "<|python_tag|>",
+    "<|eom_id|>",
+    "'",
+    "}{",
     "<th",
     "ink>",
 ]

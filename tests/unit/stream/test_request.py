@@ -145,3 +145,9 @@ def test_lean_schema_keeps_what_models_need() -> None:
         },
         "required": ["mode", "description"],
     }
+
+
+def test_a_call_only_assistant_message_has_empty_string_content() -> None:
+    history = [{"role": "assistant", "content": "", "tool_calls": [{"id": "c", "name": "read_file"}]}]
+    (message,) = build_request("m", "native", history, TOOLS)["messages"]
+    assert message["content"] == ""

@@ -95,3 +95,17 @@ def test_names_are_unique() -> None:
 def test_result_text_for_the_model() -> None:
     assert ToolResult.success("ok").for_model() == "ok"
     assert ToolResult.success("ok", {"a": 1}).for_model() == 'ok\n{"a": 1}'
+
+
+def test_one_wrong_argument_name_for_the_one_missing_required_name_is_renamed() -> None:
+    from pydantic import BaseModel
+
+    from agentlite.tools.registry import renamed
+
+    class Args(BaseModel):
+        path: str
+        limit: int = 5
+
+    assert renamed(Args, {"file_path": "/a", "limit": 2}) == {"path": "/a", "limit": 2}
+    assert renamed(Args, {"file": "/a", "name": "/b"}) == {"file": "/a", "name": "/b"}, "two readings"
+    assert renamed(Args, {"path": "/a", "extra": 1}) == {"path": "/a", "extra": 1}, "nothing missing"
