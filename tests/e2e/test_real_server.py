@@ -239,23 +239,26 @@ def test_the_json_dialect_writes_a_file_or_says_clearly_why_not(
 
 def refuse_what_does_not_fit(page: Page, llama: LlamaServer) -> None:
     """This server answers a streamed request longer than its window with an empty 200 (it fails after
-    the headers); only an unstreamed one gets its `400 context_length_exceeded`. So each request first
-    goes to the same server unstreamed for one token: a refusal reaches the page as the server worded
-    it, anything else goes through untouched and streams."""
+    the headers); only an unstreamed one gets its `400 context_length_exceeded`. So each request is first
+    put to the same server unstreamed, asking for logprobs, which it refuses (500) right after its window
+    check and before any work: a context refusal reaches the page as the server worded it, anything else
+    goes through untouched and streams."""
 
     def handle(route: Route) -> None:
         body = json.loads(route.request.post_data or "null")
-        probe = {k: v for k, v in body.items() if k != "stream_options"} | {"stream": False, "max_tokens": 1}
+        probe = {k: v for k, v in body.items() if k != "stream_options"}
+        probe |= {"stream": False, "logprobs": True, "top_logprobs": 1}
         asked = urllib.request.Request(
             route.request.url, json.dumps(probe).encode(), {"Content-Type": "application/json"}
         )
         try:
             urllib.request.urlopen(asked, timeout=300).read()
         except urllib.error.HTTPError as refused:
-            if refused.code == 400:
+            text = refused.read()
+            if refused.code == 400 and b"context_length_exceeded" in text:
                 origin = route.request.headers.get("origin", "*")
                 headers = {"Access-Control-Allow-Origin": origin, "Content-Type": "application/json"}
-                return route.fulfill(status=400, headers=headers, body=refused.read())
+                return route.fulfill(status=400, headers=headers, body=text)
         route.continue_()
 
     page.context.route(f"{llama.base_url}/chat/completions", handle)
@@ -287,26 +290,39 @@ def test_a_refused_context_is_retried_smaller_and_the_servers_window_is_learnt(
     refused = [i for i in range(asked, len(exchanges.posts)) if exchanges.status(i) == 400]
     assert refused, "the server never refused a request: the history did not outgrow its window"
     bodies = exchanges.bodies()
-    first_refused, retry = bodies[refused[0]], bodies[refused[0] + 1]
+    first_refused = bodies[refused[0]]
+    # a summary request of the older turns may come between: the retry is the next one with the question
+    retries = [b for b in bodies[refused[0] + 1 :] if question in json.dumps(b["messages"][-1])]
+    assert retries, "no request after the refusal carried the current message"
+    retry = retries[0]
     assert retry != first_refused, "the retry resent the identical request"
     assert len(json.dumps(retry)) < len(json.dumps(first_refused))
-    assert question in json.dumps(retry["messages"][-1]), "the retry lost the current message"
     assert exchanges.status(len(bodies) - 1) == 200, "no request of the turn fitted the window"
     window = app.locator("[data-testid=context-meter]").get_attribute("data-window")
     assert window == str(SMALL.n_ctx)
 
 
-def test_a_streamed_request_beyond_the_window_ends_in_an_error_the_user_sees(
+def test_a_streamed_request_beyond_the_window_never_ends_as_a_silent_empty_answer(
     page: Page, origin: str, llama: LlamaServer
 ) -> None:
-    """Unproxied, the server's answer to an oversized streamed request is an empty 200: the turn must
-    end with an error on screen, not an empty answer that looks like success."""
+    """Unproxied, the server's answer to an oversized streamed request is an empty 200. The turn must
+    not end as an empty answer that looks like success: either a smaller request is answered, or an
+    error is on screen."""
     app = open_real(page, origin, llama, SMALL.alias, "auto")
     exchanges = watch(app)
     fill_the_small_window(app, exchanges)
+    asked = len(exchanges.posts)
     send(app, f"More notes. {FILLER} Which animal jumps?")
     settle(app)
     assert_clear_end(app)
     banner = app.locator("[data-testid=error-banner]")
-    expect(banner).to_have_count(1)
-    assert banner.inner_text().strip()
+    if banner.count():
+        assert banner.last.inner_text().strip(), "an error banner without words"
+        return
+    bodies = exchanges.bodies()
+    oversized = len(json.dumps(bodies[asked]))
+    assert len(json.dumps(bodies[-1])) < oversized, (
+        "answered without a smaller request: the empty reply passed"
+    )
+    answer = app.locator("[data-testid=message][data-role=assistant]").last
+    assert answer.get_attribute("data-state") == "done" and answer.inner_text().strip()
