@@ -154,6 +154,9 @@ def server_config(port: int, slots: tuple[Slot, ...] = SLOTS) -> dict[str, Any]:
             "chat_format": slot.chat_format,
             "n_threads": 2,
             "seed": 7,
+            # no logits kept for logprobs (the app never asks): less memory, and a request that asks for
+            # them is refused right after the window check, which the context tests use as a cheap probe
+            "logits_all": False,
             "verbose": False,
         }
         for slot in slots

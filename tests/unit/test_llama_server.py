@@ -36,6 +36,7 @@ def test_the_server_listens_on_loopback_with_one_alias_per_slot() -> None:
     assert {m["model"] for m in config["models"]} == {str(llama_server.MODEL)}
     small = next(m for m in config["models"] if m["model_alias"] == "smollm2-small")
     assert small["n_ctx"] < 4096
+    assert all(m["logits_all"] is False for m in config["models"]), "the refusal probe needs logprobs refused"
 
 
 def test_starting_without_an_install_says_how_to_install(
