@@ -265,9 +265,18 @@ def refuse_what_does_not_fit(page: Page, llama: LlamaServer) -> None:
 
 
 def fill_the_small_window(page: Page, exchanges: Exchanges) -> None:
-    """One long message that fits the small window alone, answered: the next long one will not fit."""
+    """One long message that fits the small window alone: the next long one will not fit. Its answer is
+    stopped once it has begun, so a model that rambles does not fill the window in this turn already."""
     chat_mode(page)
     send(page, f"Here are my notes. {FILLER} Reply with one word: ok.")
+    page.wait_for_function(
+        f"() => ({SETTLED})() || [...document.querySelectorAll('[data-testid=message][data-role=assistant]')]"
+        ".pop()?.innerText.trim().length > 0",
+        timeout=SERVER_WAIT_MS,
+    )
+    stop = page.locator("[data-testid=chat-stop]")
+    if stop.is_visible():
+        stop.click()
     assert settle(page) == "idle"
     assert exchanges.status(0) == 200, "the first message alone should fit the window"
 
