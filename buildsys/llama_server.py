@@ -205,8 +205,8 @@ class LlamaServer:
             return [entry["id"] for entry in json.load(response)["data"]]
 
     def _wait_ready(self) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT
-        while time.monotonic() < deadline:
+        give_up_at = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < give_up_at:
             assert self.process is not None
             if self.process.poll() is not None:
                 raise BuildError(
