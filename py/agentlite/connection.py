@@ -127,7 +127,8 @@ def _answered(settings: Settings, status: int, body: bytes) -> Diagnosis:
         )
     if entry is None:
         return Diagnosis("ok", "Connected.", status, names)
-    return Diagnosis("ok", "Connected.", status, names, _tool_support(entry), context_window(entry))
+    served = f"Connected: the endpoint serves {settings.model}."
+    return Diagnosis("ok", served, status, names, _tool_support(entry), context_window(entry))
 
 
 def _entries(body: bytes) -> list[dict[str, Any]]:

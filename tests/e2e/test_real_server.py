@@ -135,6 +135,7 @@ def test_the_connection_test_passes_and_lists_the_model(page: Page, origin: str,
     app.click("[data-testid=settings-test]")
     result = app.locator("[data-testid=settings-test-result]")
     expect(result).to_have_attribute("data-outcome", "ok", timeout=60_000)
+    expect(result).to_contain_text(FUNCTIONS.alias)  # the result names the model it found
     listed = [o.get_attribute("value") for o in app.locator("#settings-models option").all()]
     assert FUNCTIONS.alias in listed and set(listed) == {s.alias for s in (FUNCTIONS, PLAIN, SMALL)}
 

@@ -44,6 +44,7 @@ def test_a_listed_model_with_tools_is_ok_and_the_key_goes_only_in_the_header() -
     transport = ScriptedTransport.of(listing({"id": "m1", "supported_parameters": ["tools", "top_p"]}))
     result = diagnose(endpoint(), transport)
     assert (result["outcome"], result["tools"], result["models"]) == ("ok", True, ["m1"])
+    assert "m1" in result["message"]  # the user sees which model answered the test
     request = transport.requests[0]
     assert (request.method, request.url) == ("GET", "http://127.0.0.1:9/v1/models")
     assert request.headers["Authorization"] == f"Bearer {KEY}"
