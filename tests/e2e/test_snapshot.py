@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page, Route, Worker
+from playwright.sync_api import Page, Route
 
+from buildsys.bench_startup import agent_worker
 from tests.e2e.conftest import pipe_console, send, wait_ready
 
 CACHE = "agentlite-pyodide-snapshot"
@@ -41,15 +42,6 @@ BROKEN_STORE = (
     "Object.defineProperty(self, 'caches', {value: {open: async () => "
     "{ throw new Error('the store is broken'); }}});\n"
 )
-
-
-def agent_worker(page: Page) -> Worker:
-    for _ in range(600):  # bounded: 30 s
-        found = [w for w in page.workers if "/worker.js" in w.url]
-        if found:
-            return found[0]
-        page.wait_for_timeout(50)
-    raise AssertionError("the agent worker never started")
 
 
 def visit(page: Page, origin: str) -> dict[str, Any]:
