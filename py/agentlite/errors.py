@@ -46,7 +46,7 @@ class ModelError(Exception):
         where = f" (HTTP {self.status})" if self.status else ""
         return f"{self.type.value}: {self.message}{where}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "error_type": self.type.value,
             "message": self.message,

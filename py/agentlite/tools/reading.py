@@ -47,7 +47,7 @@ async def list_directory(context: ToolContext, args: ListArgs) -> ToolResult:
 
 def _entry_line(entry: dict[str, Any]) -> str:
     if entry["kind"] == "dir":
-        return entry["path"] + "/"
+        return str(entry["path"]) + "/"
     binary = "binary, " if entry.get("binary") else ""
     return f"{entry['path']}  ({binary}{size_text(int(entry.get('size') or 0))})"
 
