@@ -21,11 +21,17 @@ from typing import TYPE_CHECKING
 
 from agentlite.workspace import paths
 from agentlite.workspace.blobs import BlobStore
-from agentlite.workspace.errors import CorruptData, InvalidArgument, NotAFile, WorkspaceError, size_text
-from agentlite.workspace.plan import Plan, Target
+from agentlite.workspace.change_plan import Plan, Target
 from agentlite.workspace.records import SCHEMA, Commit, Entry, Meta, Turn, Version, commit_key, entry_key
 from agentlite.workspace.storage import WORKSPACE_STORES, Batch, MemoryStorage
 from agentlite.workspace.tree import Tree
+from agentlite.workspace.workspace_errors import (
+    CorruptData,
+    InvalidArgument,
+    NotAFile,
+    WorkspaceError,
+    size_text,
+)
 
 if TYPE_CHECKING:
     from agentlite.workspace.workspace import Change, Workspace

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from agentlite.workspace import paths
+from agentlite.workspace.change_plan import Plan, Target
 from agentlite.workspace.content import sha256, to_bytes
-from agentlite.workspace.errors import WorkspaceError
-from agentlite.workspace.plan import Plan, Target
+from agentlite.workspace.workspace_errors import WorkspaceError
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from agentlite.workspace import timeline
 from agentlite.workspace.blobs import BlobStore
-from agentlite.workspace.errors import WorkspaceError
 from agentlite.workspace.records import Entry, Version
+from agentlite.workspace.workspace_errors import WorkspaceError
 
 if TYPE_CHECKING:
     from agentlite.workspace.workspace import Workspace

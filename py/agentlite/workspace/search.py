@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentlite.workspace.errors import BadPattern, InvalidArgument
+from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument
 
 DEFAULT_MAX_RESULTS = 100
 MAX_CONTEXT = 20

@@ -23,10 +23,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from agentlite.workspace import diffs, paths
+from agentlite.workspace.change_plan import Plan, Target
 from agentlite.workspace.content import decode_text
-from agentlite.workspace.errors import CorruptData, InvalidArgument, NotAFile, NotFound
-from agentlite.workspace.plan import Plan, Target
 from agentlite.workspace.records import Commit, Entry, Kind, Version, commit_key, version_key
+from agentlite.workspace.workspace_errors import CorruptData, InvalidArgument, NotAFile, NotFound
 
 if TYPE_CHECKING:
     from agentlite.workspace.workspace import Change, Workspace

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterable
 
 from agentlite.workspace import paths
-from agentlite.workspace.errors import CorruptData
 from agentlite.workspace.records import SCHEMA, Entry, Meta, Turn
 from agentlite.workspace.storage import StorageBackend
+from agentlite.workspace.workspace_errors import CorruptData
 
 
 class Tree:

@@ -17,19 +17,25 @@ from typing import Any
 
 from agentlite.workspace import archive, changeset, integrity, paths, timeline
 from agentlite.workspace import turns as turn_context
+from agentlite.workspace.change_plan import Plan, Target
 from agentlite.workspace.content import guess_type, to_bytes
-from agentlite.workspace.core import DEFAULT_MAX_FILE_SIZE, Listener, WorkspaceCore
 from agentlite.workspace.diffs import Hunk, unified
 from agentlite.workspace.edits import EditBlock, apply_blocks
-from agentlite.workspace.errors import AlreadyExists, InvalidArgument, InvalidPath, NotAFile, NotFound
 from agentlite.workspace.globs import glob_set
+from agentlite.workspace.machinery import DEFAULT_MAX_FILE_SIZE, Listener, WorkspaceCore
 from agentlite.workspace.pages import DEFAULT_MAX_LINES, Page, page_of
-from agentlite.workspace.plan import Plan, Target
 from agentlite.workspace.records import Entry, Version
 from agentlite.workspace.results import Change, EditResult
 from agentlite.workspace.search import DEFAULT_MAX_RESULTS, SearchResult, compile_query, search_texts
 from agentlite.workspace.storage import StorageBackend
 from agentlite.workspace.tree import Tree
+from agentlite.workspace.workspace_errors import (
+    AlreadyExists,
+    InvalidArgument,
+    InvalidPath,
+    NotAFile,
+    NotFound,
+)
 
 __all__ = ["DEFAULT_MAX_FILE_SIZE", "Change", "EditResult", "Workspace"]
 

@@ -18,8 +18,13 @@ from typing import Any
 from agentlite.workspace import paths
 from agentlite.workspace import turns as turn_context
 from agentlite.workspace.blobs import BlobStore
+from agentlite.workspace.change_plan import Plan
 from agentlite.workspace.content import decode_text
-from agentlite.workspace.errors import (
+from agentlite.workspace.records import Entry
+from agentlite.workspace.results import Change
+from agentlite.workspace.storage import StorageBackend
+from agentlite.workspace.tree import Tree
+from agentlite.workspace.workspace_errors import (
     FileTooLarge,
     NotADirectory,
     NotAFile,
@@ -29,11 +34,6 @@ from agentlite.workspace.errors import (
     WorkspaceError,
     size_text,
 )
-from agentlite.workspace.plan import Plan
-from agentlite.workspace.records import Entry
-from agentlite.workspace.results import Change
-from agentlite.workspace.storage import StorageBackend
-from agentlite.workspace.tree import Tree
 
 log = logging.getLogger(__name__)
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
