@@ -17,12 +17,17 @@ from typing import Any
 from agentlite.workspace import archive, changeset, integrity, operations, paths, timeline
 from agentlite.workspace.content import guess_type
 from agentlite.workspace.diffs import Hunk
-from agentlite.workspace.globs import glob_set
 from agentlite.workspace.machinery import DEFAULT_MAX_FILE_SIZE, Listener, Machinery
 from agentlite.workspace.pages import DEFAULT_MAX_LINES, Page, page_of
 from agentlite.workspace.records import Entry, Version
 from agentlite.workspace.results import Change, EditResult
-from agentlite.workspace.search import DEFAULT_MAX_RESULTS, SearchResult, compile_query, search_texts
+from agentlite.workspace.search import (
+    DEFAULT_MAX_RESULTS,
+    SearchResult,
+    compile_query,
+    files_to_search,
+    search_texts,
+)
 from agentlite.workspace.storage import StorageBackend
 from agentlite.workspace.tree import Tree
 from agentlite.workspace.workspace_errors import NotADirectory, NotAFile, NotFound
@@ -145,21 +150,7 @@ class Workspace:
         a capital letter).
         """
         pattern = compile_query(query, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
-        tree = await self._machinery.heads()
-        root = paths.normalize(path)
-        single = tree.at(root)
-        if single is None and not tree.is_dir(root):
-            raise NotFound(f"{root} does not exist", path=root)
-        chosen = [single] if single is not None and single.kind == "file" else tree.below(root)
-        wanted, unwanted = glob_set(include), glob_set(exclude)
-        files = [
-            e
-            for e in chosen
-            if e.kind == "file"
-            and not e.binary
-            and (not wanted or wanted.matches(e.path, paths.relative(e.path, root)))
-            and not (unwanted and unwanted.matches(e.path, paths.relative(e.path, root)))
-        ]
+        files = files_to_search(await self._machinery.heads(), path, include, exclude)
         texts = await self._machinery.texts_of(files)
         pairs = ((e.path, texts[e.sha256]) for e in files if e.sha256 in texts)
         return search_texts(pairs, pattern, query=query, context=context, max_results=max_results)

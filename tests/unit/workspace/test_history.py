@@ -206,6 +206,18 @@ async def test_a_user_change_during_an_agent_turn_stays_out_of_it() -> None:
 
 
 @aio
+async def test_a_change_without_a_turn_is_a_turn_of_its_own_by_the_user() -> None:
+    ws = await open_workspace()
+    first = await ws.write("/a.txt", "a")
+    second = await ws.write("/b.txt", "b", turn="t1")
+    third = await ws.write("/c.txt", "c", author="agent")
+    assert (first.turn, first.author) == (f"auto-{first.commit}", "user")
+    assert (second.turn, second.author) == ("t1", "user")
+    assert (third.turn, third.author) == (f"auto-{third.commit}", "agent")
+    assert [t["turn"] for t in await ws.turns()] == [first.turn, "t1", third.turn]
+
+
+@aio
 async def test_bad_turn_ids() -> None:
     ws = await open_workspace()
     with pytest.raises(InvalidArgument):
