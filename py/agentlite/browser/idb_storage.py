@@ -20,8 +20,8 @@ import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from agentlite.workspace.errors import StaleState, StorageClosed, StorageError, StorageFull
 from agentlite.workspace.storage import Batch, Value
+from agentlite.workspace.workspace_errors import StaleState, StorageClosed, StorageError, StorageFull
 
 MODULE = "agentlite_idb"
 LOCK_NAME = "agentlite-workspace"

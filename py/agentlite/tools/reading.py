@@ -17,8 +17,8 @@ from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import Risk, Tool
 from agentlite.tools.result import ToolResult
 from agentlite.workspace import Page, paths
-from agentlite.workspace.errors import size_text
 from agentlite.workspace.search import MAX_CONTEXT, compile_query
+from agentlite.workspace.workspace_errors import size_text
 
 MAX_PAGE_LINES = 2000
 PATH_HITS = 20

@@ -23,7 +23,7 @@ from typing import Any
 
 from agentlite.tools.context import ToolSettings
 from agentlite.workspace import ChangeSet, Workspace, WorkspaceError, paths
-from agentlite.workspace.errors import size_text
+from agentlite.workspace.workspace_errors import size_text
 
 _TOKENS = re.compile(r"[^\s;|&<>()'\"`=,]+")
 _GLOB = re.compile(r"[*?\[]")

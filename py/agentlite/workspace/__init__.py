@@ -11,10 +11,16 @@ Key layout of the stores (all keys are strings, values JSON strings unless said 
 - `turns`    "<turn id>"                 -> {turn, author, time, first, last, commits}
 """
 
+from agentlite.workspace.change_plan import Skipped
 from agentlite.workspace.changeset import ChangeSet
 from agentlite.workspace.diffs import Hunk
 from agentlite.workspace.edits import BlockResult, EditBlock
-from agentlite.workspace.errors import (
+from agentlite.workspace.pages import Page
+from agentlite.workspace.records import Version
+from agentlite.workspace.search import Hit, SearchResult
+from agentlite.workspace.storage import Batch, MemoryStorage, StorageBackend
+from agentlite.workspace.workspace import Change, EditResult, Workspace
+from agentlite.workspace.workspace_errors import (
     AlreadyExists,
     BadPattern,
     Conflict,
@@ -31,12 +37,6 @@ from agentlite.workspace.errors import (
     StorageFull,
     WorkspaceError,
 )
-from agentlite.workspace.pages import Page
-from agentlite.workspace.plan import Skipped
-from agentlite.workspace.records import Version
-from agentlite.workspace.search import Hit, SearchResult
-from agentlite.workspace.storage import Batch, MemoryStorage, StorageBackend
-from agentlite.workspace.workspace import Change, EditResult, Workspace
 
 __all__ = [
     "AlreadyExists",

@@ -17,18 +17,21 @@ import io
 import json
 import zipfile
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from agentlite.workspace import paths
 from agentlite.workspace.blobs import BlobStore
-from agentlite.workspace.errors import CorruptData, InvalidArgument, NotAFile, WorkspaceError, size_text
-from agentlite.workspace.plan import Plan, Target
+from agentlite.workspace.change_plan import Plan, Target
+from agentlite.workspace.committer import Committer
 from agentlite.workspace.records import SCHEMA, Commit, Entry, Meta, Turn, Version, commit_key, entry_key
-from agentlite.workspace.storage import WORKSPACE_STORES, Batch, MemoryStorage
-from agentlite.workspace.tree import Tree
-
-if TYPE_CHECKING:
-    from agentlite.workspace.workspace import Change, Workspace
+from agentlite.workspace.results import Change
+from agentlite.workspace.storage import Batch, MemoryStorage
+from agentlite.workspace.workspace_errors import (
+    CorruptData,
+    InvalidArgument,
+    NotAFile,
+    WorkspaceError,
+    size_text,
+)
 
 FORMAT = "agentlite-workspace"
 EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -54,10 +57,10 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True) 
         archive.writestr(info, data, compress_type=kind, compresslevel=6 if packed else None)
 
 
-async def export_zip(ws: Workspace, history: bool) -> bytes:
-    await ws._ensure_loaded()
-    live = ws.tree.below(paths.ROOT)
-    contents = await ws.blobs.read_many(e.sha256 for e in live if e.sha256)
+async def export_zip(committer: Committer, history: bool) -> bytes:
+    tree = await committer.heads()
+    live = tree.below(paths.ROOT)
+    contents = await committer.blobs.read_many(e.sha256 for e in live if e.sha256)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for entry in live:
@@ -66,31 +69,21 @@ async def export_zip(ws: Workspace, history: bool) -> bytes:
             else:
                 _add(archive, "files" + entry.path, contents[entry.sha256 or ""])
         if history:
-            await _export_history(ws, archive)
+            await _export_history(committer, tree.meta, archive)
     return buffer.getvalue()
 
 
-async def _export_history(ws: Workspace, archive: zipfile.ZipFile) -> None:
-    manifest = {"format": FORMAT, "schema": SCHEMA, "meta": json.loads(ws.tree.meta.to_json())}
+async def _export_history(committer: Committer, meta: Meta, archive: zipfile.ZipFile) -> None:
+    manifest = {"format": FORMAT, "schema": SCHEMA, "meta": json.loads(meta.to_json())}
     _add(archive, "history/manifest.json", json.dumps(manifest, sort_keys=True, indent=1).encode() + b"\n")
     for store in _RECORDS:
-        rows = await ws.storage.scan(store)
+        rows = await committer.storage.scan(store)
         lines = [value if isinstance(value, str) else value.decode() for _key, value in rows]
         _add(archive, f"history/{store}.jsonl", "".join(line + "\n" for line in lines).encode())
-    keys = await ws.storage.keys("blobs")
-    for key, value in zip(keys, await ws.storage.get_many("blobs", keys), strict=True):
+    keys = await committer.storage.keys("blobs")
+    for key, value in zip(keys, await committer.storage.get_many("blobs", keys), strict=True):
         if isinstance(value, bytes):
             _add(archive, f"history/blobs/{key}", value, packed=value[:1] not in (b"Z", b"d"))
-
-
-async def erase(ws: Workspace) -> None:
-    """Delete every record of the workspace's stores in one commit (chats and memory stay)."""
-    batch = Batch(clears=list(WORKSPACE_STORES))
-    await ws.storage.commit(batch)
-    ws.tree = Tree()
-    ws.blobs.forget()
-    ws._texts.clear()
-    ws._dirty = False
 
 
 def _open(data: bytes) -> zipfile.ZipFile:
@@ -107,17 +100,22 @@ def _open(data: bytes) -> zipfile.ZipFile:
 
 
 async def import_zip(
-    ws: Workspace, data: bytes, history: bool | None, replace_all: bool, turn: str | None, author: str | None
+    committer: Committer,
+    data: bytes,
+    history: bool | None,
+    replace_all: bool,
+    turn: str | None,
+    author: str | None,
 ) -> Change:
     archive = _open(data)
     has_history = "history/manifest.json" in archive.namelist()
-    if history or (history is None and has_history and not ws.tree.entries):
+    if history or (history is None and has_history and not (await committer.heads()).entries):
         if not has_history:
             raise InvalidArgument(
                 "the archive has no history (history/manifest.json); import its files instead"
             )
-        return await _import_history(ws, archive)
-    return await _import_files(ws, archive, replace_all, turn, author)
+        return await _import_history(committer, archive)
+    return await _import_files(committer, archive, replace_all, turn, author)
 
 
 def _file_members(archive: zipfile.ZipFile) -> list[tuple[str, zipfile.ZipInfo]]:
@@ -136,7 +134,7 @@ def _file_members(archive: zipfile.ZipFile) -> list[tuple[str, zipfile.ZipInfo]]
 
 
 async def _import_files(
-    ws: Workspace, archive: zipfile.ZipFile, replace_all: bool, turn: str | None, author: str | None
+    committer: Committer, archive: zipfile.ZipFile, replace_all: bool, turn: str | None, author: str | None
 ) -> Change:
     folders: set[str] = set()
     files: dict[str, bytes] = {}
@@ -147,14 +145,14 @@ async def _import_files(
             continue
         if info.flag_bits & 0x1:
             raise InvalidArgument(f"{path} is encrypted in the archive; it cannot be imported")
-        ws._check_size(path, info.file_size)
+        committer.check_size(path, info.file_size)
         files[path] = archive.read(info)
 
     async def build(plan: Plan) -> None:
         _import_plan(plan, folders, files, replace_all)
         plan.note = "import"
 
-    return await ws._mutate(build, turn, author)
+    return await committer.mutate(build, turn, author)
 
 
 def _import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_all: bool) -> None:
@@ -181,9 +179,7 @@ def _import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace
                 plan.set(entry.id, Target(None, entry.kind))
 
 
-async def _import_history(ws: Workspace, archive: zipfile.ZipFile) -> Change:
-    from agentlite.workspace.workspace import Change
-
+async def _import_history(committer: Committer, archive: zipfile.ZipFile) -> Change:
     manifest = json.loads(archive.read("history/manifest.json"))
     if manifest.get("format") != FORMAT or manifest.get("schema") != SCHEMA:
         raise InvalidArgument(
@@ -206,20 +202,7 @@ async def _import_history(ws: Workspace, archive: zipfile.ZipFile) -> Change:
             _check_record(record, blobs)
     meta = Meta.from_json(json.dumps(manifest["meta"]))
     batch.put("meta", "state", meta.to_json())
-    async with ws._lock, ws.storage.lock():
-        await ws._sync()
-        if ws.tree.entries or ws.tree.meta.commit:
-            raise InvalidArgument(
-                "importing a history needs an empty workspace: clear it first, or import the files only"
-            )
-        batch.guard = ("meta", "state", ws.tree.meta_json)
-        try:
-            await ws.storage.commit(batch)
-        finally:
-            ws._dirty = True
-        await ws._reload()
-    live = sorted(ws.tree.live)
-    ws._notify({"type": "import", "commit": meta.commit, "turn": None, "author": None, "paths": live})
+    await committer.store_history(batch)
     return Change(meta.commit or None, "import", "user")
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from agentlite.workspace import delta
 from agentlite.workspace.content import sha256
-from agentlite.workspace.errors import CorruptData
 from agentlite.workspace.records import Entry
 from agentlite.workspace.storage import StorageBackend
+from agentlite.workspace.workspace_errors import CorruptData
 
 STORE = "blobs"
 MIN_DELTA_SIZE = 1024  # smaller files are always stored whole

@@ -12,19 +12,16 @@ so one undo takes it all back; a storage failure stores none of it and raises.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from agentlite.workspace import paths
+from agentlite.workspace.change_plan import Plan, Target
+from agentlite.workspace.committer import Committer
 from agentlite.workspace.content import sha256, to_bytes
-from agentlite.workspace.errors import WorkspaceError
-from agentlite.workspace.plan import Plan, Target
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from agentlite.workspace.records import Entry
-    from agentlite.workspace.workspace import Change, Workspace
+from agentlite.workspace.records import Entry
+from agentlite.workspace.results import Change
+from agentlite.workspace.workspace_errors import WorkspaceError
 
 
 @dataclass
@@ -38,7 +35,7 @@ class ChangeSet:
     note: str | None = None  # recorded with each version ("shell: sed -i ...")
 
 
-async def apply(ws: Workspace, changes: ChangeSet, turn: str | None, author: str | None) -> Change:
+async def apply(committer: Committer, changes: ChangeSet, turn: str | None, author: str | None) -> Change:
     async def build(plan: Plan) -> None:
         plan.note = changes.note
         for raw in sorted(changes.removed_folders, reverse=True):
@@ -46,11 +43,11 @@ async def apply(ws: Workspace, changes: ChangeSet, turn: str | None, author: str
         for raw in sorted(changes.deletes):
             _guarded(plan, raw, lambda path: _delete(plan, changes, path))
         for raw, content in sorted(changes.writes.items()):
-            _guarded(plan, raw, functools.partial(_write, ws, plan, changes, content=content))
+            _guarded(plan, raw, functools.partial(_write, committer, plan, changes, content=content))
         for raw in sorted(changes.folders):
             _guarded(plan, raw, lambda path: _folder(plan, path))
 
-    return await ws._mutate(build, turn, author, strict=False)
+    return await committer.mutate(build, turn, author, strict=False)
 
 
 def _guarded(plan: Plan, raw: str, step: Callable[[str], str | None]) -> None:
@@ -89,7 +86,9 @@ def _delete(plan: Plan, changes: ChangeSet, path: str) -> str | None:
     return None
 
 
-def _write(ws: Workspace, plan: Plan, changes: ChangeSet, path: str, *, content: str | bytes) -> str | None:
+def _write(
+    committer: Committer, plan: Plan, changes: ChangeSet, path: str, *, content: str | bytes
+) -> str | None:
     entry = _current(plan, path)
     if entry is not None and entry.kind == "dir":
         return f"{path} is a folder in the workspace; it was not replaced by a file"
@@ -97,7 +96,7 @@ def _write(ws: Workspace, plan: Plan, changes: ChangeSet, path: str, *, content:
         when = "changed" if changes.seen.get(path) is not None else "created"
         return f"it was {when} in the workspace {changes.during}; this version of it was not kept"
     data = to_bytes(content)
-    ws._check_size(path, len(data))
+    committer.check_size(path, len(data))
     eid = entry.id if entry is not None else plan.new_entry(path, "file")
     plan.set(eid, replace(plan.content(data), path=path))
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import mimetypes
 
-from agentlite.workspace.errors import InvalidArgument
+from agentlite.workspace.workspace_errors import InvalidArgument
 
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),

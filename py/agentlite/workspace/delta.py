@@ -14,7 +14,7 @@ import bisect
 import itertools
 import sys
 
-from agentlite.workspace.errors import CorruptData
+from agentlite.workspace.workspace_errors import CorruptData
 
 MIN_COPY = 24  # a copy of fewer bytes that does not continue the previous copy is inserted instead
 

@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from agentlite.workspace.errors import Conflict
+from agentlite.workspace.workspace_errors import Conflict
 
 CONTEXT = 3
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from agentlite.workspace.errors import InvalidArgument
+from agentlite.workspace.workspace_errors import InvalidArgument
 
 Status = Literal["applied", "not_found", "ambiguous"]
 MAX_CANDIDATES = 10

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from agentlite.workspace.errors import InvalidArgument
+from agentlite.workspace.workspace_errors import InvalidArgument
 
 
 def expand_braces(pattern: str) -> list[str]:

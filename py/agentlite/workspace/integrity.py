@@ -7,24 +7,20 @@ with an empty cache, so a blob that only memory still holds counts as missing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from agentlite.workspace import timeline
 from agentlite.workspace.blobs import BlobStore
-from agentlite.workspace.errors import WorkspaceError
+from agentlite.workspace.committer import Committer
 from agentlite.workspace.records import Entry, Version
-
-if TYPE_CHECKING:
-    from agentlite.workspace.workspace import Workspace
+from agentlite.workspace.workspace_errors import WorkspaceError
 
 
-async def check(ws: Workspace) -> list[str]:
+async def check(committer: Committer) -> list[str]:
     """Every inconsistency found, as a sentence; an empty list when the stored workspace is sound."""
-    await ws._ensure_loaded()
-    uncached = BlobStore(ws.storage, cache_bytes=0)
+    tree = await committer.heads()
+    uncached = BlobStore(committer.storage, cache_bytes=0)
     problems: list[str] = []
-    for entry in sorted(ws.tree.entries.values(), key=lambda e: e.id):
-        records = await timeline.versions_of(ws, entry.id)
+    for entry in sorted(tree.entries.values(), key=lambda e: e.id):
+        records = await timeline.versions_of(committer, entry.id)
         problems += _head_problems(entry, records)
         problems += await _content_problems(uncached, entry, records)
     return problems

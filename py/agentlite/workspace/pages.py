@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agentlite.workspace.errors import InvalidArgument, size_text
+from agentlite.workspace.workspace_errors import InvalidArgument, size_text
 
 DEFAULT_MAX_LINES = 200
 MAX_LINE_CHARS = 2000

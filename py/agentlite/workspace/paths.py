@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agentlite.workspace.errors import InvalidArgument, InvalidPath
+from agentlite.workspace.workspace_errors import InvalidArgument, InvalidPath
 
 ROOT = "/"
 MAX_NAME_BYTES = 255

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlite.workspace.change_plan import Skipped
 from agentlite.workspace.edits import BlockResult
-from agentlite.workspace.plan import Skipped
 from agentlite.workspace.records import Version
 
 

@@ -8,11 +8,15 @@ Files without a match cost one C-level scan. One hit per line: `path:line: text`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentlite.workspace.errors import BadPattern, InvalidArgument
+from agentlite.workspace import paths
+from agentlite.workspace.globs import glob_set
+from agentlite.workspace.records import Entry
+from agentlite.workspace.tree import Tree
+from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument, NotFound
 
 DEFAULT_MAX_RESULTS = 100
 MAX_CONTEXT = 20
@@ -93,6 +97,26 @@ def compile_query(
             f"the regex {query!r} is invalid: {exc.msg} at position {exc.pos}; "
             "fix it, or search with regex=false for literal text"
         ) from exc
+
+
+def files_to_search(
+    tree: Tree, path: str, include: str | Sequence[str] | None, exclude: str | Sequence[str] | None
+) -> list[Entry]:
+    """The text files a search of `path` (a folder or one file) covers, as the globs select them."""
+    root = paths.normalize(path)
+    single = tree.at(root)
+    if single is None and not tree.is_dir(root):
+        raise NotFound(f"{root} does not exist", path=root)
+    chosen = [single] if single is not None and single.kind == "file" else tree.below(root)
+    wanted, unwanted = glob_set(include), glob_set(exclude)
+    return [
+        e
+        for e in chosen
+        if e.kind == "file"
+        and not e.binary
+        and (not wanted or wanted.matches(e.path, paths.relative(e.path, root)))
+        and not (unwanted and unwanted.matches(e.path, paths.relative(e.path, root)))
+    ]
 
 
 def search_texts(

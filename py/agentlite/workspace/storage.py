@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from agentlite.workspace.errors import StaleState, StorageError, StorageFull
+from agentlite.workspace.workspace_errors import StaleState, StorageError, StorageFull
 
 Value = str | bytes
 WORKSPACE_STORES = ("meta", "entries", "versions", "blobs", "commits", "turns")

@@ -20,26 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from agentlite.workspace import diffs, paths
+from agentlite.workspace.change_plan import Plan, Target
+from agentlite.workspace.committer import Committer
 from agentlite.workspace.content import decode_text
-from agentlite.workspace.errors import CorruptData, InvalidArgument, NotAFile, NotFound
-from agentlite.workspace.plan import Plan, Target
 from agentlite.workspace.records import Commit, Entry, Kind, Version, commit_key, version_key
+from agentlite.workspace.results import Change
+from agentlite.workspace.workspace_errors import CorruptData, InvalidArgument, NotAFile, NotFound
 
-if TYPE_CHECKING:
-    from agentlite.workspace.workspace import Change, Workspace
 
-
-async def versions_of(ws: Workspace, eid: int) -> list[Version]:
-    rows = await ws.storage.scan("versions", f"{eid:010d}:", f"{eid:010d};")
+async def versions_of(committer: Committer, eid: int) -> list[Version]:
+    rows = await committer.storage.scan("versions", f"{eid:010d}:", f"{eid:010d};")
     return [Version.from_json(value) for _key, value in rows]
 
 
-async def records(ws: Workspace, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Version]:
+async def records(committer: Committer, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Version]:
     wanted = [pair for pair in dict.fromkeys(pairs) if pair[1] >= 1]
-    values = await ws.storage.get_many("versions", [version_key(eid, v) for eid, v in wanted])
+    values = await committer.storage.get_many("versions", [version_key(eid, v) for eid, v in wanted])
     found: dict[tuple[int, int], Version] = {}
     for pair, value in zip(wanted, values, strict=True):
         if value is None:
@@ -48,10 +46,11 @@ async def records(ws: Workspace, pairs: Iterable[tuple[int, int]]) -> dict[tuple
     return found
 
 
-async def commits(ws: Workspace, first: int, last: int | None = None) -> list[Commit]:
+async def commits(committer: Committer, first: int, last: int | None = None) -> list[Commit]:
     stop = None if last is None else commit_key(last + 1)
     return [
-        Commit.from_json(value) for _key, value in await ws.storage.scan("commits", commit_key(first), stop)
+        Commit.from_json(value)
+        for _key, value in await committer.storage.scan("commits", commit_key(first), stop)
     ]
 
 
@@ -62,68 +61,67 @@ def state_of(record: Version | None, kind: Kind) -> Target:
     return Target(record.path, record.kind, record.sha256, record.size, record.binary)
 
 
-async def _version(ws: Workspace, path: str, version: int | None) -> tuple[Entry, Version]:
-    await ws._ensure_loaded()
+async def _version(committer: Committer, path: str, version: int | None) -> tuple[Entry, Version]:
     target = paths.normalize(path)
-    entry = ws.tree.last_at(target)
+    entry = (await committer.heads()).last_at(target)
     if entry is None:
         raise NotFound(f"{target} has no history", path=target)
     number = entry.version if version is None else version
     if not isinstance(number, int) or not 1 <= number <= entry.version:
         raise NotFound(f"{target} has versions 1 to {entry.version}, not {version!r}", path=target)
-    return entry, (await records(ws, [(entry.id, number)]))[(entry.id, number)]
+    return entry, (await records(committer, [(entry.id, number)]))[(entry.id, number)]
 
 
-async def _content(ws: Workspace, record: Version | None) -> bytes:
+async def _content(committer: Committer, record: Version | None) -> bytes:
     if record is None or not record.live or record.sha256 is None:
         return b""
-    return await ws.blobs.read(record.sha256)
+    return await committer.blobs.read(record.sha256)
 
 
-async def read_version(ws: Workspace, path: str, version: int) -> bytes | None:
+async def read_version(committer: Committer, path: str, version: int) -> bytes | None:
     """The content a file had at `version` (None for a deleted state or a folder)."""
-    _entry, record = await _version(ws, path, version)
-    return None if not record.live or record.kind == "dir" else await _content(ws, record)
+    _entry, record = await _version(committer, path, version)
+    return None if not record.live or record.kind == "dir" else await _content(committer, record)
 
 
-async def _texts(ws: Workspace, old: Version | None, new: Version) -> tuple[str, str] | None:
-    a, b = decode_text(await _content(ws, old)), decode_text(await _content(ws, new))
+async def _texts(committer: Committer, old: Version | None, new: Version) -> tuple[str, str] | None:
+    a, b = decode_text(await _content(committer, old)), decode_text(await _content(committer, new))
     return None if a is None or b is None else (a, b)
 
 
-async def diff(ws: Workspace, path: str, old_version: int | None, new_version: int | None) -> str:
+async def diff(committer: Committer, path: str, old_version: int | None, new_version: int | None) -> str:
     """A unified diff from `old_version` (default: the one before `new_version`) to `new_version`."""
-    entry, new = await _version(ws, path, new_version)
+    entry, new = await _version(committer, path, new_version)
     old = None
     number = new.version - 1 if old_version is None else old_version
     if number >= 1:
-        old = (await _version(ws, entry.path, number))[1]
-    texts = await _texts(ws, old, new)
+        old = (await _version(committer, entry.path, number))[1]
+    texts = await _texts(committer, old, new)
     old_name = f"a{old.path}@v{old.version}" if old else "/dev/null"
     if texts is None:
         return f"Binary files {old_name} and b{new.path}@v{new.version} differ\n"
     return diffs.unified(texts[0], texts[1], old_name, f"b{new.path}@v{new.version}")
 
 
-async def hunks_of(ws: Workspace, path: str, version: int) -> list[diffs.Hunk]:
+async def hunks_of(committer: Committer, path: str, version: int) -> list[diffs.Hunk]:
     """The hunks of the change that made `version` (against the version before it)."""
-    entry, new = await _version(ws, path, version)
-    old = (await _version(ws, entry.path, version - 1))[1] if version > 1 else None
-    texts = await _texts(ws, old, new)
+    entry, new = await _version(committer, path, version)
+    old = (await _version(committer, entry.path, version - 1))[1] if version > 1 else None
+    texts = await _texts(committer, old, new)
     if texts is None:
         raise NotAFile(f"version {version} of {entry.path} is binary; it has no text hunks", path=entry.path)
     return diffs.hunks(*texts)
 
 
-async def undo(ws: Workspace, path: str, turn: str | None, author: str | None) -> Change:
+async def undo(committer: Committer, path: str, turn: str | None, author: str | None) -> Change:
     target = paths.normalize(path)
 
     async def build(plan: Plan) -> None:
         entry = plan.tree.last_at(target)
         if entry is None:
             raise NotFound(f"{target} has no change to undo", path=target)
-        (commit,) = await commits(ws, entry.commit, entry.commit)
-        found = await records(ws, commit.changes)
+        (commit,) = await commits(committer, entry.commit, entry.commit)
+        found = await records(committer, commit.changes)
         chosen = [r for r in found.values() if r.id == entry.id or _below(r, entry.path)]
         where = [r.path for r in chosen]
         chosen += [
@@ -132,9 +130,9 @@ async def undo(ws: Workspace, path: str, turn: str | None, author: str | None) -
             if r.op == "create" and r.kind == "dir" and any(paths.is_below(p, r.path) for p in where)
         ]
         plan.note = f"undo of commit {commit.number} at {entry.path}"
-        await _go_back(ws, plan, {r.id: r.version for r in chosen}, {r.id: r.version for r in chosen})
+        await _go_back(committer, plan, {r.id: r.version for r in chosen}, {r.id: r.version for r in chosen})
 
-    return await ws._mutate(build, turn, author, strict=False)
+    return await committer.mutate(build, turn, author, strict=False)
 
 
 def _below(record: Version, folder: str) -> bool:
@@ -143,7 +141,7 @@ def _below(record: Version, folder: str) -> bool:
     )
 
 
-async def _go_back(ws: Workspace, plan: Plan, first: dict[int, int], last: dict[int, int]) -> None:
+async def _go_back(committer: Committer, plan: Plan, first: dict[int, int], last: dict[int, int]) -> None:
     """Set each entry back to its state before version `first[id]`, unless it changed after `last[id]`."""
     keep: list[int] = []
     for eid in sorted(first):
@@ -152,32 +150,32 @@ async def _go_back(ws: Workspace, plan: Plan, first: dict[int, int], last: dict[
             plan.skip(entry.path, f"{entry.path} was changed again later (now version {entry.version}); kept")
         else:
             keep.append(eid)
-    found = await records(ws, [(eid, first[eid] - 1) for eid in keep])
+    found = await records(committer, [(eid, first[eid] - 1) for eid in keep])
     for eid in keep:
         plan.set(eid, state_of(found.get((eid, first[eid] - 1)), plan.tree.entries[eid].kind))
 
 
-async def undo_commit(ws: Workspace, number: int, turn: str | None, author: str | None) -> Change:
+async def undo_commit(committer: Committer, number: int, turn: str | None, author: str | None) -> Change:
     async def build(plan: Plan) -> None:
-        found = await commits(ws, number, number) if isinstance(number, int) and number >= 1 else []
+        found = await commits(committer, number, number) if isinstance(number, int) and number >= 1 else []
         if not found:
             raise NotFound(
                 f"there is no change {number!r} (changes are numbered 1 to {plan.tree.meta.commit})"
             )
         changed = dict(found[0].changes)
         plan.note = f"undo of commit {number}"
-        await _go_back(ws, plan, changed, changed)
+        await _go_back(committer, plan, changed, changed)
 
-    return await ws._mutate(build, turn, author, strict=False)
+    return await committer.mutate(build, turn, author, strict=False)
 
 
-async def undo_turn(ws: Workspace, turn_id: str, turn: str | None, author: str | None) -> Change:
+async def undo_turn(committer: Committer, turn_id: str, turn: str | None, author: str | None) -> Change:
     async def build(plan: Plan) -> None:
         record = plan.tree.turns.get(turn_id)
         if record is None:
             raise NotFound(f"there is no turn {turn_id!r}")
         changed: dict[int, list[int]] = {}
-        for commit in await commits(ws, record.first, record.last):
+        for commit in await commits(committer, record.first, record.last):
             if commit.turn == turn_id:
                 for eid, version in commit.changes:
                     changed.setdefault(eid, []).append(version)
@@ -187,32 +185,32 @@ async def undo_turn(ws: Workspace, turn_id: str, turn: str | None, author: str |
             if last[eid] - first[eid] + 1 != len(set(vs)):  # another turn changed it in between
                 last[eid] = -1
         plan.note = f"undo of turn {turn_id}"
-        await _go_back(ws, plan, first, last)
+        await _go_back(committer, plan, first, last)
 
-    return await ws._mutate(build, turn, author, strict=False)
+    return await committer.mutate(build, turn, author, strict=False)
 
 
-async def restore_before(ws: Workspace, turn_id: str, turn: str | None, author: str | None) -> Change:
+async def restore_before(committer: Committer, turn_id: str, turn: str | None, author: str | None) -> Change:
     async def build(plan: Plan) -> None:
         record = plan.tree.turns.get(turn_id)
         if record is None:
             raise NotFound(f"there is no turn {turn_id!r}")
         first: dict[int, int] = {}
-        for commit in await commits(ws, record.first):
+        for commit in await commits(committer, record.first):
             for eid, version in commit.changes:
                 first[eid] = min(first.get(eid, version), version)
         plan.note = f"restore before turn {turn_id}"
         current = {eid: plan.tree.entries[eid].version for eid in first}
-        await _go_back(ws, plan, first, current)
+        await _go_back(committer, plan, first, current)
 
-    return await ws._mutate(build, turn, author, strict=False)
+    return await committer.mutate(build, turn, author, strict=False)
 
 
 async def revert_hunk(
-    ws: Workspace, path: str, version: int, hunk_index: int, turn: str | None, author: str | None
+    committer: Committer, path: str, version: int, hunk_index: int, turn: str | None, author: str | None
 ) -> Change:
     target = paths.normalize(path, allow_root=False)
-    parts = await hunks_of(ws, target, version)
+    parts = await hunks_of(committer, target, version)
     if not isinstance(hunk_index, int) or not 0 <= hunk_index < len(parts):
         raise InvalidArgument(
             f"version {version} of {target} has {len(parts)} hunks "
@@ -221,13 +219,13 @@ async def revert_hunk(
         )
 
     async def build(plan: Plan) -> None:
-        entry = ws._file_entry(target)
-        current = await ws._text_of(entry)
+        entry = plan.tree.file_at(target)
+        current = await committer.text_of(entry)
         if current is None:
             raise NotAFile(f"{target} is binary now; hunks cannot be reverted", path=target)
         reverted = diffs.revert_hunk(current, parts[hunk_index])
-        ws._check_size(target, len(reverted.encode("utf-8")))
+        committer.check_size(target, len(reverted.encode("utf-8")))
         plan.note = f"revert hunk {hunk_index} of version {version}"
         plan.set(entry.id, replace(plan.content(reverted.encode("utf-8")), path=entry.path, op="edit"))
 
-    return await ws._mutate(build, turn, author)
+    return await committer.mutate(build, turn, author)

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterable
 
 from agentlite.workspace import paths
-from agentlite.workspace.errors import CorruptData
 from agentlite.workspace.records import SCHEMA, Entry, Meta, Turn
 from agentlite.workspace.storage import StorageBackend
+from agentlite.workspace.workspace_errors import CorruptData, NotAFile, NotFound
 
 
 class Tree:
@@ -50,6 +50,15 @@ class Tree:
         """The live file or folder at `path`."""
         eid = self.live.get(path)
         return None if eid is None else self.entries[eid]
+
+    def file_at(self, path: str) -> Entry:
+        """The live file at `path`; NotFound or NotAFile (for the model) when there is none."""
+        entry = self.at(path)
+        if entry is None:
+            raise NotFound(f"{path} does not exist", path=path)
+        if entry.kind == "dir":
+            raise NotAFile(f"{path} is a folder, not a file", path=path)
+        return entry
 
     def last_at(self, path: str) -> Entry | None:
         """The live entry at `path`, else the entry deleted there last."""

@@ -1,22 +1,14 @@
 """Turns: which agent reply (or user edit) a change belongs to, and who made it.
 
-Every mutating Workspace method takes keyword arguments `turn=` and `author=`. When they are left out,
-the current turn context applies:
-
-    with workspace.turn("t-12", author="agent"):
-        await workspace.write("/a.py", text)     # recorded in turn t-12 by the agent
-        await workspace.edit("/b.py", old, new)  # same turn
-
-The context is a ContextVar, so it follows the asyncio task that set it: a user edit arriving from the
-page in another task while the agent works is NOT counted in the agent's turn. Without an argument and
-without a context, each call is a turn of its own (`auto-<commit number>`), made by "user".
+Every mutating Workspace method takes keyword arguments `turn=` and `author=`, and the caller says
+them: the tool loop passes the turn of the reply it runs, the page passes the user's own. That is the
+only way a change is attributed, so a user edit arriving while the agent works can never land in the
+agent's turn. Without `turn=` a change is a turn of its own (`auto-<commit number>`); without
+`author=` it is the user's.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from agentlite.workspace.paths import check_label
@@ -25,33 +17,16 @@ DEFAULT_AUTHOR = "user"
 
 
 @dataclass(frozen=True)
-class TurnContext:
+class Attribution:
+    """The turn one change is recorded in, and its author."""
+
     turn: str
     author: str
 
 
-_current: ContextVar[TurnContext | None] = ContextVar("agentlite_workspace_turn", default=None)
-
-
-@contextlib.contextmanager
-def turn_context(turn: str, author: str = "agent") -> Iterator[TurnContext]:
-    context = TurnContext(check_label(turn, "turn id"), check_label(author, "author", 64))
-    token = _current.set(context)
-    try:
-        yield context
-    finally:
-        _current.reset(token)
-
-
-def current() -> TurnContext | None:
-    return _current.get()
-
-
-def resolve(turn: str | None, author: str | None, next_commit: int) -> TurnContext:
-    """The turn and author of one change: the arguments, else the context, else a fresh turn."""
-    context = _current.get()
-    if turn is None:
-        turn = context.turn if context is not None else f"auto-{next_commit}"
-    if author is None:
-        author = context.author if context is not None else DEFAULT_AUTHOR
-    return TurnContext(check_label(turn, "turn id"), check_label(author, "author", 64))
+def attribution(turn: str | None, author: str | None, next_commit: int) -> Attribution:
+    """The turn and author of one change: the arguments, else a fresh turn by the user."""
+    return Attribution(
+        check_label(turn if turn is not None else f"auto-{next_commit}", "turn id"),
+        check_label(author if author is not None else DEFAULT_AUTHOR, "author", 64),
+    )

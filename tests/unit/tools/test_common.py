@@ -14,7 +14,7 @@ from agentlite.workspace import (
     StorageError,
     StorageFull,
     WorkspaceError,
-    errors,
+    workspace_errors,
 )
 from tests.unit.tools.conftest import call, context_with, workspace_with
 
@@ -46,7 +46,7 @@ async def test_storage_full_points_to_export_and_deleting_files() -> None:
 def test_every_workspace_error_code_is_mapped() -> None:
     codes = {
         cls.code
-        for cls in vars(errors).values()
+        for cls in vars(workspace_errors).values()
         if isinstance(cls, type) and issubclass(cls, WorkspaceError) and cls is not WorkspaceError
     }
     assert codes <= set(ERROR_TYPES)

@@ -34,9 +34,8 @@ async def test_failed_commit_changes_nothing(kind: str) -> None:
 async def test_failed_multi_file_change_is_all_or_nothing() -> None:
     storage = MemoryStorage()
     ws = await open_workspace(storage)
-    with ws.turn("t1"):
-        for index in range(20):
-            await ws.write(f"/f{index}.txt", f"v{index}")
+    for index in range(20):
+        await ws.write(f"/f{index}.txt", f"v{index}", turn="t1", author="agent")
     before = await snapshot(ws)
     storage.fail_commit(kind="io")
     with pytest.raises(StorageError):

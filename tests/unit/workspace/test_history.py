@@ -123,15 +123,14 @@ async def test_diff_of_binary_and_read_version() -> None:
 
 
 @aio
-async def test_turn_context_groups_changes_and_undo_turn_reverts_exactly_them() -> None:
+async def test_one_turn_groups_changes_and_undo_turn_reverts_exactly_them() -> None:
     ws = await open_workspace()
     await ws.write("/keep.txt", "k")
     await ws.write("/a.txt", "a1")
-    with ws.turn("t1", author="agent"):
-        await ws.write("/a.txt", "a2")
-        await ws.write("/b.txt", "b")
-        await ws.edit("/a.txt", "a2", "a3")
-        await ws.delete("/keep.txt")
+    await ws.write("/a.txt", "a2", turn="t1", author="agent")
+    await ws.write("/b.txt", "b", turn="t1", author="agent")
+    await ws.edit("/a.txt", "a2", "a3", turn="t1", author="agent")
+    await ws.delete("/keep.txt", turn="t1", author="agent")
     await ws.write("/user.txt", "mine", turn="u1", author="user")
     turns = {t["turn"]: t for t in await ws.turns()}
     assert turns["t1"]["author"] == "agent" and turns["t1"]["commits"] == 4
@@ -144,9 +143,8 @@ async def test_turn_context_groups_changes_and_undo_turn_reverts_exactly_them() 
 @aio
 async def test_undo_turn_reports_later_changes_as_conflicts() -> None:
     ws = await open_workspace()
-    with ws.turn("t1"):
-        await ws.write("/a.txt", "agent a")
-        await ws.write("/b.txt", "agent b")
+    await ws.write("/a.txt", "agent a", turn="t1", author="agent")
+    await ws.write("/b.txt", "agent b", turn="t1", author="agent")
     await ws.write("/a.txt", "user edit")
     change = await ws.undo_turn("t1")
     assert [(s.path, "changed again" in s.reason) for s in change.skipped] == [("/a.txt", True)]
@@ -171,13 +169,11 @@ async def test_restore_before_a_turn() -> None:
     await ws.write("/a.txt", "a1", turn="t0")
     await ws.write("/d/x.txt", "x", turn="t0")
     before = await snapshot(ws)
-    with ws.turn("t1"):
-        await ws.write("/a.txt", "a2")
-        await ws.move("/d", "/e")
-        await ws.write("/n.txt", "n")
-    with ws.turn("t2", author="user"):
-        await ws.delete("/a.txt")
-        await ws.write("/e/x.txt", "changed")
+    await ws.write("/a.txt", "a2", turn="t1", author="agent")
+    await ws.move("/d", "/e", turn="t1", author="agent")
+    await ws.write("/n.txt", "n", turn="t1", author="agent")
+    await ws.delete("/a.txt", turn="t2", author="user")
+    await ws.write("/e/x.txt", "changed", turn="t2", author="user")
     change = await ws.restore_before("t1")
     assert await snapshot(ws) == before
     assert change.skipped == [] and change.versions[0].note == "restore before turn t1"
@@ -186,17 +182,16 @@ async def test_restore_before_a_turn() -> None:
 
 
 @aio
-async def test_turn_context_does_not_leak_into_other_tasks() -> None:
+async def test_a_user_change_during_an_agent_turn_stays_out_of_it() -> None:
     ws = await open_workspace()
     started = asyncio.Event()
     release = asyncio.Event()
 
     async def agent() -> None:
-        with ws.turn("agent-turn", author="agent"):
-            await ws.write("/agent.txt", "a")
-            started.set()
-            await release.wait()
-            await ws.write("/agent2.txt", "a")
+        await ws.write("/agent.txt", "a", turn="agent-turn", author="agent")
+        started.set()
+        await release.wait()
+        await ws.write("/agent2.txt", "a", turn="agent-turn", author="agent")
 
     async def user() -> None:
         await started.wait()
@@ -208,6 +203,18 @@ async def test_turn_context_does_not_leak_into_other_tasks() -> None:
         "agent-turn"
     }
     assert (await ws.history("/user.txt"))[0]["turn"] != "agent-turn"
+
+
+@aio
+async def test_a_change_without_a_turn_is_a_turn_of_its_own_by_the_user() -> None:
+    ws = await open_workspace()
+    first = await ws.write("/a.txt", "a")
+    second = await ws.write("/b.txt", "b", turn="t1")
+    third = await ws.write("/c.txt", "c", author="agent")
+    assert (first.turn, first.author) == (f"auto-{first.commit}", "user")
+    assert (second.turn, second.author) == ("t1", "user")
+    assert (third.turn, third.author) == (f"auto-{third.commit}", "agent")
+    assert [t["turn"] for t in await ws.turns()] == [first.turn, "t1", third.turn]
 
 
 @aio

@@ -34,9 +34,8 @@ SCRIPT = textwrap.dedent(
     again = await Workspace.open(await IndexedDBStorage.open())
     assert await again.read_text("/notes/a.txt") == "second"
     assert await again.read_bytes("/bin/x.bin") == bytes(range(256)) * 10
-    with ws.turn("t1"):
-        for i in range(100):
-            await ws.write(f"/many/f{i}.txt", f"file {i}\\n" * 50)
+    for i in range(100):
+        await ws.write(f"/many/f{i}.txt", f"file {i}\\n" * 50, turn="t1", author="agent")
     assert len((await ws.undo_turn("t1")).versions) == 101
     big = "".join(f"line {i} some text here\\n" for i in range(40000))
     await ws.write("/big.txt", big)

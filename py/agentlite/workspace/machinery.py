@@ -1,10 +1,11 @@
 """The machinery under the Workspace: memory state, locks, and committing a Plan as ONE batch.
 
 Reads are served from memory (the heads and the decoded text of current files are cached); every mutation
-goes through `_mutate`: under a lock (this tab's and every tab's), it checks the stored state is the one in
+goes through `mutate`: under a lock (this tab's and every tab's), it checks the stored state is the one in
 memory, lets the operation describe the wanted result on a Plan, and commits the whole change as ONE batch.
 Memory is updated only after the batch is stored, so a failed commit changes nothing, and after any
-storage failure the next call reloads from storage first.
+storage failure the next call reloads from storage first. `Machinery` is the `committer.Committer` the
+workspace's operations work through.
 """
 
 from __future__ import annotations
@@ -12,36 +13,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentlite.workspace import paths
-from agentlite.workspace import turns as turn_context
 from agentlite.workspace.blobs import BlobStore
+from agentlite.workspace.change_plan import Plan
+from agentlite.workspace.committer import Build
 from agentlite.workspace.content import decode_text
-from agentlite.workspace.errors import (
+from agentlite.workspace.records import Entry
+from agentlite.workspace.results import Change
+from agentlite.workspace.storage import WORKSPACE_STORES, Batch, StorageBackend
+from agentlite.workspace.tree import Tree
+from agentlite.workspace.turns import Attribution, attribution
+from agentlite.workspace.workspace_errors import (
     FileTooLarge,
-    NotADirectory,
-    NotAFile,
-    NotFound,
+    InvalidArgument,
     StaleState,
     StorageError,
     WorkspaceError,
     size_text,
 )
-from agentlite.workspace.plan import Plan
-from agentlite.workspace.records import Entry
-from agentlite.workspace.results import Change
-from agentlite.workspace.storage import StorageBackend
-from agentlite.workspace.tree import Tree
 
 log = logging.getLogger(__name__)
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 Listener = Callable[[dict[str, Any]], Any]
-Build = Callable[[Plan], Awaitable[None]]
 
 
-class WorkspaceCore:
+class Machinery:
     def __init__(
         self,
         storage: StorageBackend,
@@ -60,6 +58,14 @@ class WorkspaceCore:
         self._lock = asyncio.Lock()
         self._dirty = False
 
+    @classmethod
+    async def load(
+        cls, storage: StorageBackend, *, max_file_size: int, clock: Callable[[], float]
+    ) -> Machinery:
+        machinery = cls(storage, await Tree.load(storage), max_file_size=max_file_size, clock=clock)
+        await machinery.blobs.load()
+        return machinery
+
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         """Call `listener(change_dict)` after every committed change; returns a function that removes it."""
         self._listeners.append(listener)
@@ -77,31 +83,32 @@ class WorkspaceCore:
         async with self._lock:
             await self._reload()
 
-    async def _mutate(
-        self, build: Build, turn: str | None, author: str | None, note: str | None = None, strict: bool = True
+    # --- committing --------------------------------------------------------------------------------
+
+    async def mutate(
+        self, build: Build, turn: str | None, author: str | None, *, strict: bool = True
     ) -> Change:
         async with self._lock, self.storage.lock():
             for attempt in range(2):
                 await self._sync()
-                context = turn_context.resolve(turn, author, self.tree.meta.commit + 1)
+                stamp = attribution(turn, author, self.tree.meta.commit + 1)
                 plan = Plan(self.tree, strict=strict)
-                plan.note = note
                 await build(plan)
                 try:
-                    return await self._commit(plan, context)
+                    return await self._commit(plan, stamp)
                 except StaleState:
                     self._dirty = True
                     if attempt:
                         raise
         raise AssertionError("unreachable")
 
-    async def _commit(self, plan: Plan, context: turn_context.TurnContext) -> Change:
+    async def _commit(self, plan: Plan, stamp: Attribution) -> Change:
         targets, skipped = plan.resolve()
         built = await plan.build(
-            targets, self.blobs, turn=context.turn, author=context.author, time=self._now(), note=plan.note
+            targets, self.blobs, turn=stamp.turn, author=stamp.author, time=self._now(), note=plan.note
         )
         if built is None:
-            return Change(None, context.turn, context.author, [], skipped)
+            return Change(None, stamp.turn, stamp.author, [], skipped)
         try:
             await self.storage.commit(built.batch)
         except WorkspaceError:
@@ -116,7 +123,7 @@ class WorkspaceCore:
         self.tree.meta, self.tree.meta_json = built.meta, built.meta.to_json()
         self.blobs.stored(built.encoded)
         self._cache_texts(built.entries, built.contents, old)
-        change = Change(built.commit.number, context.turn, context.author, built.versions, skipped)
+        change = Change(built.commit.number, stamp.turn, stamp.author, built.versions, skipped)
         self._notify(
             {
                 "type": "commit",
@@ -142,6 +149,37 @@ class WorkspaceCore:
     def _now(self) -> float:
         return round(self._clock(), 3)
 
+    async def store_history(self, batch: Batch) -> None:
+        async with self._lock, self.storage.lock():
+            await self._sync()
+            if self.tree.entries or self.tree.meta.commit:
+                raise InvalidArgument(
+                    "importing a history needs an empty workspace: clear it first, or import the files only"
+                )
+            batch.guard = ("meta", "state", self.tree.meta_json)
+            try:
+                await self.storage.commit(batch)
+            finally:
+                self._dirty = True
+            await self._reload()
+        live = sorted(self.tree.live)
+        self._notify(
+            {"type": "import", "commit": self.tree.meta.commit, "turn": None, "author": None, "paths": live}
+        )
+
+    async def erase(self) -> None:
+        """Delete every record of the workspace's stores in one commit (chats and memory stay)."""
+        async with self._lock, self.storage.lock():
+            gone = sorted(self.tree.live)
+            await self.storage.commit(Batch(clears=list(WORKSPACE_STORES)))
+            self.tree = Tree()
+            self.blobs.forget()
+            self._texts.clear()
+            self._dirty = False
+            self._notify({"type": "clear", "commit": None, "turn": None, "author": None, "paths": gone})
+
+    # --- reading -----------------------------------------------------------------------------------
+
     async def _sync(self) -> None:
         """Reload when a failure left memory unsure, or another tab committed since."""
         if not self._dirty:
@@ -150,11 +188,12 @@ class WorkspaceCore:
                 return
         await self._reload()
 
-    async def _ensure_loaded(self) -> None:
+    async def heads(self) -> Tree:
         if self._dirty:
             async with self._lock:
                 if self._dirty:
                     await self._reload()
+        return self.tree
 
     async def _reload(self) -> None:
         """Read the state again from storage; listeners hear of it when it changed (another tab wrote)."""
@@ -168,45 +207,23 @@ class WorkspaceCore:
                 {"type": "reload", "commit": self.tree.meta.commit, "turn": None, "author": None, "paths": []}
             )
 
-    def _folder(self, dir: str) -> str:
-        folder = paths.normalize(dir)
-        if not self.tree.is_dir(folder):
-            if self.tree.at(folder) is not None:
-                raise NotADirectory(f"{folder} is a file, not a folder", path=folder)
-            raise NotFound(f"the folder {folder} does not exist", path=folder)
-        return folder
-
-    async def _file(self, path: str) -> Entry:
-        await self._ensure_loaded()
-        return self._file_entry(paths.normalize(path, allow_root=False))
-
-    def _file_entry(self, path: str) -> Entry:
-        entry = self.tree.at(path)
-        if entry is None:
-            raise NotFound(f"{path} does not exist", path=path)
-        if entry.kind == "dir":
-            raise NotAFile(f"{path} is a folder, not a file", path=path)
-        return entry
-
-    def _check_size(self, path: str, size: int) -> None:
+    def check_size(self, path: str, size: int) -> None:
         if size > self.max_file_size:
             raise FileTooLarge(
                 f"{path} would be {size_text(size)}; the limit is {size_text(self.max_file_size)} per file",
                 path=path,
             )
 
-    async def _text_of(self, entry: Entry) -> str | None:
+    async def text_of(self, entry: Entry) -> str | None:
         if entry.binary or entry.sha256 is None:
             return None
-        if entry.sha256 not in self._texts:
-            await self._load_texts([entry])
-        return self._texts.get(entry.sha256)
+        return (await self.texts_of([entry])).get(entry.sha256)
 
-    async def _load_texts(self, entries: Sequence[Entry]) -> None:
+    async def texts_of(self, entries: Sequence[Entry]) -> dict[str, str]:
         missing = {e.sha256 for e in entries if e.sha256 and not e.binary and e.sha256 not in self._texts}
-        if not missing:
-            return
-        for sha, data in (await self.blobs.read_many(missing)).items():
-            text = decode_text(data)
-            if text is not None:
-                self._texts[sha] = text
+        if missing:
+            for sha, data in (await self.blobs.read_many(missing)).items():
+                text = decode_text(data)
+                if text is not None:
+                    self._texts[sha] = text
+        return {e.sha256: self._texts[e.sha256] for e in entries if e.sha256 in self._texts}

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from agentlite.workspace import paths
 from agentlite.workspace.blobs import BlobStore, Encoded
 from agentlite.workspace.content import decode_text, sha256
-from agentlite.workspace.errors import AlreadyExists, Conflict, NotADirectory, WorkspaceError
 from agentlite.workspace.records import (
     Commit,
     Entry,
@@ -29,6 +28,7 @@ from agentlite.workspace.records import (
 )
 from agentlite.workspace.storage import Batch
 from agentlite.workspace.tree import Tree
+from agentlite.workspace.workspace_errors import AlreadyExists, Conflict, NotADirectory, WorkspaceError
 
 
 @dataclass(frozen=True)
