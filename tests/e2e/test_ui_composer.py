@@ -165,7 +165,7 @@ RECORD_SENDS = """
 window.__sends = [];
 const post = Worker.prototype.postMessage;
 Worker.prototype.postMessage = function (message, ...rest) {
-  if (message && message.type === "send") window.__sends.push(message);
+  if (message && message.type === "call" && message.method === "chats.send") window.__sends.push(message.args);
   return post.call(this, message, ...rest);
 };
 """

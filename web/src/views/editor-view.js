@@ -191,8 +191,9 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
       const { from, to } = view.state.selection.main;
       if (from === to) return null;
       const { doc } = view.state;
+      const last = doc.lineAt(to).from === to ? to - 1 : to; // whole lines selected end before the next
       const text = doc.sliceString(from, to);
-      return { start_line: doc.lineAt(from).number, end_line: doc.lineAt(to).number, text };
+      return { start_line: doc.lineAt(from).number, end_line: doc.lineAt(last).number, text };
     },
     focus: () => view.focus(),
   };
