@@ -1,29 +1,51 @@
 """The page's requests to the worker (`CALL {method, args}` → one reply): the workspace for the
-testing API and the file views, chats and memory for the chat views. User actions are recorded
-with author "user"."""
+testing API and the file views, the chats' commands and views, memory, the settings and the editor's
+state. User actions are recorded with author "user". A method's parameters are the keys the page may
+send: an unknown key is an error answer, not a silent drop.
+
+The handler works on a `Service` (what `agentlite.service.AgentService` offers), so this module does
+not import the service that uses it."""
 
 from __future__ import annotations
 
 import base64
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from agentlite import connection, demo
+from agentlite.editor_state import EditorState
+from agentlite.endpoint import Endpoint
+from agentlite.engine import Engine
 from agentlite.engine.chat_file import export_document, fresh_chat_id, read_document
 from agentlite.engine.chat_markdown import chat_markdown
+from agentlite.engine.memory import MemoryStore
+from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import diffs
-
-if TYPE_CHECKING:
-    from agentlite.service import AgentService
+from agentlite.workspace import Workspace, diffs
 
 RENAME_CHARS = 80  # a tab title the user types
-GROUPS = ("vfs", "chats", "memory", "connection", "demo")
+GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
+
+
+class Service(Protocol):
+    """What the calls need of the service."""
+
+    workspace: Workspace
+    engine: Engine
+
+    def chat(self, chat_id: str) -> ChatSession: ...
+    def emitter(self, chat_id: str) -> Callable[[dict[str, Any]], None]: ...
+    def endpoint_for(self, settings: Settings) -> Endpoint: ...
+    def learn_window(self, base_url: str, model: str, size: int | None) -> None: ...
+    def apply_settings(self, values: dict[str, Any]) -> None: ...
+    def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None: ...
+    def editor_changed(self, editor: EditorState) -> None: ...
 
 
 class CallHandler:
-    def __init__(self, service: AgentService) -> None:
+    def __init__(self, service: Service) -> None:
         self.service = service
 
     async def dispatch(self, method: str, args: dict[str, Any]) -> Any:
@@ -101,6 +123,52 @@ class CallHandler:
     async def vfs_clear(self) -> None:
         await self.service.workspace.clear()
 
+    # --- the chats' commands ---------------------------------------------------------------------------
+
+    async def chats_send(
+        self,
+        id: str,
+        text: str = "",
+        mode: str | None = None,
+        tool: str | None = None,
+        references: list[Any] | None = None,
+        open_file: str | None = None,
+        selection: dict[str, Any] | None = None,
+        edit: str | None = None,
+        regenerate: bool = False,
+    ) -> None:
+        """A user message starts a turn: what the user said and what goes with it (the mode, a forced
+        tool, attached files, the editor's file and selection; `edit`: the id of the message it
+        replaces, a new branch; `regenerate`: answer the last message again)."""
+        editor = EditorState.from_message(open_file, selection)
+        self.service.editor_changed(editor)
+        given = {"mode": mode, "tool": tool, "references": references, "edit": edit}
+        options: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+        if regenerate:
+            options["regenerate"] = True
+        self.service.start_turn(id, str(text or ""), {**options, **editor.turn_options()})
+
+    async def chats_stop(self, id: str) -> None:
+        self.service.chat(id).stop()
+
+    async def chats_approve(self, id: str, call: str, approved: bool, batch: bool = False) -> bool:
+        return self.service.chat(id).approve(str(call), bool(approved), bool(batch))
+
+    async def chats_decide(self, id: str, choice: str) -> bool:
+        return self.service.chat(id).decide(str(choice))
+
+    # --- the settings and the editor ----------------------------------------------------------------
+
+    async def settings_apply(self, settings: dict[str, Any]) -> None:
+        """The page's settings, all in one: endpoint, key, model, dialect and the limits."""
+        self.service.apply_settings(settings)
+
+    async def editor_changed(
+        self, open_file: str | None = None, selection: dict[str, Any] | None = None
+    ) -> None:
+        """The editor shows another file, or another selection (null: none)."""
+        self.service.editor_changed(EditorState.from_message(open_file, selection))
+
     # --- chats and memory ----------------------------------------------------------------------------
 
     async def chats_restore(self) -> dict[str, Any]:
@@ -171,7 +239,7 @@ class CallHandler:
     async def memory_add(self, text: str, pinned: bool = False) -> dict[str, Any]:
         return (await self._memory().add(text, pinned=pinned, source="user")).view()
 
-    def _memory(self) -> Any:
+    def _memory(self) -> MemoryStore:
         if self.service.engine.memory is None:
             raise ValueError("this workspace has no long-term memory store")
         return self.service.engine.memory
@@ -187,7 +255,7 @@ class CallHandler:
         """Diagnose an endpoint (the form's values, saved or not); a known answer about tool calling
         is what `auto` uses for that endpoint and model."""
         tested = Settings.from_message(settings)
-        diagnosis = await connection.check(tested, self.service.transport_for(tested))
+        diagnosis = await connection.check(self.service.endpoint_for(tested), tested.model)
         if diagnosis.tools is not None and tested.base_url:
             dialect = "native" if diagnosis.tools else "json"
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)

@@ -5,7 +5,7 @@ It tells apart: an endpoint that cannot be reached; one that answers but blocks 
 request fails, yet a `no-cors` probe of the same URL gets through: the server is there); a refused key
 (401 / 403); a model the endpoint does not list; and success, with the model's tool-calling support when
 the listing says (OpenRouter's `supported_parameters`, LM Studio's and Ollama's `capabilities`). A known
-answer about tools feeds the `auto` dialect. The key goes only into the Authorization header.
+answer about tools feeds the `auto` dialect. The request and its headers are the `Endpoint`'s.
 
 The listing may also give the model's context window (`context_length`: OpenRouter, LiteLLM;
 `max_model_len`: vLLM; `max_context_length`: LM Studio; `context_window`): `model_window()` reads it for
@@ -19,9 +19,9 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from agentlite.endpoint import Endpoint
 from agentlite.errors import ErrorType, ModelError
-from agentlite.settings import Settings, window_size
-from agentlite.transport import ModelRequest, ModelTransport
+from agentlite.settings import window_size
 
 MAX_BODY = 4 * 1024 * 1024  # a model listing larger than this is not read to the end
 TOOL_WORDS = frozenset(("tools", "tool_use", "tool_calling", "function_calling"))
@@ -48,41 +48,33 @@ class Diagnosis:
         return asdict(self)
 
 
-async def check(settings: Settings, transport: ModelTransport) -> Diagnosis:
-    """Diagnose the endpoint of `settings` (never raises)."""
-    if not settings.base_url:
+async def check(endpoint: Endpoint, model: str) -> Diagnosis:
+    """Diagnose `endpoint` for `model` (never raises)."""
+    if endpoint.demo:
         return Diagnosis("ok", "The built-in demo model needs no connection.", tools=True)
-    request = _listing_request(settings)
     try:
-        response = await transport.send(request)
+        response = await endpoint.models()
         body = await _read(response)
     except ModelError as error:
-        return await _unanswered(error, request.url, transport)
-    return _answered(settings, response.status, body)
+        return await _unanswered(error, endpoint.models_request().url, endpoint.transport)
+    return _answered(model, response.status, body)
 
 
-async def model_window(settings: Settings, transport: ModelTransport) -> int | None:
-    """The selected model's context window from the endpoint's listing; None when the listing does
-    not say or cannot be had (never raises: the window then stays the default)."""
-    if settings.is_demo or not settings.model:
+async def model_window(endpoint: Endpoint, model: str) -> int | None:
+    """The model's context window from the endpoint's listing; None when the listing does not say or
+    cannot be had (never raises: the window then stays the default)."""
+    if endpoint.demo or not model:
         return None
     try:
-        response = await transport.send(_listing_request(settings))
+        response = await endpoint.models()
         body = await _read(response)
     except Exception as error:  # unreachable, CORS, a timeout: nothing learned
-        log.info("no model listing from %s: %s", origin(settings.base_url), error)
+        log.info("no model listing from %s: %s", origin(endpoint.base_url), error)
         return None
     if response.status >= 400:
         return None
-    entry = next((e for e in _entries(body) if e.get("id") == settings.model), None)
+    entry = next((e for e in _entries(body) if e.get("id") == model), None)
     return context_window(entry) if entry is not None else None
-
-
-def _listing_request(settings: Settings) -> ModelRequest:
-    headers = {"Accept": "application/json"}
-    if settings.api_key:
-        headers["Authorization"] = f"Bearer {settings.api_key}"
-    return ModelRequest("GET", f"{settings.base_url}/models", headers)
 
 
 async def _read(response: Any) -> bytes:
@@ -107,7 +99,7 @@ async def _unanswered(error: ModelError, url: str, transport: Any) -> Diagnosis:
     return Diagnosis("unreachable", f"Cannot reach {origin(url)}: is the server running, and the URL right?")
 
 
-def _answered(settings: Settings, status: int, body: bytes) -> Diagnosis:
+def _answered(model: str, status: int, body: bytes) -> Diagnosis:
     if status in (401, 403):
         return Diagnosis("auth", f"The endpoint refused the API key (HTTP {status}).", status)
     if status == 404:
@@ -120,14 +112,14 @@ def _answered(settings: Settings, status: int, body: bytes) -> Diagnosis:
     names = [str(e.get("id")) for e in entries if e.get("id")]
     if not entries:
         return Diagnosis("no_model_list", "Connected; the endpoint gave no model list.", status)
-    entry = next((e for e in entries if e.get("id") == settings.model), None)
-    if settings.model and entry is None:
+    entry = next((e for e in entries if e.get("id") == model), None)
+    if model and entry is None:
         return Diagnosis(
-            "model_not_found", f"Connected, but the endpoint has no model {settings.model!r}.", status, names
+            "model_not_found", f"Connected, but the endpoint has no model {model!r}.", status, names
         )
     if entry is None:
         return Diagnosis("ok", "Connected.", status, names)
-    served = f"Connected: the endpoint serves {settings.model}."
+    served = f"Connected: the endpoint serves {model}."
     return Diagnosis("ok", served, status, names, _tool_support(entry), context_window(entry))
 
 

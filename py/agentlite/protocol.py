@@ -10,12 +10,9 @@ import enum
 
 class Msg(enum.StrEnum):
     # main thread -> worker
-    SETTINGS = "settings"  # {settings}: endpoint, key, model, dialect
-    SEND = "send"  # {chat, text, mode, edit?, regenerate?}: a user message starts a turn
-    STOP = "stop"  # {chat}: stop the running turn of a chat
-    APPROVE = "approve"  # {chat, id, approved, batch}: the answer to a call awaiting approval
-    DECIDE = "decide"  # {chat, choice}: retry | alternative | skip | cancel after a failed turn
-    CALL = "call"  # {id, method, args}: answered by one REPLY
+    CALL = (
+        "call"  # {id, method, args}: answered by one REPLY (agentlite.calls: vfs.*, chats.*, settings.*, ...)
+    )
     SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
     # worker -> main thread
     PHASE = "phase"  # {phase, progress, detail, at_ms}: start-up progress; `ready` adds timings

@@ -1,12 +1,17 @@
 """The agent service: takes worker-protocol messages from the page, runs chats, answers calls.
 
+Every request of the page is a `CALL {method, args}` answered by one `REPLY` (`agentlite.calls`
+names them): the workspace, the chats' commands (send, stop, approve, decide, ...), the settings (one
+call: endpoint, limits) and the editor's state. The only other message the page sends is a sandbox
+run's result.
+
 Pure Python: the browser edge (`agentlite.browser.host`) gives it a `post` function, a workspace,
 storage and a transport factory; tests give it fakes. Chats are `agentlite.engine` sessions.
 
 With each endpoint the page sets, the service learns what the endpoint offers: the selected model's
 context window from its `/models` listing (read once per base URL + model, in the background), and
 long-term memory's embedder when an `embedding_model` is set. The window a turn uses is the user's
-(a non-zero `context_window` in the settings or the message), else the listing's, else the engine's
+(a non-zero `context_window` in the settings), else the listing's, else the engine's
 default.
 """
 
@@ -15,37 +20,29 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from agentlite import connection
 from agentlite.calls import CallHandler
+from agentlite.editor_state import EditorState
+from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
 from agentlite.engine.context import DEFAULT_WINDOW
 from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.session import ChatSession
 from agentlite.protocol import Msg
 from agentlite.sandbox import SandboxClient
-from agentlite.settings import Settings, window_size
+from agentlite.settings import Settings
 from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.transport import ModelTransport
 
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
 log = logging.getLogger(__name__)
-TURN_OPTIONS = (
-    "mode",
-    "tool",
-    "references",
-    "open_file",
-    "selection",
-    "max_rounds",
-    "auto_approve",
-    "context_window",
-    "edit",  # the id of the user message this one replaces (a new branch)
-    "regenerate",  # answer the last user message again (a new branch of the answer)
-)
+CHAT_LIMITS = ("max_rounds", "auto_approve")  # the page's settings every chat's turns use
 EVAL_TIMEOUT_S = (1, 300)  # the settings' JavaScript eval timeout, in seconds
 
 
@@ -63,41 +60,36 @@ class AgentService:
             None, workspace, sandbox=self.sandbox, storage=storage, context_factory=self._tool_context
         )
         self.chats: dict[str, ChatSession] = self.engine.sessions
+        self.chat_limits: dict[str, Any] = {}  # CHAT_LIMITS the page set
+        self.editor = EditorState()  # what the page's editor shows, as last reported
+        # the tools' contexts of live turns, by turn id (a finished turn's goes with it)
+        self.contexts: weakref.WeakValueDictionary[str, ToolContext] = weakref.WeakValueDictionary()
         self.calls = CallHandler(self)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.windows: dict[tuple[str, str], int | None] = {}  # (base URL, model) -> window; None: asking
 
     def handle(self, raw: str) -> None:
-        """Entry point for every message from the page (a JSON string)."""
+        """Entry point for every message from the page (a JSON string): calls, and sandbox answers."""
         message = json.loads(raw)
         kind = message.get("type")
-        chat_id = str(message.get("chat") or "chat-1")
-        if kind == Msg.SETTINGS:
-            self.settings_changed(message.get("settings") or {})
-        elif kind == Msg.SEND:
-            options = {k: message[k] for k in TURN_OPTIONS if message.get(k) is not None}
-            options["context_window"] = self.context_window(options.get("context_window"))
-            transport = self.transport_for(self.settings)
-            self.chat(chat_id).start_turn(str(message.get("text") or ""), self.settings, transport, **options)
-        elif kind == Msg.STOP:
-            self.chat(chat_id).stop()
-        elif kind == Msg.APPROVE:
-            self.chat(chat_id).approve(
-                str(message.get("id")), bool(message.get("approved")), bool(message.get("batch"))
-            )
-        elif kind == Msg.DECIDE:
-            self.chat(chat_id).decide(str(message.get("choice")))
+        if kind == Msg.CALL:
+            self.spawn(self._answer(message.get("id"), str(message.get("method")), message.get("args") or {}))
         elif kind == Msg.SANDBOX_RESULT:
             self.sandbox.deliver(message)
-        elif kind == Msg.CALL:
-            self.spawn(self._answer(message.get("id"), str(message.get("method")), message.get("args") or {}))
         else:
             log.warning("unknown message type %r", kind)
 
-    def settings_changed(self, values: dict[str, Any]) -> None:
+    def endpoint_for(self, settings: Settings) -> Endpoint:
+        """The endpoint `settings` name, on a transport of its own (the demo model's or the network)."""
+        return Endpoint.of(settings, self.transport_for(settings))
+
+    def apply_settings(self, values: dict[str, Any]) -> None:
+        """The page's settings: the endpoint, the chats' limits, the tools' limits."""
         self.settings = settings = Settings.from_message(values)
         self.tool_settings = _tool_settings(values)
-        self.engine.endpoint_changed(settings, self.transport_for(settings))
+        self.chat_limits = {k: values[k] for k in CHAT_LIMITS if values.get(k) is not None}
+        endpoint = self.endpoint_for(settings)
+        self.engine.endpoint_changed(settings, endpoint.transport)
         if self.engine.memory is not None:
             self.engine.memory.use_embedder(self._embedder(settings))
         key = (settings.base_url, settings.model)
@@ -105,11 +97,24 @@ class AgentService:
             self.windows[key] = None
             self.spawn(self._read_window(settings))
 
-    def context_window(self, requested: Any = None) -> int:
-        """The window for a turn: the user's (the message's or the settings'), the model's, the default."""
+    def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None:
+        """A message of the user: a turn of the chat with the current settings and limits."""
+        limits = {**self.chat_limits, "context_window": self.context_window()}
+        transport = self.endpoint_for(self.settings).transport
+        self.chat(chat_id).start_turn(text, self.settings, transport, **options, **limits)
+
+    def editor_changed(self, editor: EditorState) -> None:
+        """Another file opened or a new selection: running turns' tools see the file now open."""
+        self.editor = editor
+        for context in list(self.contexts.values()):
+            context.editor_path = editor.open_file
+
+    def context_window(self) -> int:
+        """The window for a turn: the user's (in the settings), the model's, the default."""
         settings = self.settings
-        explicit = window_size(requested) or settings.context_window
-        return explicit or self.windows.get((settings.base_url, settings.model)) or DEFAULT_WINDOW
+        return (
+            settings.context_window or self.windows.get((settings.base_url, settings.model)) or DEFAULT_WINDOW
+        )
 
     def learn_window(self, base_url: str, model: str, size: int | None) -> None:
         """Record a model's window from a listing (the connection test reads one too)."""
@@ -117,7 +122,7 @@ class AgentService:
             self.windows[(base_url, model)] = size
 
     async def _read_window(self, settings: Settings) -> None:
-        size = await connection.model_window(settings, self.transport_for(settings))
+        size = await connection.model_window(self.endpoint_for(settings), settings.model)
         if size is None:  # unknown, or the endpoint did not answer: ask again with the next settings
             self.windows.pop((settings.base_url, settings.model), None)
         self.learn_window(settings.base_url, settings.model, size)
@@ -125,17 +130,13 @@ class AgentService:
     def _embedder(self, settings: Settings) -> EndpointEmbedder | None:
         if settings.is_demo or not settings.embedding_model:
             return None
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if settings.api_key:
-            headers["Authorization"] = f"Bearer {settings.api_key}"
-        transport = self.transport_for(settings)
-        return EndpointEmbedder(transport, settings.base_url, headers, settings.embedding_model)
+        return EndpointEmbedder(self.endpoint_for(settings), settings.embedding_model)
 
     def _tool_context(self, turn_id: str, open_file: str | None, save_summary: Callable[[Any], None]) -> Any:
         """The tools' context for one turn, with the limits the page set (the eval timeout)."""
         if self.workspace is None:
             return None
-        return ToolContext(
+        context = ToolContext(
             self.workspace,
             turn_id,
             sandbox=self.sandbox,
@@ -143,6 +144,8 @@ class AgentService:
             editor_path=open_file,
             settings=self.tool_settings,
         )
+        self.contexts[turn_id] = context
+        return context
 
     def chat(self, chat_id: str) -> ChatSession:
         return self.engine.chat(chat_id, self.emitter(chat_id))

@@ -3,7 +3,7 @@
 `context_window` is the user's explicit window in tokens; 0 (the page's default) means "not set": the
 model's window from the endpoint's `/models` listing is used, else the engine's default. An
 `embedding_model` names the model for `POST {base_url}/embeddings` (long-term memory ranking); empty
-means memories are ranked by keywords only.
+means memories are ranked by keywords only. Requests and their headers are `agentlite.endpoint`'s.
 """
 
 from __future__ import annotations
@@ -40,12 +40,6 @@ class Settings:
     @property
     def is_demo(self) -> bool:
         return self.model == DEMO_MODEL or not self.base_url
-
-    def headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        return headers
 
     def __repr__(self) -> str:  # never print the key
         return (

@@ -165,7 +165,8 @@ RECORD_SENDS = """
 window.__sends = [];
 const post = Worker.prototype.postMessage;
 Worker.prototype.postMessage = function (message, ...rest) {
-  if (message && message.type === "send") window.__sends.push(message);
+  const send = message && message.type === "call" && message.method === "chats.send";
+  if (send) window.__sends.push(message.args);
   return post.call(this, message, ...rest);
 };
 """

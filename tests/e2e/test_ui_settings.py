@@ -233,7 +233,9 @@ RECORD_SETTINGS = """
 window.__settings = [];
 const post = Worker.prototype.postMessage;
 Worker.prototype.postMessage = function (message, ...rest) {
-  if (message && message.type === "settings") window.__settings.push(message.settings);
+  if (message && message.type === "call" && message.method === "settings.apply") {
+    window.__settings.push(message.args.settings);
+  }
   return post.call(this, message, ...rest);
 };
 """

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from agentlite.connection import check
+from agentlite.endpoint import Endpoint
 from agentlite.errors import ErrorType, ModelError
 from agentlite.settings import Settings
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
@@ -37,7 +38,7 @@ class Failing:
 
 
 def diagnose(settings: Settings, transport: Any) -> dict[str, Any]:
-    return asyncio.run(check(settings, transport)).to_dict()
+    return asyncio.run(check(Endpoint.of(settings, transport), settings.model)).to_dict()
 
 
 def test_a_listed_model_with_tools_is_ok_and_the_key_goes_only_in_the_header() -> None:
@@ -110,7 +111,7 @@ def test_model_window_reads_the_listing_and_never_raises() -> None:
     from agentlite.connection import model_window
 
     def window(settings: Settings, transport: Any) -> int | None:
-        return asyncio.run(model_window(settings, transport))
+        return asyncio.run(model_window(Endpoint.of(settings, transport), settings.model))
 
     listed = ScriptedTransport.of(listing({"id": "m1", "max_model_len": 16384}))
     assert window(endpoint(), listed) == 16384

@@ -106,5 +106,3 @@ def test_settings_default_to_demo_and_hide_the_key() -> None:
     )
     assert (settings.base_url, settings.dialect, settings.is_demo) == ("http://x/v1", "auto", False)
     assert "sk-1" not in repr(settings) and "sk-1" not in str(settings)
-    assert settings.headers()["Authorization"] == "Bearer sk-1"
-    assert "Authorization" not in Settings().headers()

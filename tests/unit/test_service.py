@@ -43,6 +43,19 @@ def make_service() -> tuple[AgentService, list[dict[str, Any]], list[Settings]]:
     return AgentService(posted.append, FakeWorkspace(), transport_for), posted, seen
 
 
+def call(service: AgentService, method: str, args: dict[str, Any], call_id: int = 0) -> None:
+    """The page's way to ask: one CALL message."""
+    service.handle(json.dumps({"type": "call", "id": call_id, "method": method, "args": args}))
+
+
+def send(service: AgentService, args: dict[str, Any]) -> None:
+    call(service, "chats.send", args)
+
+
+def apply_settings(service: AgentService, settings: dict[str, Any]) -> None:
+    call(service, "settings.apply", {"settings": settings})
+
+
 async def drain(service: AgentService) -> None:
     for _ in range(200):
         pending = [c.task for c in service.chats.values() if c.task is not None and not c.task.done()]
@@ -79,8 +92,8 @@ def test_send_runs_a_turn_with_the_current_settings() -> None:
     service, posted, seen = make_service()
 
     async def scenario() -> None:
-        service.handle(json.dumps({"type": "settings", "settings": {"model": "demo", "dialect": "json"}}))
-        service.handle(json.dumps({"type": "send", "chat": "chat-2", "text": "hello", "mode": "agent"}))
+        apply_settings(service, {"model": "demo", "dialect": "json"})
+        send(service, {"id": "chat-2", "text": "hello", "mode": "agent"})
         await drain(service)
 
     asyncio.run(scenario())
@@ -129,7 +142,7 @@ def endpoint_service(endpoint: Endpoint) -> tuple[AgentService, list[dict[str, A
 
 def configure(service: AgentService, **values: Any) -> None:
     settings = {"base_url": "http://model.test/v1", "model": "m1", "dialect": "native", **values}
-    service.handle(json.dumps({"type": "settings", "settings": settings}))
+    apply_settings(service, settings)
 
 
 def context_windows(posted: list[dict[str, Any]]) -> set[int]:
@@ -143,7 +156,7 @@ def test_the_models_listed_context_window_is_the_turns_window() -> None:
     async def scenario() -> None:
         configure(service)
         await drain(service)
-        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hello", "mode": "chat"}))
+        send(service, {"id": "c", "text": "hello", "mode": "chat"})
         await drain(service)
 
     asyncio.run(scenario())
@@ -160,11 +173,25 @@ def test_a_window_the_user_set_wins_over_the_listing() -> None:
         configure(service, context_window=20_000)
         await drain(service)
         in_settings = service.context_window()
-        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hi", "context_window": 12_000}))
+        send(service, {"id": "c", "text": "hi"})
         await drain(service)
         return in_settings, service.chats["c"].settings.context_window
 
-    assert asyncio.run(scenario()) == (20_000, 12_000)
+    assert asyncio.run(scenario()) == (20_000, 20_000)
+
+
+def test_a_send_carrying_a_settings_key_is_refused() -> None:
+    """Limits change with the settings only: a message that tries to carry one starts no turn."""
+    service, posted, _ = make_service()
+
+    async def scenario() -> None:
+        call(service, "chats.send", {"id": "c", "text": "hi", "context_window": 12_000}, call_id=5)
+        await drain(service)
+
+    asyncio.run(scenario())
+    reply = next(m for m in posted if m["type"] == "reply")
+    assert reply["ok"] is False and "context_window" in reply["error"]
+    assert not [m for m in posted if m["type"] == "event"]
 
 
 def test_without_a_listed_window_the_default_applies_and_is_asked_again_later() -> None:
@@ -201,7 +228,7 @@ def test_a_connection_test_teaches_the_listed_window() -> None:
 def test_the_demo_model_asks_nothing_and_uses_no_embeddings() -> None:
     endpoint = Endpoint()
     service, _ = endpoint_service(endpoint)
-    service.handle(json.dumps({"type": "settings", "settings": {"model": "demo", "embedding_model": "e5"}}))
+    service.apply_settings({"model": "demo", "embedding_model": "e5"})
     assert service.engine.memory is not None and service.engine.memory.embedder is None
     assert endpoint.paths() == [] and service.context_window() == DEFAULT_WINDOW
 
@@ -215,7 +242,7 @@ def test_an_embedding_model_ranks_memories_through_the_endpoint() -> None:
         assert service.engine.memory is not None and service.engine.memory.embedder is None
         configure(service, embedding_model="e5")
         await service.engine.memory.add("The project uses esbuild")
-        service.handle(json.dumps({"type": "send", "chat": "c", "text": "build it", "mode": "chat"}))
+        send(service, {"id": "c", "text": "build it", "mode": "chat"})
         await drain(service)
 
     asyncio.run(scenario())
@@ -235,7 +262,7 @@ def test_embeddings_the_endpoint_lacks_fall_back_to_keywords_without_an_error() 
         assert service.engine.memory is not None
         await service.engine.memory.add("The project uses esbuild")
         for text in ("use esbuild", "and esbuild again"):
-            service.handle(json.dumps({"type": "send", "chat": "c", "text": text, "mode": "chat"}))
+            send(service, {"id": "c", "text": text, "mode": "chat"})
             await drain(service)
             configure(service, embedding_model="e5")  # saved again: the failure is remembered
 
@@ -254,10 +281,10 @@ def test_page_messages_edit_switch_export_and_import_a_chat() -> None:
         service.handle(json.dumps({"type": "call", "id": call_id, "method": method, "args": args}))
 
     async def scenario() -> None:
-        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hello"}))
+        send(service, {"id": "c", "text": "hello"})
         await drain(service)
         first = service.chat("c").messages[0].id
-        service.handle(json.dumps({"type": "send", "chat": "c", "text": "hi there", "edit": first}))
+        send(service, {"id": "c", "text": "hi there", "edit": first})
         await drain(service)
         call(1, "chats.switch", id="c", message=first, index=0)
         await drain(service)
@@ -293,7 +320,7 @@ def test_the_restore_point_of_an_edit_is_the_first_turn_from_that_message_that_c
 
     async def scenario() -> list[str | None]:
         for text in ("hello", "again", "more"):
-            service.handle(json.dumps({"type": "send", "chat": "c", "text": text}))
+            send(service, {"id": "c", "text": text})
             await drain(service)
         first, second, third = [m for m in service.chat("c").messages if m.role == "user"]
         changed.append({"turn": str(second.turn)})

@@ -1,5 +1,6 @@
 // Wiring only: the agent client, the views, the settings and the testing API.
 import { AgentClient } from "./agent-client.js";
+import { createEditorContext } from "./editor-context.js";
 import { MSG } from "./protocol.js";
 import * as persistence from "./persistence.js";
 import * as settingsStore from "./settings.js";
@@ -35,7 +36,13 @@ const files = createFilesView(root, {
   onShown: (path) => {
     codeActions.setOpenFile(path);
     follow.fileShown(path);
+    editorContext.shown();
   },
+  onSelect: () => editorContext.selected(),
+});
+const editorContext = createEditorContext({
+  current: () => files.current(),
+  report: (state) => client.call("editor.changed", state).catch((err) => console.warn("agentlite: editor", err)),
 });
 const follow = createFollowView(root, { call: (method, args) => client.call(method, args), files });
 client.on("event", (_chatId, event) => follow.handle(event));
@@ -65,11 +72,11 @@ persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, 
 
 const chatCall = (method, args) => client.call(method, args).catch((err) => console.warn(`agentlite: ${method}`, err));
 const chat = createChatView(root, {
-  onSend: (chatId, text, mode, extra = {}) =>
-    client.post({ type: MSG.SEND, chat: chatId, text, mode, ...settingsStore.turnOptions(settings), ...extra }),
-  onStop: (chatId) => client.post({ type: MSG.STOP, chat: chatId }),
-  onApprove: (chatId, id, approved, batch) => client.post({ type: MSG.APPROVE, chat: chatId, id, approved, batch }),
-  onDecide: (chatId, choice) => client.post({ type: MSG.DECIDE, chat: chatId, choice }),
+  onSend: (id, text, mode, extra = {}) =>
+    chatCall("chats.send", { id, text, mode, ...extra, ...editorContext.forMessage() }),
+  onStop: (id) => chatCall("chats.stop", { id }),
+  onApprove: (id, call, approved, batch) => chatCall("chats.approve", { id, call, approved, batch }),
+  onDecide: (id, choice) => chatCall("chats.decide", { id, choice }),
   onRestoreTurn: (_chatId, turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
   onTabs: (order, active) => chatCall("chats.tabs", { order, active }),
@@ -109,11 +116,13 @@ client.call("chats.restore").then(chat.restore, (err) => {
   chat.restore();
 });
 
+// The endpoint, the key, the model and the chats' limits reach the agent through this one call.
+const applyToAgent = (values) => chatCall("settings.apply", { settings: values });
 const applySettings = (next) => {
   settings = next;
   welcome.model(settings);
   settingsStore.save(localStorage, settings);
-  client.post({ type: MSG.SETTINGS, settings });
+  applyToAgent(settings);
 };
 createSettingsView(root, {
   getSettings: () => settings,
@@ -136,7 +145,7 @@ client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
   ),
 );
 
-client.post({ type: MSG.SETTINGS, settings });
+applyToAgent(settings);
 installTestingApi(client);
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.

@@ -3,12 +3,7 @@
 
 export const MSG = Object.freeze({
   // main thread -> worker
-  SETTINGS: "settings", // {settings}: endpoint, key, model, dialect (the key stays in memory)
-  SEND: "send", // {chat, text, mode, edit?, regenerate?}: a user message starts a turn
-  STOP: "stop", // {chat}: stop the running turn of a chat
-  APPROVE: "approve", // {chat, id, approved, batch}: the user's answer to a tool call awaiting approval
-  DECIDE: "decide", // {chat, choice}: retry | alternative | skip | cancel after a failed turn
-  CALL: "call", // {id, method, args}: a request answered by one REPLY (vfs.*, chats.*)
+  CALL: "call", // {id, method, args}: a request answered by one REPLY (vfs.*, chats.*, settings.apply, editor.changed)
   SANDBOX_RESULT: "sandbox_result", // {id, ok, result | error}: the answer to one SANDBOX_RUN
   // worker -> main thread
   PHASE: "phase", // {phase, progress, path, detail, at_ms}: start-up progress and start path; `ready` adds timings

@@ -101,12 +101,3 @@ export function save(storage, settings) {
     storage.removeItem(KEY_ORIGIN_STORE);
   }
 }
-
-/** What a turn carries to the engine from the settings (per-chat limits and approvals). */
-export function turnOptions(settings) {
-  return {
-    max_rounds: settings.max_rounds,
-    auto_approve: settings.auto_approve,
-    context_window: settings.context_window || undefined,
-  };
-}

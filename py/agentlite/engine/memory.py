@@ -26,7 +26,10 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from agentlite.endpoint import Endpoint
 
 log = logging.getLogger(__name__)
 STORE = "memory"
@@ -236,19 +239,15 @@ class MemoryStore:
 class EndpointEmbedder:
     """Embeddings from the endpoint's `POST {base_url}/embeddings` (the OpenAI shape), for one model."""
 
-    def __init__(self, transport: Any, base_url: str, headers: dict[str, str], model: str) -> None:
-        self.transport = transport
-        self.url = f"{base_url.rstrip('/')}/embeddings"
-        self.headers = headers
+    def __init__(self, endpoint: Endpoint, model: str) -> None:
+        self.endpoint = endpoint
         self.model = model
-        self.key = f"{self.url} {model}"
+        self.key = f"{endpoint.url('embeddings')} {model}"
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         from agentlite.errors import from_http
-        from agentlite.transport import ModelRequest
 
-        request = ModelRequest("POST", self.url, dict(self.headers), {"model": self.model, "input": texts})
-        response = await self.transport.send(request)
+        response = await self.endpoint.embeddings(self.model, texts)
         try:
             body = b"".join([part async for part in response.chunks()])
         finally:

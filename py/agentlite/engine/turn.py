@@ -18,6 +18,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
+from agentlite.endpoint import Endpoint
 from agentlite.engine import prompt
 from agentlite.engine.context import window
 from agentlite.engine.dialect import PROMPT_DIALECTS, empty_stream, rejects_tools, writes_calls_as_text
@@ -251,12 +252,7 @@ class Turn(TurnSetup):
         body, estimate = self._body()
         self.sent = (body, estimate)
         self.meter(estimate, "estimate")
-        url = (
-            f"{self.settings.base_url}/chat/completions"
-            if self.settings.base_url
-            else "demo:/chat/completions"
-        )
-        return ModelRequest("POST", url, self.settings.headers(), body), estimate
+        return Endpoint.of(self.settings, self.transport).chat_request(body), estimate
 
     def _body(self) -> tuple[dict[str, Any], int]:
         """The next request's body and our count of its tokens (no side effects: retries compare it)."""

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agentlite.endpoint import Endpoint
 from agentlite.engine import prompt
 from agentlite.engine.context import Budget, facts_from_summary, fallback_summary, fit, summary_request
 from agentlite.engine.dispatch import Call, Dispatcher
@@ -24,7 +25,7 @@ from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import ADVICE, MATRIX, decision_options
 from agentlite.errors import ModelError
 from agentlite.settings import Settings
-from agentlite.transport import ModelRequest, ModelTransport
+from agentlite.transport import ModelTransport
 
 if TYPE_CHECKING:
     from agentlite.engine.session import ChatSession
@@ -181,15 +182,9 @@ class TurnSetup:
 
     async def _summarize(self, previous: str, messages: list[Message]) -> str:
         body = {"model": self.settings.model, "stream": True, "messages": summary_request(previous, messages)}
-        url = (
-            f"{self.settings.base_url}/chat/completions"
-            if self.settings.base_url
-            else "demo:/chat/completions"
-        )
+        request = Endpoint.of(self.settings, self.transport).chat_request(body)
         try:
-            text = (
-                await drain_text(self.transport, ModelRequest("POST", url, self.settings.headers(), body))
-            ).strip()
+            text = (await drain_text(self.transport, request)).strip()
         except ModelError:
             text = ""
         source = "model" if text else "fallback"

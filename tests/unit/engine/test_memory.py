@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from agentlite.endpoint import Endpoint
 from agentlite.engine.memory import EndpointEmbedder, MemoryStore, bm25, extract, terms
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace.storage import MemoryStorage
@@ -111,10 +112,11 @@ def test_a_failing_embedder_falls_back_to_keywords_for_good() -> None:
 def test_the_endpoint_embedder_posts_to_embeddings() -> None:
     answer = {"data": [{"index": 1, "embedding": [0, 1]}, {"index": 0, "embedding": [1, 0]}]}
     transport = ScriptedTransport.of(ScriptedResponse(body=[json.dumps(answer).encode()]))
-    embedder = EndpointEmbedder(transport, "http://model.test/v1/", {"Authorization": "Bearer k"}, "e5")
+    embedder = EndpointEmbedder(Endpoint("http://model.test/v1/", transport, "sk-embed-key"), "e5")
     assert asyncio.run(embedder.embed(["a", "b"])) == [[1.0, 0.0], [0.0, 1.0]]
     request = transport.requests[0]
     assert request.url == "http://model.test/v1/embeddings"
+    assert request.headers["Authorization"] == "Bearer sk-embed-key"
     assert request.body == {"model": "e5", "input": ["a", "b"]}
 
 
@@ -145,7 +147,7 @@ def test_endpoint_embeddings_rank_facts_by_cosine_and_are_stored_once() -> None:
     transport = ScriptedTransport(embedding_endpoint)
 
     async def scenario() -> tuple[list[str], list[str]]:
-        store = MemoryStore(storage(), EndpointEmbedder(transport, BASE, {}, "e5"))
+        store = MemoryStore(storage(), EndpointEmbedder(Endpoint(BASE, transport), "e5"))
         await store.add("The project bundles with esbuild")
         await store.add("Mia has a feline named Tom")
         pets = [m.text for m in await store.relevant("how is my kitten?", limit=1)]
@@ -163,18 +165,20 @@ def test_an_endpoint_without_embeddings_falls_back_to_bm25_and_is_not_asked_agai
     missing = ScriptedTransport(lambda _r: ScriptedResponse(404, [b'{"error": {"message": "not found"}}']))
 
     async def scenario() -> tuple[list[str], MemoryStore]:
-        store = MemoryStore(storage(), EndpointEmbedder(missing, BASE, {}, "e5"))
+        store = MemoryStore(storage(), EndpointEmbedder(Endpoint(BASE, missing), "e5"))
         await store.add("The build uses esbuild")
         await store.add("Tabs, not spaces")
         found = [m.text for m in await store.relevant("fix the build")]
-        store.use_embedder(EndpointEmbedder(missing, BASE, {}, "e5"))  # the same endpoint and model again
+        store.use_embedder(
+            EndpointEmbedder(Endpoint(BASE, missing), "e5")
+        )  # the same endpoint and model again
         await store.relevant("fix the build")
         return found, store
 
     found, store = asyncio.run(scenario())
     assert found == ["The build uses esbuild"]
     assert len(missing.requests) == 1 and store.embedder is None
-    store.use_embedder(EndpointEmbedder(missing, BASE, {}, "another-model"))
+    store.use_embedder(EndpointEmbedder(Endpoint(BASE, missing), "another-model"))
     assert store.embedder is not None, "another model on the endpoint is worth a try"
 
 
@@ -183,7 +187,7 @@ def test_an_embedder_answering_the_wrong_number_of_vectors_counts_as_failed() ->
         return ScriptedResponse(200, [json.dumps({"data": [{"index": 0, "embedding": [1, 0]}]}).encode()])
 
     async def scenario() -> tuple[list[str], MemoryStore]:
-        store = MemoryStore(storage(), EndpointEmbedder(ScriptedTransport(short), BASE, {}, "e5"))
+        store = MemoryStore(storage(), EndpointEmbedder(Endpoint(BASE, ScriptedTransport(short)), "e5"))
         await store.add("The build uses esbuild")
         return [m.text for m in await store.relevant("build")], store
 

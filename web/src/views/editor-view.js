@@ -1,6 +1,7 @@
 // The open file in a CodeMirror 6 editor: the language follows the file's extension, the colours follow
 // the page's light or dark theme, and the user's own typing is handed to `onSave` after a pause
-// (debounced), while text that came from the workspace (`setText`) is never saved back.
+// (debounced), while text that came from the workspace (`setText`) is never saved back. `onSelect` hears
+// every change of the selection (the agent is told which lines the user has selected).
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { css } from "@codemirror/lang-css";
 import { html } from "@codemirror/lang-html";
@@ -91,7 +92,7 @@ function mount(host) {
   return { shadow, parent, mirror };
 }
 
-export function createEditorView(host, { onSave }) {
+export function createEditorView(host, { onSave, onSelect = () => {} }) {
   const language = new Compartment();
   const labels = new Compartment();
   const { shadow, parent, mirror } = mount(host);
@@ -125,6 +126,7 @@ export function createEditorView(host, { onSave }) {
             typedSinceFocus = true;
             schedule();
           }
+          if (update.selectionSet || update.docChanged) onSelect();
         }),
       ],
     }),
@@ -184,6 +186,15 @@ export function createEditorView(host, { onSave }) {
     busy: () => timer !== null || saving > 0 || (document.activeElement === host && typedSinceFocus),
     /** The selected range ({from, to}; equal when nothing is selected). */
     selection: () => ({ from: view.state.selection.main.from, to: view.state.selection.main.to }),
+    /** The selected text with the lines it spans (1-based), or null when nothing is selected. */
+    selected() {
+      const { from, to } = view.state.selection.main;
+      if (from === to) return null;
+      const { doc } = view.state;
+      const last = doc.lineAt(to).from === to ? to - 1 : to; // whole lines selected end before the next
+      const text = doc.sliceString(from, to);
+      return { start_line: doc.lineAt(from).number, end_line: doc.lineAt(last).number, text };
+    },
     focus: () => view.focus(),
   };
 }

@@ -8,8 +8,8 @@ import { createFileTree } from "./file-tree.js";
 import { createHistoryView } from "./history-view.js";
 
 /** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
- * editor shows `path` (null: no file). */
-export function createFilesView(root, { call, onChoose = () => {}, onShown = () => {} }) {
+ * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed. */
+export function createFilesView(root, { call, onChoose = () => {}, onShown = () => {}, onSelect = () => {} }) {
   const editorHost = root.querySelector("#file-editor");
   const title = root.querySelector("#file-title");
   const empty = root.querySelector("#file-empty");
@@ -26,6 +26,7 @@ export function createFilesView(root, { call, onChoose = () => {}, onShown = () 
   const editor = createEditorView(editorHost, {
     onSave: (path, text) =>
       call("writeText", { path, text }).catch((err) => say(`Saving ${path} failed: ${err.message}`, true)),
+    onSelect,
   });
   const history = createHistoryView(root.querySelector("[data-testid=history-panel]"), { call });
   const choose = (path) => {
@@ -112,7 +113,7 @@ export function createFilesView(root, { call, onChoose = () => {}, onShown = () 
   /** The file in the editor with its text and selection, or null when none is shown. */
   function current() {
     if (!openPath || editorHost.hidden) return null;
-    return { path: openPath, text: editor.text(), selection: editor.selection() };
+    return { path: openPath, text: editor.text(), selection: editor.selection(), selected: editor.selected() };
   }
 
   return {

@@ -6,6 +6,9 @@
 // the worker's global as a test hook (only the app's own code runs in this worker).
 import { MSG } from "../protocol.js";
 
+/** A user message (the `chats.send` call) is the first thing that needs token counts. */
+const isSend = (message) => message.type === MSG.CALL && message.method === "chats.send";
+
 export class Inbox {
   constructor() {
     this.held = [];
@@ -29,7 +32,7 @@ export class Inbox {
   flush() {
     while (this.held.length) {
       const message = this.held[0];
-      if (message.type === MSG.SEND && !this.tokenizer) this.loadTokenizer();
+      if (isSend(message) && !this.tokenizer) this.loadTokenizer();
       if (this.loading) return;
       this.held.shift();
       this.service.handle(JSON.stringify(message));
