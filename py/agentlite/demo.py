@@ -31,6 +31,7 @@ from typing import Any
 
 from agentlite.engine import prompt as notes
 from agentlite.stream.ndjson_writer import NdjsonWriter
+from agentlite.stream.sse_encode import DONE, sse_event
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 
 TOKEN_DELAY = 0.02  # seconds between streamed tokens: fast, but visibly streaming
@@ -73,10 +74,6 @@ export default function Button({ label, onClick, disabled = false }: ButtonProps
 """
 
 
-def sse_event(payload: dict[str, Any]) -> bytes:
-    return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
-
-
 def tokens(text: str) -> list[str]:
     """Split text the way a model streams it: words with their leading whitespace."""
     return re.findall(r"\s*\S+|\s+$", text) or [text]
@@ -94,7 +91,7 @@ def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
 def text_reply(text: str) -> list[bytes]:
     body = [chunk({"role": "assistant", "content": ""})]
     body += [chunk({"content": piece}) for piece in tokens(text)]
-    body += [chunk({}, finish="stop"), b"data: [DONE]\n\n"]
+    body += [chunk({}, finish="stop"), DONE]
     return body
 
 
@@ -342,7 +339,7 @@ def encode(step: Step, dialect: str) -> list[bytes]:
         body += [
             part for index, (name, args) in enumerate(step.calls) for part in _native_call(index, name, args)
         ]
-        return [*body, chunk({}, finish="tool_calls" if step.calls else "stop"), b"data: [DONE]\n\n"]
+        return [*body, chunk({}, finish="tool_calls" if step.calls else "stop"), DONE]
     return text_reply_raw(_content(step, dialect))
 
 
@@ -377,7 +374,7 @@ def text_reply_raw(content: str) -> list[bytes]:
     body = [chunk({"role": "assistant", "content": ""})]
     for token in tokens(content):
         body += [chunk({"content": p}) for p in pieces(token, 48)]
-    return [*body, chunk({}, finish="stop"), b"data: [DONE]\n\n"]
+    return [*body, chunk({}, finish="stop"), DONE]
 
 
 class DemoModel:
