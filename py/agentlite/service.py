@@ -25,6 +25,7 @@ from agentlite.engine import Engine
 from agentlite.engine.context import DEFAULT_WINDOW
 from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.session import ChatSession
+from agentlite.limits import EVAL_TIMEOUT_S
 from agentlite.protocol import Msg
 from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings, window_size
@@ -46,7 +47,6 @@ TURN_OPTIONS = (
     "edit",  # the id of the user message this one replaces (a new branch)
     "regenerate",  # answer the last user message again (a new branch of the answer)
 )
-EVAL_TIMEOUT_S = (1, 300)  # the settings' JavaScript eval timeout, in seconds
 
 
 class AgentService:
@@ -171,5 +171,5 @@ def _tool_settings(settings: dict[str, Any]) -> ToolSettings:
         seconds = 0
     if not seconds:
         return ToolSettings()
-    low, high = EVAL_TIMEOUT_S
-    return replace(ToolSettings(), eval_timeout_ms=int(min(high, max(low, seconds)) * 1000))
+    bound = EVAL_TIMEOUT_S
+    return replace(ToolSettings(), eval_timeout_ms=int(min(bound.high, max(bound.low, seconds)) * 1000))

@@ -13,11 +13,10 @@ from agentlite.engine import Engine
 from agentlite.engine.strategy import Backoff
 from agentlite.events import TextDelta
 from agentlite.settings import Settings
-from agentlite.stream.decoder import StreamDecoder
+from agentlite.stream.decoder import DIALECTS, StreamDecoder
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
 
-DIALECTS = ["native", "json", "ndjson", "ndjson-text"]
 APP = "export default function App() {\n  return <h1>Old Title</h1>;\n}\n"
 
 
