@@ -18,7 +18,7 @@ SHELL_AUTHOR = "shell"
 
 
 class SandboxRunner(Protocol):
-    """What tools need of `agentlite.sandbox.SandboxClient` (tests pass a fake with the same method).
+    """What tools need of `agentlite.sandbox.SandboxClient`; `agentlite.sandbox.ScriptedSandbox` is its fake.
 
     `kind` is `js` (payload `{code}`, result `{value, type, logs, error}`) or `shell` (payload
     `{command, files, cwd, dirs}`, result `{stdout, stderr, exit_code, changed, deleted, created_dirs,
