@@ -42,6 +42,8 @@ BUNDLES = {
     "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
 }
+# A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
+SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
 DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (-20%), no source map
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
@@ -85,7 +87,8 @@ def own_wheel(stamps: Stamps) -> Path:
 def front_end(stamps: Stamps) -> None:
     """Bundle the app and the worker with esbuild; copy the static files."""
     flags = f"minified={sorted(MINIFIED_BUNDLES)}"
-    key = fingerprint(WEB / "src", WEB / "package-lock.json", *(WEB / s for s in STATIC), flags)
+    sources = [WEB / "src", WEB / "package-lock.json", SANDBOX_DRIVER, *(WEB / s for s in STATIC)]
+    key = fingerprint(*sources, flags)
     outputs = [DIST / out for out in BUNDLES.values()] + [DIST / "index.html"]
     if stamps.fresh("front-end", key, *outputs):
         return
@@ -98,6 +101,7 @@ def front_end(stamps: Stamps) -> None:
         cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else []
         cmd += [] if out in DATA_BUNDLES else ["--sourcemap=linked"]
         cmd += ["--alias:node:zlib=./src/sandbox/zlib-shim.js"]  # just-bash's gzip: unavailable in a browser
+        cmd += ["--loader:.py=text"]  # the sandbox's Python driver, embedded as text (SANDBOX_DRIVER)
         run(cmd, f"esbuild {entry}", cwd=WEB)
     for name in STATIC:
         source = WEB / name
