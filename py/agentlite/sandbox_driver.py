@@ -9,7 +9,6 @@ No `from __future__` import here: `compile()` below would pass it on to the user
 """
 
 import os
-import runpy
 import sys
 import traceback
 
@@ -20,6 +19,8 @@ def run_command(mode: str, target: str, argv: list[str], cwd: str, library: tupl
     """Run `target` (a script path for "file", a module name for "module", else source code) in `cwd`
     with `argv`; the exit code. Modules imported from the user's files are forgotten afterwards, so
     the next run sees their new content."""
+    import runpy  # here, not above: the agent ships this module but never runs it, so never loads runpy
+
     saved_path = list(sys.path)
     try:
         os.chdir(cwd)
