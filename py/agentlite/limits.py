@@ -1,4 +1,4 @@
-"""Bounds of the settings the page and the agent both check, defined once.
+"""Bounds the page and the agent both know, defined once: the settings' numbers, the sandbox's start times.
 
 The page keeps a copy in `web/src/shared-settings.json` (it bundles JSON, it cannot import Python);
 `tests/unit/test_shared_settings.py` fails when the copy and these values disagree. Both sides clamp:
@@ -27,6 +27,11 @@ MAX_ROUNDS = Bound(1, 50, 8)
 CONTEXT_WINDOW = Bound(0, 10_000_000, 0)
 # Seconds a browser_js_eval may run.
 EVAL_TIMEOUT_S = Bound(1, 300, 10)
+
+# How long the page's sandbox host lets a frame start, and Pyodide start inside a frame (once per
+# frame, not counted against the run's own time): the agent waits that long past a run's timeout.
+SANDBOX_BOOT_MS = 30_000
+SANDBOX_START_ALLOWANCE_MS = 60_000
 
 SETTING_BOUNDS = {
     "max_rounds": MAX_ROUNDS,

@@ -29,14 +29,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlite.limits import SANDBOX_BOOT_MS, SANDBOX_START_ALLOWANCE_MS
 from agentlite.protocol import Msg
 
 Post = Callable[[dict[str, Any]], Any]
 Handler = Callable[[str, dict[str, Any], int], Awaitable[dict[str, Any]] | dict[str, Any]]
 
 # How long past timeout_ms the page may take before the client gives up on it: the page's frame
-# start (30 s), Pyodide's first start inside a frame (60 s, granted once per frame), messaging.
-DEFAULT_GRACE_MS = 30_000 + 60_000 + 5_000
+# start, Pyodide's first start inside a frame (granted once per frame), messaging.
+DEFAULT_GRACE_MS = SANDBOX_BOOT_MS + SANDBOX_START_ALLOWANCE_MS + 5_000
 MAX_TIMEOUT_MS = 10 * 60 * 1000
 _REALM = {"js": "js", "shell": "shell", "python": "shell"}
 

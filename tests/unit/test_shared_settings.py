@@ -9,7 +9,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agentlite.engine.approvals import Ask
-from agentlite.limits import SETTING_BOUNDS
+from agentlite.limits import SANDBOX_BOOT_MS, SANDBOX_START_ALLOWANCE_MS, SETTING_BOUNDS
+from agentlite.sandbox import DEFAULT_GRACE_MS
 from agentlite.settings import DIALECT_CHOICES, MAX_WINDOW, Settings
 from agentlite.stream.decoder import DIALECTS
 
@@ -27,6 +28,15 @@ def test_the_page_offers_the_approval_kinds_the_agent_asks_for() -> None:
 
 def test_the_page_clamps_numbers_to_the_agents_bounds() -> None:
     assert SHARED["bounds"] == {name: asdict(bound) for name, bound in SETTING_BOUNDS.items()}
+
+
+def test_the_agent_waits_out_the_sandbox_frames_start() -> None:
+    sandbox = SHARED["sandbox"]
+    assert (sandbox["boot_timeout_ms"], sandbox["start_allowance_ms"]) == (
+        SANDBOX_BOOT_MS,
+        SANDBOX_START_ALLOWANCE_MS,
+    )
+    assert sandbox["boot_timeout_ms"] + sandbox["start_allowance_ms"] < DEFAULT_GRACE_MS
 
 
 def test_the_agent_accepts_every_window_the_page_lets_through() -> None:
