@@ -31,17 +31,22 @@ PYODIDE_DIR = DIST / "pyodide"
 LOCK_NAME = "agentlite-lock.json"
 OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
 BYTECODE_SCRIPT = ROOT / "buildsys" / "wheel_bytecode.mjs"
-STATIC = ["index.html", "styles.css", "bare.html", "sandbox"]
+STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sandbox"}  # web/ -> dist/
+# The benchmarks' floor page (a worker that boots the Pyodide core only): its sources live apart in
+# web/bench/, but it is served from dist/ beside the app so both read Pyodide from the same place.
+BENCH_STATIC = {"bench/bare.html": "bare.html"}
 BUNDLES = {
     "src/app.js": "app.js",
     "src/worker/worker.js": "worker.js",
     "src/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
-    "src/bare.js": "bare.js",
-    "src/bare-worker.js": "bare-worker.js",
+    "bench/bare.js": "bare.js",
+    "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/host.js": "sandbox-host.js",
     "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
 }
+# A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
+SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
 DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (-20%), no source map
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
@@ -85,7 +90,16 @@ def own_wheel(stamps: Stamps) -> Path:
 def front_end(stamps: Stamps) -> None:
     """Bundle the app and the worker with esbuild; copy the static files."""
     flags = f"minified={sorted(MINIFIED_BUNDLES)}"
-    key = fingerprint(WEB / "src", WEB / "package-lock.json", *(WEB / s for s in STATIC), flags)
+    static = {**STATIC, **BENCH_STATIC}
+    bench_sources = [WEB / entry for entry in BUNDLES if entry.startswith("bench/")]
+    sources = [
+        WEB / "src",
+        WEB / "package-lock.json",
+        SANDBOX_DRIVER,
+        *bench_sources,
+        *(WEB / s for s in static),
+    ]
+    key = fingerprint(*sources, flags)
     outputs = [DIST / out for out in BUNDLES.values()] + [DIST / "index.html"]
     if stamps.fresh("front-end", key, *outputs):
         return
@@ -98,13 +112,14 @@ def front_end(stamps: Stamps) -> None:
         cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else []
         cmd += [] if out in DATA_BUNDLES else ["--sourcemap=linked"]
         cmd += ["--alias:node:zlib=./src/sandbox/zlib-shim.js"]  # just-bash's gzip: unavailable in a browser
+        cmd += ["--loader:.py=text"]  # the sandbox's Python driver, embedded as text (SANDBOX_DRIVER)
         run(cmd, f"esbuild {entry}", cwd=WEB)
-    for name in STATIC:
+    for name, out in static.items():
         source = WEB / name
         if source.is_dir():
-            shutil.copytree(source, DIST / name, dirs_exist_ok=True)
+            shutil.copytree(source, DIST / out, dirs_exist_ok=True)
         elif source.exists():
-            shutil.copy2(source, DIST / name)
+            shutil.copy2(source, DIST / out)
     stamps.mark("front-end", key)
 
 

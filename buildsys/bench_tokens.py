@@ -18,7 +18,6 @@ from typing import Any
 from buildsys.bench import Figure
 from buildsys.common import ROOT
 
-DIALECTS = ("native", "json", "ndjson", "ndjson-text")
 COUNTER = ROOT / "web" / "bench" / "count-tokens.mjs"
 BUTTON = """import React from "react";
 
@@ -192,6 +191,8 @@ def tokens_by_dialect() -> list[Figure]:
     origins: client-tools (floor: the native dialect; for native itself, the json dialect), and a one-line
     edit of a 500-line file against rewriting it."""
     *_, tools = _agentlite()
+    from agentlite.stream.decoder import DIALECTS
+
     write = {
         "id": "call_1",
         "name": "write_file",

@@ -19,7 +19,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+_PY = str(Path(__file__).resolve().parent.parent / "py")
+if _PY not in sys.path:  # the benches run from build.py, where the package is not installed
+    sys.path.insert(0, _PY)
+
+from agentlite.stream.sse_encode import sse_events  # noqa: E402
 
 
 @dataclass
@@ -191,9 +198,8 @@ class ModelServer:
 
 
 def sse(*payloads: dict[str, Any], done: bool = True) -> list[bytes]:
-    """SSE chunks for the given chunk objects, ending with [DONE]."""
-    chunks = [f"data: {json.dumps(p)}\n\n".encode() for p in payloads]
-    return [*chunks, b"data: [DONE]\n\n"] if done else chunks
+    """SSE chunks for the given chunk objects (non-ASCII escaped), ending with [DONE]."""
+    return sse_events(*payloads, done=done, ascii_only=True)
 
 
 def failure(status: int, message: str, retry_after: str | None = None) -> Scripted:

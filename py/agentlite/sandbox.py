@@ -15,23 +15,29 @@ Runs of one realm (``js``; ``shell`` and ``python`` share one) go to the page on
 page runs them, so each run's own deadline starts when the page starts it. A run whose caller was
 cancelled still holds its realm until the page answers or its deadline passes: the code is still
 running over there.
+
+`ScriptedSandbox` is the fake of this seam (as `ScriptedTransport` is the model's): it answers runs
+with a function, on CPython, with no page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlite.limits import SANDBOX_BOOT_MS, SANDBOX_START_ALLOWANCE_MS
 from agentlite.protocol import Msg
 
 Post = Callable[[dict[str, Any]], Any]
+Handler = Callable[[str, dict[str, Any], int], Awaitable[dict[str, Any]] | dict[str, Any]]
 
 # How long past timeout_ms the page may take before the client gives up on it: the page's frame
-# start (30 s), Pyodide's first start inside a frame (60 s, granted once per frame), messaging.
-DEFAULT_GRACE_MS = 30_000 + 60_000 + 5_000
+# start, Pyodide's first start inside a frame (granted once per frame), messaging.
+DEFAULT_GRACE_MS = SANDBOX_BOOT_MS + SANDBOX_START_ALLOWANCE_MS + 5_000
 MAX_TIMEOUT_MS = 10 * 60 * 1000
 _REALM = {"js": "js", "shell": "shell", "python": "shell"}
 
@@ -157,3 +163,45 @@ def _error_from(error: Any) -> SandboxError:
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
+
+
+class ScriptedSandbox:
+    """Answers each run with `handler(kind, payload, timeout_ms)` (or raises what it raises, e.g. a
+    `SandboxError`); records every run it was asked for."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.runs: list[tuple[str, dict[str, Any], int]] = []
+
+    async def run(self, kind: str, payload: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
+        self.runs.append((kind, payload, timeout_ms))
+        answer = self.handler(kind, payload, timeout_ms)
+        return await answer if inspect.isawaitable(answer) else answer
+
+
+def js_result(value: Any, type: str = "", logs: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """A `js` run's result as the page's sandbox host checks and returns it."""
+    return {"value": value, "type": type or _js_type(value), "logs": logs or [], "error": None}
+
+
+def shell_result(**fields: Any) -> dict[str, Any]:
+    """A `shell` or `python` run's result as the page's sandbox host checks and returns it."""
+    result: dict[str, Any] = {
+        "stdout": "",
+        "stderr": "",
+        "exit_code": 0,
+        "changed": {},
+        "deleted": [],
+        "created_dirs": [],
+        "deleted_dirs": [],
+    }
+    result.update(fields)
+    return result
+
+
+def _js_type(value: Any) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, bool):
+        return "boolean"
+    return "number" if isinstance(value, int | float) else "string" if isinstance(value, str) else "object"

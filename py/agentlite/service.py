@@ -33,6 +33,7 @@ from agentlite.engine import Engine
 from agentlite.engine.context import DEFAULT_WINDOW
 from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.session import ChatSession
+from agentlite.limits import EVAL_TIMEOUT_S
 from agentlite.protocol import Msg
 from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings
@@ -43,7 +44,6 @@ Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
 log = logging.getLogger(__name__)
 CHAT_LIMITS = ("max_rounds", "auto_approve")  # the page's settings every chat's turns use
-EVAL_TIMEOUT_S = (1, 300)  # the settings' JavaScript eval timeout, in seconds
 
 
 class AgentService:
@@ -174,5 +174,5 @@ def _tool_settings(settings: dict[str, Any]) -> ToolSettings:
         seconds = 0
     if not seconds:
         return ToolSettings()
-    low, high = EVAL_TIMEOUT_S
-    return replace(ToolSettings(), eval_timeout_ms=int(min(high, max(low, seconds)) * 1000))
+    bound = EVAL_TIMEOUT_S
+    return replace(ToolSettings(), eval_timeout_ms=int(min(bound.high, max(bound.low, seconds)) * 1000))

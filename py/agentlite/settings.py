@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-DIALECTS = ("auto", "native", "json", "ndjson", "ndjson-text")
+from agentlite.limits import CONTEXT_WINDOW
+from agentlite.stream.decoder import DIALECTS
+
+DIALECT_CHOICES = ("auto", *DIALECTS)  # what a user may choose: a dialect, or "auto" to let the agent pick
 DEMO_MODEL = "demo"
-MAX_WINDOW = 10_000_000  # tokens; a larger number is a typo, not a model
+MAX_WINDOW = CONTEXT_WINDOW.high  # tokens; a larger number is a typo, not a model
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class Settings:
             base_url=str(data.get("base_url") or "").rstrip("/"),
             api_key=str(data.get("api_key") or ""),
             model=str(data.get("model") or "") or (DEMO_MODEL if not data.get("base_url") else ""),
-            dialect=dialect if dialect in DIALECTS else "auto",
+            dialect=dialect if dialect in DIALECT_CHOICES else "auto",
             context_window=window_size(data.get("context_window")) or 0,
             embedding_model=str(data.get("embedding_model") or "").strip(),
         )

@@ -1,6 +1,6 @@
 """The demo model's scenarios, end to end: real engine, real tools, real workspace, seen through the UI.
 
-Each test drives the chat with one of the phrases of py/agentlite/demo.py and checks what the contract's
+Each test drives the chat with one of the phrases of py/agentlite/demo/ and checks what the contract's
 test ids show (tool cards, approvals, restore-turn, the file tree) and what the workspace holds
 (`window.agentlite.vfs`). Waits are generous; nothing measures time.
 """

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from agentlite import demo
-from agentlite.demo import SCENARIOS, Conversation, examples, next_step
+from agentlite.demo.request import Conversation
+from agentlite.demo.scenarios import SCENARIOS, examples, next_step
 from tests.unit.test_service import drain, make_service
 
 

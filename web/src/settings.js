@@ -2,14 +2,18 @@
 // The API key is kept in memory unless the user opts in to "remember on this device"; a URL never
 // carries it. A remembered key is bound to the origin of the base URL it was saved with, so a link that
 // sets another `base_url` cannot make the page send the key to that host.
+// Dialects, approval kinds and the bounds of numbers come from shared-settings.json, the page's copy
+// of what the agent checks too (py/agentlite/limits.py; a unit test keeps the two equal).
+
+import shared from "./shared-settings.json";
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";
 const KEY_ORIGIN_STORE = "agentlite.apiKeyOrigin";
-export const DIALECTS = ["auto", "native", "json", "ndjson", "ndjson-text"];
-export const APPROVAL_KINDS = ["delete", "overwrite", "shell", "js", "batch"];
+export const DIALECTS = shared.dialects;
+export const APPROVAL_KINDS = shared.approval_kinds;
 const URL_KEYS = ["base_url", "model", "dialect"];
-const LIMITS = { max_rounds: [1, 50], context_window: [0, 2_000_000], eval_timeout_s: [1, 300] };
+export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
 export function defaults() {
   return {
@@ -18,9 +22,9 @@ export function defaults() {
     model: "demo",
     dialect: "auto",
     remember_key: false,
-    max_rounds: 8,
-    context_window: 0, // 0: what the engine assumes for an unknown model
-    eval_timeout_s: 10,
+    max_rounds: BOUNDS.max_rounds.default,
+    context_window: BOUNDS.context_window.default, // 0: what the engine assumes for an unknown model
+    eval_timeout_s: BOUNDS.eval_timeout_s.default,
     auto_approve: [], // approval kinds that do not ask (APPROVAL_KINDS)
     embedding_model: "", // empty: memory search without embeddings
     withheld_key_origin: null, // not stored: the origin ("" for none) of a remembered key not used here
@@ -70,7 +74,7 @@ function fromUrl(search) {
 /** Numbers within their limits, known approval kinds only: stored values may be old or edited. */
 export function normalize(settings) {
   const clean = { ...defaults(), ...settings };
-  for (const [name, [low, high]] of Object.entries(LIMITS)) {
+  for (const [name, { low, high }] of Object.entries(BOUNDS)) {
     const value = Math.round(Number(clean[name]));
     clean[name] = Number.isFinite(value) ? Math.min(high, Math.max(low, value)) : defaults()[name];
   }

@@ -97,6 +97,8 @@ def extract(text: str) -> tuple[str, bool] | None:
 
 
 class Embedder(Protocol):
+    """Vectors for texts (`EndpointEmbedder`; `ScriptedEmbedder` is its fake)."""
+
     model: str
     key: str  # what a failure is remembered by: the endpoint and the model
 
@@ -234,6 +236,25 @@ class MemoryStore:
         for memory_id in deletes:
             batch.delete(STORE, memory_id)
         await self.storage.commit(batch)
+
+
+class ScriptedEmbedder:
+    """Vectors from `vector(text)`, or `failure` raised on every call; records each batch it was asked for."""
+
+    def __init__(
+        self, vector: Callable[[str], list[float]], model: str = "scripted", failure: Exception | None = None
+    ) -> None:
+        self.vector = vector
+        self.failure = failure
+        self.model = model
+        self.key = f"scripted {model}"
+        self.batches: list[list[str]] = []
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        self.batches.append(list(texts))
+        if self.failure is not None:
+            raise self.failure
+        return [self.vector(text) for text in texts]
 
 
 class EndpointEmbedder:

@@ -25,6 +25,7 @@ from agentlite.engine.history import Message
 from agentlite.engine.plan import Plan
 from agentlite.engine.state import ChatState, StateMachine
 from agentlite.engine.tokens import TokenCounter
+from agentlite.limits import MAX_ROUNDS
 from agentlite.settings import Settings
 from agentlite.transport import ModelTransport
 
@@ -38,7 +39,7 @@ Emit = Callable[[dict[str, Any]], None]
 # The native-deltas note stops at 5 rounds; the client-tools note's third scenario (list → read → write →
 # answer) needs 4 requests, and a failed edit or a format correction needs one more each, so a turn may use
 # 8 tool rounds.
-DEFAULT_MAX_ROUNDS = 8
+DEFAULT_MAX_ROUNDS = MAX_ROUNDS.default
 MODES = ("agent", "chat")
 TITLE_CHARS = 40
 

@@ -11,13 +11,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from agentlite.limits import EVAL_TIMEOUT_S
 from agentlite.workspace import Workspace
 
 SHELL_AUTHOR = "shell"
 
 
 class SandboxRunner(Protocol):
-    """What tools need of `agentlite.sandbox.SandboxClient` (tests pass a fake with the same method).
+    """What tools need of `agentlite.sandbox.SandboxClient`; `agentlite.sandbox.ScriptedSandbox` is its fake.
 
     `kind` is `js` (payload `{code}`, result `{value, type, logs, error}`) or `shell` (payload
     `{command, files, cwd, dirs}`, result `{stdout, stderr, exit_code, changed, deleted, created_dirs,
@@ -51,7 +52,7 @@ SummaryHook = Callable[[ConversationSummary], Awaitable[Any] | Any]
 class ToolSettings:
     """Limits that keep tool results useful to the model and bounded in size."""
 
-    eval_timeout_ms: int = 10_000  # browser_js_eval
+    eval_timeout_ms: int = EVAL_TIMEOUT_S.default * 1000  # browser_js_eval
     shell_timeout_ms: int = 30_000  # shell_exec
     output_chars: int = 16_000  # per output stream (stdout, stderr, console, value) sent to the model
     read_chars: int = 60_000  # one read_file page; fewer lines are shown when they are longer

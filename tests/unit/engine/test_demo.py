@@ -12,19 +12,21 @@ from agentlite.demo import DemoModel
 from agentlite.engine import Engine
 from agentlite.engine.strategy import Backoff
 from agentlite.events import TextDelta
+from agentlite.sandbox import ScriptedSandbox, js_result
 from agentlite.settings import Settings
-from agentlite.stream.decoder import StreamDecoder
+from agentlite.stream.decoder import DIALECTS, StreamDecoder
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
 
-DIALECTS = ["native", "json", "ndjson", "ndjson-text"]
 APP = "export default function App() {\n  return <h1>Old Title</h1>;\n}\n"
 
 
-class Sandbox:
-    async def run(self, kind: str, payload: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
+def primes_sandbox() -> ScriptedSandbox:
+    def handler(kind: str, payload: dict[str, Any], _timeout_ms: int) -> dict[str, Any]:
         assert kind == "js" and "isPrime" in payload["code"]
-        return {"value": 76127, "type": "number", "logs": [], "error": None}
+        return js_result(76127)
+
+    return ScriptedSandbox(handler)
 
 
 async def _sleep(_seconds: float) -> None:
@@ -57,7 +59,7 @@ def run(
         workspace = await Workspace.open(MemoryStorage())
         await workspace.write_text("/src/App.tsx", APP)
         await workspace.write_text("/src/index.tsx", 'import App from "./App";\n')
-        engine = Engine(workspace=workspace, sandbox=Sandbox(), sleep=_sleep, backoff=Backoff())
+        engine = Engine(workspace=workspace, sandbox=primes_sandbox(), sleep=_sleep, backoff=Backoff())
         events: list[dict[str, Any]] = []
 
         def emit(event: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 from agentlite.endpoint import Endpoint
-from agentlite.engine.memory import EndpointEmbedder, MemoryStore, bm25, extract, terms
+from agentlite.engine.memory import EndpointEmbedder, MemoryStore, ScriptedEmbedder, bm25, extract, terms
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace.storage import MemoryStorage
 
@@ -72,24 +72,16 @@ def test_memories_persist_dedupe_update_and_delete() -> None:
     asyncio.run(scenario())
 
 
-class FakeEmbedder:
-    model = "embed-1"
-    key = "http://model.test/v1/embeddings embed-1"
-
-    def __init__(self, fail: bool = False) -> None:
-        self.fail = fail
-        self.calls = 0
-
-    async def embed(self, texts: list[str]) -> list[list[float]]:
-        self.calls += 1
-        if self.fail:
-            raise RuntimeError("no /embeddings here")
-        return [[1.0, 0.0] if "cat" in t.lower() else [0.0, 1.0] for t in texts]
+def cat_embedder(failure: Exception | None = None) -> ScriptedEmbedder:
+    """Two dimensions: about cats, or not."""
+    return ScriptedEmbedder(
+        lambda text: [1.0, 0.0] if "cat" in text.lower() else [0.0, 1.0], "embed-1", failure
+    )
 
 
 def test_embeddings_rank_when_the_endpoint_offers_them() -> None:
     async def scenario() -> list[str]:
-        store = MemoryStore(storage(), FakeEmbedder())
+        store = MemoryStore(storage(), cat_embedder())
         await store.add("Likes felines")  # no shared keyword with the query
         await store.add("The cat is called Tom")
         return [m.text for m in await store.relevant("what about my cat?", limit=1)]
@@ -99,12 +91,12 @@ def test_embeddings_rank_when_the_endpoint_offers_them() -> None:
 
 def test_a_failing_embedder_falls_back_to_keywords_for_good() -> None:
     async def scenario() -> tuple[list[str], bool]:
-        embedder = FakeEmbedder(fail=True)
+        embedder = cat_embedder(RuntimeError("no /embeddings here"))
         store = MemoryStore(storage(), embedder)
         await store.add("The build uses esbuild")
         found = [m.text for m in await store.relevant("build")]
         await store.relevant("build")
-        return found, store.embedder is None and embedder.calls == 1
+        return found, store.embedder is None and len(embedder.batches) == 1
 
     assert asyncio.run(scenario()) == (["The build uses esbuild"], True)
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from agentlite.events import Event, TextDelta, ThinkingDelta, ToolArgPreview, ToolCallInvalid
 from agentlite.stream.decoder import StreamDecoder
+from agentlite.stream.sse_encode import sse_body
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 
@@ -52,11 +52,7 @@ def transcript(name: str) -> bytes:
 
 def sse(*payloads: dict[str, Any] | str) -> bytes:
     """An SSE body: dicts become `data:` events, strings are raw lines (e.g. "[DONE]")."""
-    out = []
-    for payload in payloads:
-        data = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-        out.append(f"data: {data}\n\n")
-    return "".join(out).encode()
+    return sse_body(*payloads)
 
 
 def content_chunks(*texts: str, finish: str = "stop") -> bytes:

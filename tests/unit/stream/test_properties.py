@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentlite.events import Event, ToolCallReady
-from agentlite.stream.decoder import StreamDecoder
+from agentlite.stream.decoder import DIALECTS, StreamDecoder
 from agentlite.stream.sse import SseDecoder, SseEvent
 
 from .properties import PROFILE, mutated, mutated_text, pieces, text_cuts, token_soup
@@ -25,7 +25,6 @@ from .samples import JSON_TEXTS, JSON_TOKENS, NDJSON_TEXTS, NDJSON_TOKENS, bodie
 from .support import TOOLS, content_chunks, normalized, sse, texts
 
 NATIVE = bodies("native")
-DIALECTS = ("native", "json", "ndjson", "ndjson-text")
 DIALECT_BODIES = {dialect: bodies(dialect) for dialect in ("json", "ndjson", "ndjson-text")}
 
 

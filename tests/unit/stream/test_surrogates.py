@@ -18,6 +18,7 @@ from agentlite.events import (
     ToolCallReady,
     ToolCallStarted,
 )
+from agentlite.stream.sse_encode import sse_body
 from agentlite.stream.surrogates import SurrogateJoiner, has_surrogates, mended
 
 from .support import decode
@@ -28,7 +29,7 @@ HIGH, LOW = "\ud83d", "\ude00"
 
 def ascii_sse(*payloads: dict[str, Any] | str) -> bytes:
     """An SSE body whose JSON escapes every non-ASCII character, as many providers send it."""
-    return "".join(f"data: {p if isinstance(p, str) else json.dumps(p)}\n\n" for p in payloads).encode()
+    return sse_body(*payloads, ascii_only=True)
 
 
 def delta(**fields: Any) -> dict[str, Any]:

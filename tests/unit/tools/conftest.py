@@ -1,4 +1,6 @@
-"""Shared pieces of the tool tests: a workspace over MemoryStorage, a context, a fake sandbox.
+"""Shared pieces of the tool tests: a workspace over MemoryStorage, a context, small tool settings.
+
+The sandbox's fake is the package's own, `agentlite.sandbox.ScriptedSandbox`.
 
 `async def` tests run in a fresh event loop each (asyncio.run), so a test's workspace, its lock and
 its tasks all live in one loop.
@@ -8,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -48,37 +49,6 @@ async def context_with(files: dict[str, str | bytes] | None = None, **fields: An
 
 async def call(context: ToolContext, name: str, **arguments: Any) -> ToolResult:
     return await REGISTRY.call(name, arguments, context)
-
-
-Handler = Callable[[str, dict[str, Any], int], Awaitable[dict[str, Any]] | dict[str, Any]]
-
-
-class FakeSandbox:
-    """Records each run and answers with `handler(kind, payload, timeout_ms)` (or raises what it raises)."""
-
-    def __init__(self, handler: Handler) -> None:
-        self.handler = handler
-        self.runs: list[tuple[str, dict[str, Any], int]] = []
-
-    async def run(self, kind: str, payload: dict[str, Any], timeout_ms: int) -> dict[str, Any]:
-        self.runs.append((kind, payload, timeout_ms))
-        answer = self.handler(kind, payload, timeout_ms)
-        return await answer if inspect.isawaitable(answer) else answer
-
-
-def shell_result(**fields: Any) -> dict[str, Any]:
-    """A shell run's result as the page's sandbox host checks and returns it."""
-    result: dict[str, Any] = {
-        "stdout": "",
-        "stderr": "",
-        "exit_code": 0,
-        "changed": {},
-        "deleted": [],
-        "created_dirs": [],
-        "deleted_dirs": [],
-    }
-    result.update(fields)
-    return result
 
 
 async def snapshot(workspace: Workspace) -> dict[str, str | None]:

@@ -7,36 +7,28 @@ from typing import Any
 
 import pytest
 
-from agentlite.sandbox import SandboxError
+from agentlite.sandbox import SandboxError, ScriptedSandbox, shell_result
 from agentlite.tools.code import ShellArgs
 from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.tools.result import ToolErrorType
 from agentlite.tools.shell_files import mentioned
 from agentlite.workspace.storage import FailureKind
-from tests.unit.tools.conftest import (
-    SMALL,
-    TURN,
-    FakeSandbox,
-    call,
-    context_with,
-    shell_result,
-    snapshot,
-)
+from tests.unit.tools.conftest import SMALL, TURN, call, context_with, snapshot
 
 TREE = {"src/a.txt": "alpha\n", "src/b.txt": "beta\n", "logo.png": b"\x89PNG\r\n\x1a\n\x00", "empty/": ""}
 
 
-def answering(result: dict[str, Any] | Exception) -> FakeSandbox:
+def answering(result: dict[str, Any] | Exception) -> ScriptedSandbox:
     def handler(_kind: str, _payload: dict[str, Any], _timeout: int) -> dict[str, Any]:
         if isinstance(result, Exception):
             raise result
         return result
 
-    return FakeSandbox(handler)
+    return ScriptedSandbox(handler)
 
 
 async def with_sandbox(
-    sandbox: FakeSandbox, files: dict[str, Any] | None = None, **fields: Any
+    sandbox: ScriptedSandbox, files: dict[str, Any] | None = None, **fields: Any
 ) -> ToolContext:
     return await context_with(TREE if files is None else files, sandbox=sandbox, **fields)
 
@@ -252,7 +244,7 @@ async def test_a_file_edited_while_the_command_ran_is_kept() -> None:
         await context.workspace.write("/src/c.txt", "user file\n", turn="user-1", author="user")
         return shell_result(changed={"/src/a.txt": "shell\n", "/src/c.txt": "shell\n"}, deleted=[])
 
-    context = await with_sandbox(FakeSandbox(handler))
+    context = await with_sandbox(ScriptedSandbox(handler))
     result = await call(context, "shell_exec", command="x")
     assert await context.workspace.read_text("/src/a.txt") == "user edit\n"
     assert await context.workspace.read_text("/src/c.txt") == "user file\n"

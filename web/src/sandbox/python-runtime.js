@@ -7,6 +7,9 @@
 // the writes and deletions back, and then removes them again, so runs do not see each other's files.
 import { defineCommand } from "just-bash/browser";
 import { pipCommand } from "./pip.js";
+// The Python half of every run (argv, cwd, SystemExit, tracebacks): a module of the agentlite package,
+// embedded here as text by the build (esbuild's text loader) because the frame cannot fetch it.
+import DRIVER from "../../../py/agentlite/sandbox_driver.py";
 
 // A name that never resolves, used only as a key for the fetch shim.
 const INDEX_URL = "https://runtime.invalid/pyodide/";
@@ -15,47 +18,6 @@ const STREAM_LIMIT = 8 * 1024 * 1024; // per stream inside a pipeline; the shell
 const SHELL_SYSTEM = ["/bin", "/usr", "/dev", "/proc"]; // the shell's own folders, not the user's files
 const PYTHON_SKIP = ["/dev", "/proc", "/sys"];
 const PYTHON_HOME = "/home/pyodide"; // Python's own home (caches, config): never copied back
-
-// Run-scoped helper in Python: argv, cwd, SystemExit and tracebacks as a real interpreter would.
-const DRIVER = `
-import os, runpy, sys, traceback
-
-def _agentlite_run(mode, target, argv, cwd):
-    saved_path = list(sys.path)
-    try:
-        os.chdir(cwd)
-        sys.argv = list(argv)
-        if mode == "file":
-            sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
-            runpy.run_path(target, run_name="__main__")
-        elif mode == "module":
-            sys.path.insert(0, cwd)
-            runpy.run_module(target, run_name="__main__", alter_sys=True)
-        else:
-            sys.path.insert(0, cwd)
-            exec(compile(target, "<string>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
-        return 0
-    except SystemExit as exc:
-        if exc.code is None:
-            return 0
-        if isinstance(exc.code, int):
-            return exc.code
-        print(exc.code, file=sys.stderr)
-        return 1
-    except BaseException:
-        kind, value, tb = sys.exc_info()
-        traceback.print_exception(kind, value, tb.tb_next)
-        return 1
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        sys.path[:] = saved_path
-        # Forget modules imported from the user's files: the next run must see their new content.
-        for name, module in list(sys.modules.items()):
-            path = getattr(module, "__file__", None) or ""
-            if path and not path.startswith("/lib/"):
-                del sys.modules[name]
-`;
 
 let runtime = null; // Promise<Python> once started in this frame
 
@@ -199,7 +161,7 @@ class Python {
       this.pyodide.setStdout({ write: (buf) => out.write(buf) });
       this.pyodide.setStderr({ write: (buf) => err.write(buf) });
       this.pyodide.setStdin(stdinFrom(bytesToText(ctx.stdin)));
-      const runPy = this.pyodide.globals.get("_agentlite_run");
+      const runPy = this.pyodide.globals.get("run_command");
       let exitCode;
       try {
         exitCode = runPy(parsed.mode, parsed.target ?? "", parsed.argv, ctx.cwd);

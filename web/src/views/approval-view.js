@@ -1,6 +1,7 @@
 // What an approval card says before the user answers: the action in words ("Delete /src/Button.tsx",
 // "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the command it would run, and
 // Approve / Reject / Approve all on one row. Everything the model wrote goes into textContent only.
+import { button } from "../dom.js";
 import { renderDiff } from "./diff-view.js";
 
 const firstLine = (text, limit = 80) => {
@@ -77,14 +78,6 @@ function whatItDoes(name, args, action, previewWrite) {
     () => shown.remove(),
   );
   return shown;
-}
-
-function button(label, testid, onClick) {
-  const el = document.createElement("button");
-  Object.assign(el, { type: "button", textContent: label });
-  if (testid) el.dataset.testid = testid;
-  el.addEventListener("click", onClick);
-  return el;
 }
 
 /** The body of a card awaiting approval. `answer(approved, batch)`; `previewWrite(path, text)` resolves to

@@ -3,7 +3,7 @@
 // the "2/2" switcher), optionally after restoring the files to before that message's turn.
 // "Regenerate" answers the last user message again as a new version of the answer. The engine keeps the
 // tree; the page shows the active path and re-draws it from the engine's snapshot after a switch.
-import { button } from "./tool-card.js";
+import { button } from "../dom.js";
 
 export function createBranchControls(root, actions) {
   const input = root.querySelector("[data-testid=chat-input]");

@@ -2,13 +2,14 @@
 // (tool cards, approvals, the error banner with its decisions, retries, why the engine stopped, the
 // plan and the context meter). It renders conversation events, shows restored chats again after a
 // reload, and reports intents to its callbacks.
+import { button, el } from "../dom.js";
 import { createBranchControls } from "./branch-controls.js";
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
 import { createComposer } from "./composer.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
-import { ToolCard, button } from "./tool-card.js";
+import { ToolCard } from "./tool-card.js";
 
 const DECISION_LABEL = { retry: "Retry", alternative: "Try an alternative", skip: "Skip", cancel: "Cancel" };
 
@@ -187,22 +188,16 @@ export function createChatView(root, actions) {
   }
 
   function notice(chat, className, text) {
-    const el = document.createElement("div");
-    el.className = `notice ${className}`;
-    el.textContent = text;
-    chat.list.append(el);
-    return el;
+    const box = el("div", `notice ${className}`, text);
+    chat.list.append(box);
+    return box;
   }
 
   function banner(chat, event) {
-    const el = document.createElement("div");
-    el.className = "error-banner";
-    el.dataset.testid = "error-banner";
-    el.dataset.errorType = event.error_type;
-    el.setAttribute("role", "alert");
-    el.textContent = event.message;
-    chat.list.append(el);
-    chat.banner = el;
+    const box = el("div", "error-banner", event.message, { testid: "error-banner", role: "alert" });
+    box.dataset.errorType = event.error_type;
+    chat.list.append(box);
+    chat.banner = box;
   }
 
   function decision(chat, event) {
@@ -315,9 +310,9 @@ export function createChatView(root, actions) {
     decision,
     decision_made: (chat) => chat.decisions?.remove(),
     stopped: (chat, e) => {
-      const el = notice(chat, "stopped", e.message);
-      el.dataset.testid = "stopped-reason";
-      el.dataset.reason = e.reason || "";
+      const box = notice(chat, "stopped", e.message);
+      box.dataset.testid = "stopped-reason";
+      box.dataset.reason = e.reason || "";
     },
     notice: (chat, e) => notice(chat, `note ${e.level || ""}`, e.message),
     dialect: (chat, e) => notice(chat, "note", `Tool-call dialect: ${e.dialect} (${e.reason})`),

@@ -3,6 +3,7 @@
 // open, "Apply to open file" (the editor's selection or the whole file, shown as a diff to confirm). Each
 // is one recorded user change with its own "Undo". Buttons are added to rendered answers as they appear,
 // so the message view stays as it is; code text is only ever read from textContent.
+import { button, el } from "../dom.js";
 import { renderDiff } from "./diff-view.js";
 
 const PATH_LIKE = /(?:\/?[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}\b/g;
@@ -21,19 +22,9 @@ export function suggestPath(info, before) {
   return `/untitled.${EXTENSIONS[language] || language || "txt"}`;
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
-
+/** A button whose class is its test id (the styles name them so). */
 function actionButton(label, testid, onClick) {
-  const button = el("button", testid, label);
-  button.type = "button";
-  button.dataset.testid = testid;
-  button.addEventListener("click", onClick);
-  return button;
+  return Object.assign(button(label, testid, onClick), { className: testid });
 }
 
 /** The text of the answer before `pre`, up to the previous code block: where the model names the file. */

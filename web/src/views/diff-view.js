@@ -1,16 +1,12 @@
 // A unified diff as the user reads it: hunk headers, removed and added lines with their line numbers,
 // and a "Revert" button per hunk when reverting is possible. File text only ever goes into
 // textContent, so whatever the file holds is shown, never run.
+import { el } from "../dom.js";
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 const LINE_CLASS = { "+": "add", "-": "del", " ": "ctx", "\\": "note" };
 
-function cell(className, text) {
-  const span = document.createElement("span");
-  span.className = className;
-  span.textContent = text;
-  return span;
-}
+const cell = (className, text) => el("span", className, text);
 
 function lineRow(kind, oldNo, newNo, text) {
   const row = document.createElement("div");

@@ -1,14 +1,10 @@
 // The history of the open file: every version with its op, turn, author and time; the diff of the chosen
 // version against its parent or against any other version; undo of the newest change; revert of one
 // hunk of a change. Every action is a new recorded change, so each of them can be undone too.
+import { el } from "../dom.js";
 import { renderDiff } from "./diff-view.js";
 
-function part(className, text) {
-  const span = document.createElement("span");
-  span.className = className;
-  span.textContent = text;
-  return span;
-}
+const part = (className, text) => el("span", className, text);
 
 function when(seconds) {
   const date = new Date(seconds * 1000);

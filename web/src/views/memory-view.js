@@ -2,7 +2,7 @@
 // viewable, editable and deletable. Item text is user- or model-derived, so it is only ever set as
 // textContent. The panel reads the items through its callbacks and refreshes when asked (after a turn
 // that added a memory) or when opened.
-import { button } from "./tool-card.js";
+import { button, el } from "../dom.js";
 
 export function createMemoryView(root, { list, update, remove, add }) {
   const toggle = root.querySelector("[data-testid=memory-open]");
@@ -34,20 +34,17 @@ export function createMemoryView(root, { list, update, remove, add }) {
   }
 
   function itemFor(memory) {
-    const item = document.createElement("li");
-    item.className = "memory-item";
-    item.dataset.testid = "memory-item";
+    const item = el("li", "memory-item", null, { testid: "memory-item" });
     item.dataset.id = memory.id;
     item.dataset.pinned = String(Boolean(memory.pinned));
-    const text = Object.assign(document.createElement("span"), { className: "memory-text", textContent: memory.text });
-    const actions = document.createElement("span");
-    actions.className = "memory-actions";
+    const text = el("span", "memory-text", memory.text);
+    const actions = el("span", "memory-actions");
     const edit = button("Edit", "memory-edit", () => startEdit(item, memory));
     const drop = button("Delete", "memory-delete", () => act(() => remove(memory.id)));
     edit.setAttribute("aria-label", `Edit memory: ${memory.text}`);
     drop.setAttribute("aria-label", `Delete memory: ${memory.text}`);
     actions.append(edit, drop);
-    if (memory.pinned) item.append(Object.assign(document.createElement("span"), { className: "memory-pin", textContent: "pinned" }));
+    if (memory.pinned) item.append(el("span", "memory-pin", "pinned"));
     item.append(text, actions);
     return item;
   }

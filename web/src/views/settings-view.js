@@ -2,7 +2,7 @@
 // dialect, limits and approvals, and a connection test that says what is wrong and how to fix it. The
 // key field is a password field; the key is never written anywhere else in the DOM.
 import { PRESETS, corsFix, presetFor } from "../presets.js";
-import { normalize, originOf } from "../settings.js";
+import { BOUNDS, normalize, originOf } from "../settings.js";
 
 const TEXT_FIELDS = [
   "base_url",
@@ -36,6 +36,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   let modelsAsked = 0; // only the newest model listing is shown
 
   preset.append(new Option("Custom endpoint", "custom"), ...PRESETS.map((p) => new Option(p.label, p.id)));
+  for (const [name, { low, high }] of Object.entries(BOUNDS)) Object.assign(field(name), { min: low, max: high });
 
   function fill(settings) {
     for (const name of TEXT_FIELDS) field(name).value = settings[name] ?? "";

@@ -4,29 +4,16 @@
 //   exporting the workspace, and can be dismissed;
 // - storage-reload: this tab's database connection closed (a newer version of the app in another tab);
 //   nothing more can be saved here until the page is reloaded.
+import { button, el } from "../dom.js";
 
 export function createStorageNotice(root, { onExport, onDismiss, onReload }) {
   const anchor = root.querySelector(".topbar");
 
   function notice(testid, role, text, actions) {
-    const box = document.createElement("div");
-    box.className = `storage-notice ${testid}`;
-    box.dataset.testid = testid;
-    box.setAttribute("role", role);
-    const message = document.createElement("span");
-    message.textContent = text;
-    box.append(message, ...actions.map(([label, id, act]) => button(label, id, act)));
+    const box = el("div", `storage-notice ${testid}`, null, { testid, role });
+    box.append(el("span", "", text), ...actions.map(([label, id, act]) => button(label, id, act)));
     anchor.after(box);
     return box;
-  }
-
-  function button(label, testid, act) {
-    const element = document.createElement("button");
-    element.type = "button";
-    element.textContent = label;
-    element.dataset.testid = testid;
-    element.addEventListener("click", act);
-    return element;
   }
 
   /** Render the browser's answer to the persistence request (`data-storage` on the root). */

@@ -1,6 +1,7 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
+import { button } from "../dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
@@ -149,11 +150,3 @@ export class ToolCard {
   }
 }
 
-export function button(label, testid, onClick) {
-  const el = document.createElement("button");
-  el.type = "button";
-  el.textContent = label;
-  if (testid) el.dataset.testid = testid;
-  el.addEventListener("click", onClick);
-  return el;
-}

@@ -1,26 +1,20 @@
 // "A new version is available": shown under the top bar when a newer build of the app has been
 // installed while this page runs; its button switches to it (the page reloads).
+import { button, el } from "../dom.js";
+
+const MESSAGE = "A new version of AgentLite is ready. Reload to use it (your files and chats stay).";
 
 export function createUpdateNotice(root) {
   const anchor = root.querySelector(".topbar");
 
   function show(apply) {
     if (root.querySelector("[data-testid=update-available]")) return;
-    const box = document.createElement("div");
-    box.className = "storage-notice update-available";
-    box.dataset.testid = "update-available";
-    box.setAttribute("role", "status");
-    const message = document.createElement("span");
-    message.textContent = "A new version of AgentLite is ready. Reload to use it (your files and chats stay).";
-    const reload = document.createElement("button");
-    reload.type = "button";
-    reload.textContent = "Reload";
-    reload.dataset.testid = "update-reload";
-    reload.addEventListener("click", () => {
+    const box = el("div", "storage-notice update-available", null, { testid: "update-available", role: "status" });
+    const reload = button("Reload", "update-reload", () => {
       reload.disabled = true;
       apply();
     });
-    box.append(message, reload);
+    box.append(el("span", "", MESSAGE), reload);
     anchor.after(box);
   }
 

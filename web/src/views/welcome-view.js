@@ -2,6 +2,7 @@
 // one-click examples that the demo model really runs (its own scenario list, asked from the worker), and
 // where files live. It shows whenever the active chat has no messages, so it goes once a conversation
 // starts and comes back in a new tab: it watches the message lists instead of being told.
+import { el } from "../dom.js";
 import { icon } from "./icons.js";
 
 const ABOUT =
@@ -10,13 +11,6 @@ const ABOUT =
 const FILES =
   "Your files live in this browser's storage, not on a server. Every change — the agent's or yours — is " +
   "recorded, so anything can be undone from a file's history or with “Restore files to before this turn”.";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
 
 /** Who the settings talk to, in words: the demo model, or the model at the endpoint's host. */
 export function describeModel(settings) {

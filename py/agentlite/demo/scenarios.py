@@ -1,48 +1,17 @@
-"""The offline demo model: a deterministic `ScriptedTransport` responder that does real agent work.
-
-It reads each request the way a model would (the system prompt tells it the dialect, the messages tell it
-the request and the tool results so far) and streams real OpenAI-style SSE through the same decoders a
-network model goes through: native `tool_calls` deltas, prompt-reinforced JSON lines, NDJSON with base64
-chunks and real sha256, or NDJSON with text chunks. It is a fake used for real: the app works offline.
-
-Phrases it understands (in the last user message; Agent mode, any dialect; `SCENARIOS` at the end of this
-module routes them, and its featured examples are what the first screen offers):
-- "sum of primes below 1000"   → browser_js_eval, then "76127" from the sandbox's result
-- "create a Button component"  → create_file /src/Button.tsx ("overwrite the button" → write_file, asks)
-- "change the title of App.tsx" (or "look at src and update the App title to 'X'")
-                               → a plan, list_directory /src → read_file /src/App.tsx → edit_file (undoable)
-- "search for <text>"          → search
-- "delete <path>"              → delete_file, which asks for approval first
-- "write a long file"          → create_file /notes/long-notes.md, ~150 lines shown as a live preview
-- "read <path>", "list files"  → read_file, list_directory
-- "think about ..."            → a reply with visible thinking
-- "remember that ..."          → stored in long-term memory by the engine; the model acknowledges
-- "rate limit"                 → the first attempt gets HTTP 429 with Retry-After: 1, the retry succeeds
-- anything else ("hello")      → a greeting that lists these phrases
+"""What the demo model does for each phrase it understands: the scenarios, each a function from the
+conversation so far to the model's next step, and the examples the first screen offers (the scenarios
+themselves, so they cannot drift apart).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from agentlite.engine import prompt as notes
-from agentlite.stream.ndjson_writer import NdjsonWriter
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.demo.reply import Step
+from agentlite.demo.request import Conversation
 
-TOKEN_DELAY = 0.02  # seconds between streamed tokens: fast, but visibly streaming
-STREAMED = {"create_file": ("content",), "write_file": ("content",), "edit_file": ("originalCode", "newCode")}
-ENGINE_NOTES = (
-    notes.CONTINUE_AFTER_LENGTH,
-    notes.CONTINUE_AFTER_DROP,
-    notes.CORRECT_FORMAT,
-    notes.NUDGE_EMPTY,
-    notes.NO_TOOLS_NOW,
-    notes.GO_ON_AFTER_LOOP,
-)
 GREETING = (
     "Hello! I'm the **AgentLite demo model**. I run entirely in your browser, offline, so you can try "
     "the workspace without a key or a network. In Agent mode I really use the tools: try {phrases}.\n\n"
@@ -71,103 +40,6 @@ export default function Button({ label, onClick, disabled = false }: ButtonProps
   );
 }
 """
-
-
-def sse_event(payload: dict[str, Any]) -> bytes:
-    return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
-
-
-def tokens(text: str) -> list[str]:
-    """Split text the way a model streams it: words with their leading whitespace."""
-    return re.findall(r"\s*\S+|\s+$", text) or [text]
-
-
-def pieces(text: str, size: int) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
-
-
-def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    choice = {"index": 0, "delta": delta, "finish_reason": finish}
-    return sse_event({"id": "demo", "object": "chat.completion.chunk", "model": "demo", "choices": [choice]})
-
-
-def text_reply(text: str) -> list[bytes]:
-    body = [chunk({"role": "assistant", "content": ""})]
-    body += [chunk({"content": piece}) for piece in tokens(text)]
-    body += [chunk({}, finish="stop"), b"data: [DONE]\n\n"]
-    return body
-
-
-@dataclass
-class Step:
-    """What the demo model says next: prose, then calls (or neither: the final answer is the prose)."""
-
-    text: str = ""
-    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    thinking: str = ""
-
-
-@dataclass
-class Result:
-    name: str
-    ok: bool
-    text: str
-
-
-@dataclass
-class Conversation:
-    """A request as the demo model reads it."""
-
-    dialect: str  # native | json | ndjson | ndjson-text | plain (no tools offered)
-    request: str = ""  # the user's last request, without its <context> block
-    context: str = ""
-    results: list[Result] = field(default_factory=list)
-    summary_request: bool = False
-
-    @classmethod
-    def read(cls, body: dict[str, Any]) -> Conversation:
-        messages = list(body.get("messages") or [])
-        has_system = bool(messages) and messages[0].get("role") == "system"
-        system = str(messages.pop(0).get("content") or "") if has_system else ""
-        conv = cls(_dialect(body, system), summary_request=system.startswith("You condense conversations"))
-        names: dict[str, str] = {}
-        for message in messages:
-            conv._take(message, names)
-        return conv
-
-    def _take(self, message: dict[str, Any], names: dict[str, str]) -> None:
-        content = str(message.get("content") or "")
-        role = message.get("role")
-        if role == "assistant":
-            names.update({c["id"]: c["function"]["name"] for c in message.get("tool_calls") or ()})
-        elif role == "tool":
-            name = names.get(str(message.get("tool_call_id")), "tool")
-            self.results.append(
-                Result(name, not content.lower().startswith(("not run", "the user rejected")), content)
-            )
-        elif role == "user" and content.startswith("[tool result"):
-            for name, status, text in re.findall(
-                r"\[tool result · (\w+) · (ok|error)\][^\n]*\n(.*?)(?=\n\n\[tool result|\Z)", content, re.S
-            ):
-                self.results.append(Result(name, status == "ok", text))
-        elif role == "user" and not content.startswith(ENGINE_NOTES):
-            match = re.match(r"<context>\n(.*?)\n</context>\n*", content, re.S)
-            self.context, self.request = (match.group(1), content[match.end() :]) if match else ("", content)
-            self.results = []
-
-    def result(self, name: str) -> Result | None:
-        return next((r for r in reversed(self.results) if r.name == name), None)
-
-
-def _dialect(body: dict[str, Any], system: str) -> str:
-    if body.get("tools"):
-        return "native"
-    if "## Reply format: NDJSON" in system:
-        return "ndjson" if '"data_b64":"<base64' in system else "ndjson-text"
-    return "json" if "## How to call a tool" in system else "plain"
-
-
-# --- what to do --------------------------------------------------------------------------------------
 
 
 def next_step(conv: Conversation) -> Step:
@@ -328,78 +200,6 @@ def _summary(conv: Conversation) -> str:
     goal = "; ".join(a.strip()[:80] for a in asks) or "continue the work"
     actions = ", ".join(f"{n} ({s})" for n, s in done) or "nothing yet"
     return f"Goal: {goal}\nDone: {actions}\nTo do: follow the user's latest request\nFacts to remember: none"
-
-
-# --- how to say it ------------------------------------------------------------------------------------
-
-
-def encode(step: Step, dialect: str) -> list[bytes]:
-    """The SSE body of one reply in the dialect the request asked for."""
-    if dialect == "native":
-        body = [chunk({"role": "assistant", "content": ""})]
-        body += [chunk({"reasoning_content": t}) for t in tokens(step.thinking)] if step.thinking else []
-        body += [chunk({"content": t}) for t in tokens(step.text)] if step.text else []
-        body += [
-            part for index, (name, args) in enumerate(step.calls) for part in _native_call(index, name, args)
-        ]
-        return [*body, chunk({}, finish="tool_calls" if step.calls else "stop"), b"data: [DONE]\n\n"]
-    return text_reply_raw(_content(step, dialect))
-
-
-def _native_call(index: int, name: str, args: dict[str, Any]) -> list[bytes]:
-    """One call as `tool_calls` deltas: id and name first, then the arguments in pieces."""
-    head = {"index": index, "id": f"call_demo_{index + 1}", "type": "function"}
-    text = json.dumps(args, ensure_ascii=False)
-    parts = [chunk({"tool_calls": [{**head, "function": {"name": name, "arguments": ""}}]})]
-    delta = [{"index": index, "function": {"arguments": p}} for p in pieces(text, max(24, len(text) // 80))]
-    return parts + [chunk({"tool_calls": [d]}) for d in delta]
-
-
-def _content(step: Step, dialect: str) -> str:
-    if dialect in ("json", "plain"):
-        think = f"<think>{step.thinking}</think>\n" if step.thinking else ""
-        calls = "".join(
-            "\n" + json.dumps({"tool": n, "arguments": a}, ensure_ascii=False) for n, a in step.calls
-        )
-        return f"{think}{step.text}{calls}"
-    writer = NdjsonWriter(base64=dialect == "ndjson", chunk_size=96, prefix="b")
-    if step.text:
-        writer.text(step.text + ("\n" if step.calls else ""))
-    for index, (name, args) in enumerate(step.calls, start=1):
-        writer.thinking(f"w{index}", step.thinking or f"Calling {name}.")
-        writer.tool(f"w{index}", name, args, STREAMED.get(name, ()))
-    writer.done()
-    return writer.render()
-
-
-def text_reply_raw(content: str) -> list[bytes]:
-    """Content streamed in model-sized pieces (long lines, like NDJSON chunks, in larger ones)."""
-    body = [chunk({"role": "assistant", "content": ""})]
-    for token in tokens(content):
-        body += [chunk({"content": p}) for p in pieces(token, 48)]
-    return [*body, chunk({}, finish="stop"), b"data: [DONE]\n\n"]
-
-
-class DemoModel:
-    """Chooses and streams the reply for a request."""
-
-    def __init__(self, delay: float = TOKEN_DELAY) -> None:
-        self.delay = delay
-        self.limited: set[str] = set()
-
-    def __call__(self, request: ModelRequest) -> ScriptedResponse:
-        body = request.body or {}
-        conv = Conversation.read(body)
-        if "rate limit" in conv.request.lower() and conv.request not in self.limited:
-            self.limited.add(conv.request)
-            error = b'{"error": {"message": "Rate limit reached (demo)", "type": "rate_limit"}}'
-            return ScriptedResponse(status=429, body=[error], headers={"retry-after": "1"})
-        step = next_step(conv)
-        return ScriptedResponse(status=200, body=encode(step, conv.dialect), delay=self.delay)
-
-
-def demo_transport(delay: float = TOKEN_DELAY) -> ScriptedTransport:
-    return ScriptedTransport(DemoModel(delay))
 
 
 # --- the scenario list: what the model understands, and the examples the first screen offers ------------
