@@ -1,7 +1,7 @@
 """The conversation engine: chat states, the tool loop, error strategies, approvals, context and memory.
 
 `Engine` (engine.core) is shared by the chats of a workspace; `ChatSession` (engine.session) is one tab.
-The events a chat emits are listed in `engine.events`.
+The events a chat emits are the dataclasses of `engine.chat_events`.
 """
 
 from agentlite.engine.core import Engine

@@ -14,11 +14,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agentlite.engine.chat_events import Notice, Post
 from agentlite.engine.chats import ChatStore
 from agentlite.engine.dialect import DialectChooser
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.memory import Embedder, MemoryStore
-from agentlite.engine.session import ChatSession, Emit
+from agentlite.engine.session import ChatSession
 from agentlite.engine.strategy import Backoff
 from agentlite.tools.registry import ToolRegistry
 
@@ -66,13 +67,13 @@ class Engine:
         entered after an auth error is the key its retry sends."""
         self.endpoint = (settings, transport)
 
-    def chat(self, chat_id: str, emit: Emit) -> ChatSession:
+    def chat(self, chat_id: str, emit: Post) -> ChatSession:
         """The chat with this id (created on first use)."""
         if chat_id not in self.sessions:
             self.sessions[chat_id] = ChatSession(self, chat_id, emit)
         return self.sessions[chat_id]
 
-    async def restore(self, emit_for: Callable[[str], Emit]) -> dict[str, Any]:
+    async def restore(self, emit_for: Callable[[str], Post]) -> dict[str, Any]:
         """Load the persisted tabs: `{"chats": [snapshot, ...], "active": id}` for the page."""
         if self.store is None:
             return {"chats": [], "active": None}
@@ -100,9 +101,7 @@ class Engine:
                 log.exception("could not save chat %s", session.id)
                 if not self._save_failed:
                     self._save_failed = True
-                    session.emit(
-                        {"kind": "notice", "level": "warning", "message": "Chats could not be saved."}
-                    )
+                    session.emit(Notice(level="warning", message="Chats could not be saved."))
                 return
         self._save_failed = False
 

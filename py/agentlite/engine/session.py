@@ -4,7 +4,7 @@ The surface the service uses: `start_turn(text, settings, transport, **options)`
 `approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`,
 `switch_branch(message_id, index)`. `messages` is the active path of the chat's message tree
 (`engine.branches`): a turn started with `edit=<user message id>` or `regenerate=True` branches it.
-Everything it shows goes out through `emit` as plain dicts (`engine.events` lists them). Two chats may
+Everything it shows goes out through `emit` (`engine.chat_events`, one wire form). Two chats may
 run at once; they share the workspace through the engine's resource locks.
 """
 
@@ -14,12 +14,19 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from agentlite.engine.approvals import ApprovalDesk, auto_approved
 from agentlite.engine.branches import MessageTree, shown
+from agentlite.engine.chat_events import (
+    Post,
+    StateChanged,
+    TitleChanged,
+    TurnEnded,
+    WireEvent,
+    event_dict,
+)
 from agentlite.engine.context import DEFAULT_WINDOW, Memo
 from agentlite.engine.history import Message
 from agentlite.engine.plan import Plan
@@ -33,7 +40,6 @@ if TYPE_CHECKING:
     from agentlite.engine.turn import Turn
 
 log = logging.getLogger(__name__)
-Emit = Callable[[dict[str, Any]], None]
 
 # The native-deltas note stops at 5 rounds; the client-tools note's third scenario (list → read → write →
 # answer) needs 4 requests, and a failed edit or a format correction needs one more each, so a turn may use
@@ -106,7 +112,7 @@ class DecisionBox:
 
 
 class ChatSession:
-    def __init__(self, engine: Engine, chat_id: str, emit: Emit) -> None:
+    def __init__(self, engine: Engine, chat_id: str, emit: Post) -> None:
         self.engine = engine
         self.id = chat_id
         self._emit = emit
@@ -158,11 +164,11 @@ class ChatSession:
                 if previous is not None and not previous.done():
                     await asyncio.wait([previous])
             except asyncio.CancelledError:  # stopped while queued: it never started
-                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
             again = self._branch(options.get("edit"), bool(options.get("regenerate")))
             if options.get("regenerate") and again is None:  # no message of the user to answer again
-                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
             said = again.content if again is not None else text
             self.turn = Turn(self, said, settings, transport, turn_options, again=again)
@@ -263,11 +269,11 @@ class ChatSession:
 
     # --- what turns use -----------------------------------------------------------------------------
 
-    def emit(self, event: dict[str, Any]) -> None:
+    def emit(self, event: WireEvent) -> None:
         if self.closed:
             return
         try:
-            self._emit(event)
+            self._emit(event_dict(event))
         except Exception:  # the page going away must not break the turn
             log.exception("emit failed")
 
@@ -278,7 +284,7 @@ class ChatSession:
         if not self.title and message.role == "user" and not message.hidden:
             text = " ".join(message.content.split())
             self.title = text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1] + "…"
-            self.emit({"kind": "title", "title": self.title})
+            self.emit(TitleChanged(title=self.title))
 
     def next_turn_id(self) -> str:
         self.turns += 1
@@ -291,11 +297,11 @@ class ChatSession:
 
     async def turn_ended(self, turn: Turn, outcome: str) -> None:
         self.sm.end_turn()
-        self.emit({"kind": "turn_end", "turn": turn.turn_id, "state": outcome, "rounds": turn.round})
+        self.emit(TurnEnded(turn=turn.turn_id, state=outcome, rounds=turn.round))
         await self.engine.save_chat(self)
 
     def _state_changed(self, state: ChatState, previous: ChatState, detail: dict[str, Any]) -> None:
-        self.emit({"kind": "state", "state": state.value, "previous": previous.value, **detail})
+        self.emit(StateChanged(state=state.value, previous=previous.value, **detail))
 
     # --- persistence --------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ engine §7, §10).
 Request → stream → run the ready tools → send the results → next request, until the model answers
 without tools, the round limit is reached, or the loop guard stops it. Failures go through the strategy
 matrix (`engine.strategy`); when the retries run out the user decides. Every state change goes through
-the chat's state machine; everything the UI shows goes out through `emit` (see `engine.events`).
+the chat's state machine; everything the UI shows goes out through `emit` (see `engine.chat_events`).
 
 A round's reply is one assistant bubble (`message_start` … `message_end`); a `length` continuation keeps
 writing into the same bubble. Nothing is lost on the way out: a stopped or failed turn keeps its
@@ -19,6 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from agentlite.engine import prompt
+from agentlite.engine.chat_events import RetryScheduled, TurnFailed
 from agentlite.engine.context import window
 from agentlite.engine.dialect import PROMPT_DIALECTS, empty_stream, rejects_tools, writes_calls_as_text
 from agentlite.engine.dispatch import Call
@@ -121,14 +122,13 @@ class Turn(TurnSetup):
             return False
         of = MATRIX[error.type].retries
         self.emit(
-            {
-                "kind": "retry",
-                "attempt": attempt.number,
-                "of": of,
-                "wait_s": attempt.wait_s,
-                "error_type": error.type.value,
-                "message": error.message,
-            }
+            RetryScheduled(
+                attempt=attempt.number,
+                of=of,
+                wait_s=attempt.wait_s,
+                error_type=error.type.value,
+                message=error.message,
+            )
         )
         if attempt.wait_s > 0:
             await self.engine.sleep(attempt.wait_s)
@@ -374,7 +374,7 @@ class Turn(TurnSetup):
             self.sm.transition(S.CANCELLED)
 
     def _fail(self, error: ModelError) -> None:
-        self.emit({"kind": "turn_error", **error.to_dict(), "final": True})
+        self.emit(TurnFailed.of(error, final=True))
         if self.sm.can(S.ERROR):
             self.sm.transition(S.ERROR)
 

@@ -12,6 +12,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentlite.engine import prompt
+from agentlite.engine.chat_events import (
+    ContextMeter,
+    DecisionAsked,
+    DecisionMade,
+    DialectSwitched,
+    LoopStopped,
+    MemoryAdded,
+    MessageEnded,
+    MessageStarted,
+    PlanChanged,
+    SummaryMade,
+    TurnFailed,
+    TurnStarted,
+)
 from agentlite.engine.context import Budget, facts_from_summary, fallback_summary, fit, summary_request
 from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message, keep_last, new_id
@@ -94,15 +108,14 @@ class TurnSetup:
             user = self.user_message = Message("user", self.text, turn=self.turn_id, context=layers.render())
             self.chat.add(user)
         self.emit(
-            {
-                "kind": "turn_start",
-                "turn": self.turn_id,
-                "id": user.id,
-                "text": self.text,
-                "mode": self.mode,
-                "dialect": self.dialect,
-                "regenerate": self.again is not None,
-            }
+            TurnStarted(
+                turn=self.turn_id,
+                id=user.id,
+                text=self.text,
+                mode=self.mode,
+                dialect=self.dialect,
+                regenerate=self.again is not None,
+            )
         )
         await self._remember()
         await self.compact()
@@ -144,7 +157,7 @@ class TurnSetup:
         if found is None or self.engine.memory is None:
             return
         memory = await self.engine.memory.add(found[0], pinned=found[1], source=f"chat:{self.chat.id}")
-        self.emit({"kind": "memory", "action": "added", "memory": memory.view()})
+        self.emit(MemoryAdded(memory=memory.view()))
 
     # --- compaction ----------------------------------------------------------------------------------
 
@@ -164,15 +177,14 @@ class TurnSetup:
             report.used = self.request_size()
         if report.stubbed or report.summarized or hard:
             self.emit(
-                {
-                    "kind": "context",
-                    "used": report.used,
-                    "window": self.budget.window,
-                    "limit": self.budget.limit,
-                    "source": "estimate",
-                    "stubbed": report.stubbed,
-                    "summarized": memo.summarized_upto,
-                }
+                ContextMeter(
+                    used=report.used,
+                    window=self.budget.window,
+                    limit=self.budget.limit,
+                    source="estimate",
+                    stubbed=report.stubbed,
+                    summarized=memo.summarized_upto,
+                )
             )
 
     def request_size(self) -> int:
@@ -197,7 +209,7 @@ class TurnSetup:
         if self.engine.memory is not None and source == "model":
             for fact in facts_from_summary(text):
                 await self.engine.memory.add(fact, source="summary")
-        self.emit({"kind": "summary", "covered": len(messages), "source": source, "text": text})
+        self.emit(SummaryMade(covered=len(messages), source=source, text=text))
         return text
 
     # --- the round's records ------------------------------------------------------------------------
@@ -264,32 +276,18 @@ class TurnSetup:
         if self.bubble is None:
             self.bubble = new_id("a")
             self.emit(
-                {
-                    "kind": "message_start",
-                    "id": self.bubble,
-                    "role": "assistant",
-                    "turn": self.turn_id,
-                    "round": self.round + 1,
-                }
+                MessageStarted(id=self.bubble, role="assistant", turn=self.turn_id, round=self.round + 1)
             )
 
     def close_bubble(self, state: str) -> None:
         if self.bubble is not None:
-            self.emit({"kind": "message_end", "id": self.bubble, "state": state})
+            self.emit(MessageEnded(id=self.bubble, state=state))
             self.bubble = None
 
     # --- meter, dialect, plan, stops, decisions ------------------------------------------------------
 
     def meter(self, used: int, source: str) -> None:
-        self.emit(
-            {
-                "kind": "context",
-                "used": used,
-                "window": self.budget.window,
-                "limit": self.budget.limit,
-                "source": source,
-            }
-        )
+        self.emit(ContextMeter(used=used, window=self.budget.window, limit=self.budget.limit, source=source))
 
     def measured(self, estimate: int, reply: Reply) -> None:
         usage = reply.usage
@@ -301,7 +299,7 @@ class TurnSetup:
         self.dialect = dialect
         if self.settings.dialect == "auto":
             self.engine.dialects.learn(self.settings.base_url, self.settings.model, dialect)
-        self.emit({"kind": "dialect", "dialect": dialect, "reason": reason})
+        self.emit(DialectSwitched(dialect=dialect, reason=reason))
 
     def track_plan(self, reply: Reply, calls: list[Call]) -> None:
         changed = False
@@ -317,10 +315,10 @@ class TurnSetup:
     def emit_plan(self) -> None:
         self.chat.plan = self.plan
         if self.plan is not None:
-            self.emit({"kind": "plan", "turn": self.turn_id, **self.plan.to_dict()})
+            self.emit(PlanChanged(turn=self.turn_id, **self.plan.to_dict()))
 
     def stopped(self, reason: str, message: str) -> str:
-        self.emit({"kind": "stopped", "reason": reason, "message": message})
+        self.emit(LoopStopped(reason=reason, message=message))
         return FINAL
 
     async def ask(self, error: ModelError) -> str:
@@ -328,19 +326,18 @@ class TurnSetup:
         self.close_bubble("error")
         self.sm.transition(S.ERROR)
         strategy, options = MATRIX[error.type], decision_options(error.type)
-        self.emit({"kind": "turn_error", **error.to_dict(), "final": False})
+        self.emit(TurnFailed.of(error, final=False))
         self.emit(
-            {
-                "kind": "decision",
-                "error_type": error.type.value,
-                "message": error.message,
-                "advice": ADVICE[error.type],
-                "options": options,
-                "settings": strategy.ask_settings,
-            }
+            DecisionAsked(
+                error_type=error.type.value,
+                message=error.message,
+                advice=ADVICE[error.type],
+                options=options,
+                settings=strategy.ask_settings,
+            )
         )
         choice = await self.chat.decisions.wait(options)
-        self.emit({"kind": "decision_made", "choice": choice})
+        self.emit(DecisionMade(choice=choice))
         self.adopt_endpoint()
         return choice
 
@@ -349,18 +346,17 @@ class TurnSetup:
         A new message dismisses the question (skip: the turn ends as it is)."""
         options = ["retry", "cancel"]
         self.emit(
-            {
-                "kind": "decision",
-                "error_type": None,
-                "reason": reason,
-                "message": message,
-                "advice": GO_ON_ADVICE,
-                "options": options,
-                "settings": False,
-            }
+            DecisionAsked(
+                error_type=None,
+                reason=reason,
+                message=message,
+                advice=GO_ON_ADVICE,
+                options=options,
+                settings=False,
+            )
         )
         choice = await self.chat.decisions.wait(options)
-        self.emit({"kind": "decision_made", "choice": choice})
+        self.emit(DecisionMade(choice=choice))
         return choice
 
     def adopt_endpoint(self) -> None:
