@@ -22,7 +22,7 @@ from typing import Any
 from agentlite import connection
 from agentlite.calls import CallHandler
 from agentlite.engine import Engine
-from agentlite.engine.context import DEFAULT_WINDOW
+from agentlite.engine.budget import DEFAULT_WINDOW
 from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.session import ChatSession
 from agentlite.protocol import Msg

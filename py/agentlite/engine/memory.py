@@ -28,6 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from agentlite.errors import from_http
+from agentlite.transport import ModelRequest
+from agentlite.workspace.storage import Batch
+
 log = logging.getLogger(__name__)
 STORE = "memory"
 RETRIEVE = 5  # facts per turn
@@ -221,8 +225,6 @@ class MemoryStore:
         await self._commit([memory], [])
 
     async def _commit(self, puts: list[Memory], deletes: list[str]) -> None:
-        from agentlite.workspace.storage import Batch
-
         if not self.persistent:
             return
         batch = Batch()
@@ -244,9 +246,6 @@ class EndpointEmbedder:
         self.key = f"{self.url} {model}"
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        from agentlite.errors import from_http
-        from agentlite.transport import ModelRequest
-
         request = ModelRequest("POST", self.url, dict(self.headers), {"model": self.model, "input": texts})
         response = await self.transport.send(request)
         try:
