@@ -60,19 +60,24 @@ class Engine:
         self.sessions: dict[str, ChatSession] = {}
         self.endpoint: Endpoint | None = None  # (Settings, ModelTransport) last set by the page
         self._save_failed = False
-        self.shared = SharedDeps(
+        self.shared = self._shared()
+
+    def _shared(self) -> SharedDeps:
+        """What the chats share. `exists`, `sleep` and `endpoint` are read when used: the page sets a
+        new endpoint at any time, and tests replace `exists` and `sleep` on a built engine."""
+        return SharedDeps(
             registry=self.registry,
-            workspace=workspace,
+            workspace=self.workspace,
             memory=self.memory,
             dialects=self.dialects,
             windows=self.windows,
             locks=self.locks,
-            exists=lambda path: self.exists(path),  # late-bound: tests replace `exists`
+            exists=lambda path: self.exists(path),
             tool_context=self.tool_context,
             endpoint=lambda: self.endpoint,
-            sleep=sleep,
+            sleep=lambda seconds: self.sleep(seconds),
             backoff=self.backoff,
-            clock=clock,
+            clock=self.clock,
         )
 
     def endpoint_changed(self, settings: Any, transport: Any) -> None:
