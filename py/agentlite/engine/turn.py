@@ -1,17 +1,12 @@
-"""One agent turn: the tool loop from a user message to the final answer (origins: native-deltas, origins:
-engine §7, §10).
+"""One agent turn: the tool loop from a user message to the final answer (origins: native-deltas, engine
+§7, §10). It holds only the loop; what it works with comes in one `TurnDeps` bundle, and it leans on
+`NextRequest`, `TurnDialect`, `TurnRecorder`, `Compactor`, `UserAsks`, `PlanTracker` and `Dispatcher`.
 
 Request → stream → run the ready tools → send the results → next request, until the model answers
 without tools, the round limit is reached, or the loop guard stops it. Failures go through the strategy
-matrix (`engine.strategy`); when the retries run out the user decides. Every state change goes through
-the chat's state machine; everything the UI shows goes out through `emit` (see `engine.chat_events`).
-
-The turn holds only the loop; it gets one `TurnDeps` bundle and leans on collaborators: `TurnRecorder`
-(history, bubble, notes), `NextRequest`, `Compactor`, `TurnDialect`, `UserAsks`, `PlanTracker`, `Dispatcher`.
-
-A round's reply is one assistant bubble (`message_start` … `message_end`); a `length` continuation keeps
-writing into the same bubble. Nothing is lost on the way out: a stopped or failed turn keeps its
-partial answer (marked interrupted) and every tool result, and the chat returns to idle.
+matrix (`engine.strategy`); when the retries run out the user decides. A round's reply is one bubble (a
+`length` continuation keeps writing into it). Nothing is lost on the way out: a stopped or failed turn
+keeps its partial answer (marked interrupted) and every tool result, and the chat returns to idle.
 """
 
 from __future__ import annotations
@@ -53,7 +48,6 @@ from agentlite.transport import ModelTransport
 
 log = logging.getLogger(__name__)
 NEXT, FINAL, INVALID, LOOP = "next", "final", "invalid", "loop"
-EMPTY = ModelError(ErrorType.EMPTY_RESULT, "the model sent an empty reply")
 
 
 class TurnCancelled(Exception):
@@ -188,7 +182,7 @@ class Turn:
             error: ModelError | None
             try:
                 reply = await self._exchange()
-                error = reply.failure or (EMPTY if reply.empty else None)
+                error = reply.failure or (_empty() if reply.empty else None)
             except ModelError as failure:
                 error = failure
             if error is None:
@@ -400,6 +394,10 @@ class Turn:
         choice = await self.asks.after_error(error)
         self.link.adopt(self.shared.endpoint())
         return choice
+
+
+def _empty() -> ModelError:
+    return ModelError(ErrorType.EMPTY_RESULT, "the model sent an empty reply")
 
 
 def _invalid(reason: str) -> ToolResult:
