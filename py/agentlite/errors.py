@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 REDACTED = "[redacted]"
 MIN_SECRET = 8  # a shorter "key" (a placeholder such as "none") is no secret; masking it would mangle text
@@ -46,7 +47,7 @@ class ModelError(Exception):
         where = f" (HTTP {self.status})" if self.status else ""
         return f"{self.type.value}: {self.message}{where}"
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "error_type": self.type.value,
             "message": self.message,

@@ -30,7 +30,7 @@ from agentlite.calls import CallHandler
 from agentlite.editor_state import EditorState
 from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
-from agentlite.engine.context import DEFAULT_WINDOW
+from agentlite.engine.budget import DEFAULT_WINDOW
 from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.session import ChatSession
 from agentlite.limits import EVAL_TIMEOUT_S

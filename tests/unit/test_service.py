@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from agentlite.demo import demo_transport
-from agentlite.engine.context import DEFAULT_WINDOW
+from agentlite.engine.budget import DEFAULT_WINDOW
 from agentlite.service import AgentService
 from agentlite.settings import Settings
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentlite.engine.approvals import ApprovalDesk, Ask, Exists, approval, batch_approval, is_file_operation
+from agentlite.engine.chat_events import ApprovalAsked, Emit, ToolStatus
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
 from agentlite.tools.registry import Risk, ToolRegistry
 from agentlite.tools.result import ToolErrorType, ToolResult
 
 log = logging.getLogger(__name__)
-Emit = Callable[[dict[str, Any]], None]
 
 
 @dataclass
@@ -205,14 +205,9 @@ class Dispatcher:
         call.status, call.asked = "awaiting-approval", True
         self._status(call, reason=reason)
         self.emit(
-            {
-                "kind": "approval",
-                "id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-                "reason": reason,
-                "batch": self.batch,
-            }
+            ApprovalAsked(
+                id=call.id, name=call.name, arguments=call.arguments, reason=reason, batch=self.batch
+            )
         )
         return await self.desk.wait(call.id, self.batch)
 
@@ -233,18 +228,15 @@ class Dispatcher:
         self._status(call)
 
     def _status(self, call: Call, reason: str | None = None) -> None:
-        event: dict[str, Any] = {
-            "kind": "tool_status",
-            "id": call.id,
-            "name": call.name,
-            "status": call.status,
-        }
-        if call.status == "pending":
-            event["arguments"] = call.arguments
-        if reason:
-            event["reason"] = reason
-        if call.result is not None and call.status in ("completed", "failed", "rejected"):
-            event["result"] = call.result.to_dict()
-            if call.duration_ms is not None:
-                event["duration_ms"] = call.duration_ms
-        self.emit(event)
+        final = call.result is not None and call.status in ("completed", "failed", "rejected")
+        self.emit(
+            ToolStatus(
+                id=call.id,
+                name=call.name,
+                status=call.status,
+                arguments=call.arguments if call.status == "pending" else None,
+                reason=reason or None,
+                result=call.result.to_dict() if final and call.result is not None else None,
+                duration_ms=call.duration_ms if final else None,
+            )
+        )

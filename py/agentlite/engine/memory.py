@@ -31,6 +31,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from agentlite.endpoint import Endpoint
 
+from agentlite.errors import from_http
+from agentlite.workspace.storage import Batch
+
 log = logging.getLogger(__name__)
 STORE = "memory"
 RETRIEVE = 5  # facts per turn
@@ -226,8 +229,6 @@ class MemoryStore:
         await self._commit([memory], [])
 
     async def _commit(self, puts: list[Memory], deletes: list[str]) -> None:
-        from agentlite.workspace.storage import Batch
-
         if not self.persistent:
             return
         batch = Batch()
@@ -266,8 +267,6 @@ class EndpointEmbedder:
         self.key = f"{endpoint.url('embeddings')} {model}"
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        from agentlite.errors import from_http
-
         response = await self.endpoint.embeddings(self.model, texts)
         try:
             body = b"".join([part async for part in response.chunks()])

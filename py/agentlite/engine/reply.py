@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from agentlite.engine.chat_events import Emit
 from agentlite.errors import ErrorType, ModelError, from_http
 from agentlite.events import (
     Event,
@@ -27,7 +27,6 @@ from agentlite.events import (
 from agentlite.stream.decoder import StreamDecoder
 from agentlite.transport import ModelRequest, ModelResponse, ModelTransport
 
-Emit = Callable[[dict[str, Any]], None]
 OnReady = Callable[[ToolCallReady], None]
 
 
@@ -114,7 +113,7 @@ def _take(events: list[Event], reply: Reply, emit: Emit, on_ready: OnReady | Non
         reply.received = reply.received or isinstance(
             event, TextDelta | ThinkingDelta | ToolCallStarted | ToolCallReady | ToolCallInvalid
         )
-        emit(event.to_dict())
+        emit(event)
         if isinstance(event, ToolCallReady):
             reply.ready.append(event)
             if on_ready is not None:

@@ -4,7 +4,7 @@ The surface the service uses: `start_turn(text, settings, transport, **options)`
 `approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`,
 `switch_branch(message_id, index)`. `messages` is the active path of the chat's message tree
 (`engine.branches`): a turn started with `edit=<user message id>` or `regenerate=True` branches it.
-Everything it shows goes out through `emit` as plain dicts (`engine.events` lists them). Two chats may
+Everything it shows goes out through `emit` (`engine.chat_events`, one wire form). Two chats may
 run at once; they share the workspace through the engine's resource locks.
 """
 
@@ -14,27 +14,34 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agentlite.engine.approvals import ApprovalDesk, auto_approved
 from agentlite.engine.branches import MessageTree, shown
-from agentlite.engine.context import DEFAULT_WINDOW, Memo
+from agentlite.engine.budget import DEFAULT_WINDOW, Memo
+from agentlite.engine.chat_events import (
+    Post,
+    StateChanged,
+    TitleChanged,
+    TurnEnded,
+    WireEvent,
+    event_dict,
+)
+from agentlite.engine.decisions import DecisionBox
 from agentlite.engine.history import Message
-from agentlite.engine.plan import Plan
 from agentlite.engine.state import ChatState, StateMachine
+from agentlite.engine.task_plan import Plan
 from agentlite.engine.tokens import TokenCounter
+from agentlite.engine.turn import Turn
+from agentlite.engine.turn_deps import ChatLimits, SharedDeps, TurnDeps, TurnOptions
 from agentlite.limits import MAX_ROUNDS
 from agentlite.settings import Settings
 from agentlite.transport import ModelTransport
 
-if TYPE_CHECKING:
-    from agentlite.engine.core import Engine
-    from agentlite.engine.turn import Turn
-
 log = logging.getLogger(__name__)
-Emit = Callable[[dict[str, Any]], None]
+SaveChat = Callable[["ChatSession"], Awaitable[None]]
 
 # The native-deltas note stops at 5 rounds; the client-tools note's third scenario (list → read → write →
 # answer) needs 4 requests, and a failed edit or a format correction needs one more each, so a turn may use
@@ -73,42 +80,10 @@ def _coerce(name: str, value: Any) -> Any:
     return value
 
 
-class DecisionBox:
-    """The one user decision a chat may wait for (retry / alternative / skip / cancel)."""
-
-    def __init__(self) -> None:
-        self.options: list[str] = []
-        self._future: asyncio.Future[str] | None = None
-
-    @property
-    def waiting(self) -> bool:
-        return self._future is not None and not self._future.done()
-
-    async def wait(self, options: list[str]) -> str:
-        self.options = list(options)
-        self._future = asyncio.get_running_loop().create_future()
-        try:
-            return await self._future
-        finally:
-            self._future, self.options = None, []
-
-    def answer(self, choice: str) -> bool:
-        if not self.waiting or choice not in self.options:
-            return False
-        assert self._future is not None
-        self._future.set_result(choice)
-        return True
-
-    def dismiss(self) -> None:
-        """A new message went past the question: the step is skipped, whatever the options were."""
-        if self.waiting:
-            assert self._future is not None
-            self._future.set_result("skip")
-
-
 class ChatSession:
-    def __init__(self, engine: Engine, chat_id: str, emit: Emit) -> None:
-        self.engine = engine
+    def __init__(self, shared: SharedDeps, chat_id: str, emit: Post, save: SaveChat) -> None:
+        self.shared = shared  # what the engine's chats share: handed on to each turn
+        self._save = save  # the engine keeps the chat store (one save at a time per chat)
         self.id = chat_id
         self._emit = emit
         self.title = ""
@@ -143,9 +118,6 @@ class ChatSession:
 
     def start_turn(self, text: str, settings: Settings, transport: ModelTransport, **options: Any) -> None:
         """Run a turn; behind a running one (a pending decision is skipped so the new message goes on)."""
-        from agentlite.engine.turn import Turn
-        from agentlite.engine.turn_setup import TurnOptions
-
         if options.get("mode") in MODES:
             self.configure(mode=options["mode"])
         self.configure(**{k: options.get(k) for k in ("auto_approve", "max_rounds", "context_window")})
@@ -159,14 +131,14 @@ class ChatSession:
                 if previous is not None and not previous.done():
                     await asyncio.wait([previous])
             except asyncio.CancelledError:  # stopped while queued: it never started
-                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
             again = self._branch(options.get("edit"), bool(options.get("regenerate")))
             if options.get("regenerate") and again is None:  # no message of the user to answer again
-                self.emit({"kind": "turn_end", "turn": None, "state": "cancelled", "rounds": 0})
+                self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
             said = again.content if again is not None else text
-            self.turn = Turn(self, said, settings, transport, turn_options, again=again)
+            self.turn = self.new_turn(said, settings, transport, turn_options, again=again)
             self.running = asyncio.current_task()
             await self.turn.run()
 
@@ -203,7 +175,7 @@ class ChatSession:
             raise ValueError(f"no message {message_id!r} in this chat")
         self.messages = self.tree.switch(message_id, index)
         self.memo = Memo(pinned=list(self.memo.pinned))  # the summary described the other branch
-        await self.engine.save_chat(self)
+        await self._save(self)
         return self.snapshot()
 
     def stop(self) -> None:
@@ -236,7 +208,7 @@ class ChatSession:
     async def apply_settings(self, **values: Any) -> dict[str, Any]:
         """`configure`, then persist the chat (the page's settings panel of a tab)."""
         applied = self.configure(**values)
-        await self.engine.save_chat(self)
+        await self._save(self)
         return applied
 
     def snapshot(self) -> dict[str, Any]:
@@ -264,11 +236,11 @@ class ChatSession:
 
     # --- what turns use -----------------------------------------------------------------------------
 
-    def emit(self, event: dict[str, Any]) -> None:
+    def emit(self, event: WireEvent) -> None:
         if self.closed:
             return
         try:
-            self._emit(event)
+            self._emit(event_dict(event))
         except Exception:  # the page going away must not break the turn
             log.exception("emit failed")
 
@@ -279,7 +251,7 @@ class ChatSession:
         if not self.title and message.role == "user" and not message.hidden:
             text = " ".join(message.content.split())
             self.title = text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1] + "…"
-            self.emit({"kind": "title", "title": self.title})
+            self.emit(TitleChanged(title=self.title))
 
     def next_turn_id(self) -> str:
         self.turns += 1
@@ -290,13 +262,49 @@ class ChatSession:
         self.memo.summary = str(getattr(summary, "text", summary))
         self.memo.summary_covers = len(self.messages)
 
-    async def turn_ended(self, turn: Turn, outcome: str) -> None:
+    def new_turn(
+        self,
+        text: str,
+        settings: Settings,
+        transport: ModelTransport,
+        options: TurnOptions,
+        again: Message | None = None,
+    ) -> Turn:
+        """A turn on this chat (not started): it gets the chat's parts in one bundle, never the chat."""
+        config = self.settings
+        limits = ChatLimits(
+            config.mode, config.max_rounds, config.context_window, config.reserve, config.approved
+        )
+        deps = TurnDeps(
+            shared=self.shared,
+            turn_id=self.next_turn_id(),
+            chat_id=self.id,
+            limits=limits,
+            emit=self.emit,
+            sm=self.sm,
+            counter=self.counter,
+            desk=self.desk,
+            decisions=self.decisions,
+            messages=self.messages,
+            memo=self.memo,
+            add=self.add,
+            set_plan=self._set_plan,
+            save=lambda: self._save(self),
+            ended=self._turn_ended,
+            save_summary=self.save_model_summary,
+        )
+        return Turn(deps, text, settings, transport, options, again=again)
+
+    def _set_plan(self, plan: Plan | None) -> None:
+        self.plan = plan
+
+    async def _turn_ended(self, turn_id: str, outcome: str, rounds: int) -> None:
         self.sm.end_turn()
-        self.emit({"kind": "turn_end", "turn": turn.turn_id, "state": outcome, "rounds": turn.round})
-        await self.engine.save_chat(self)
+        self.emit(TurnEnded(turn=turn_id, state=outcome, rounds=rounds))
+        await self._save(self)
 
     def _state_changed(self, state: ChatState, previous: ChatState, detail: dict[str, Any]) -> None:
-        self.emit({"kind": "state", "state": state.value, "previous": previous.value, **detail})
+        self.emit(StateChanged(state=state.value, previous=previous.value, **detail))
 
     # --- persistence --------------------------------------------------------------------------------
 

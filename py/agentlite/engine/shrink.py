@@ -15,7 +15,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from agentlite.engine.context import Memo
+from agentlite.engine.budget import Memo
 from agentlite.engine.history import Message
 
 _NUMBER = r"(\d[\d,]*)"

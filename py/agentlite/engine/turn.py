@@ -1,43 +1,50 @@
-"""One agent turn: the tool loop from a user message to the final answer (origins: native-deltas, origins:
-engine §7, §10).
+"""One agent turn: the tool loop from a user message to the final answer (origins: native-deltas, engine
+§7, §10). It holds only the loop; what it works with comes in one `TurnDeps` bundle, and it leans on
+`NextRequest`, `TurnDialect`, `TurnRecorder`, `Compactor`, `UserAsks`, `PlanTracker` and `Dispatcher`.
 
 Request → stream → run the ready tools → send the results → next request, until the model answers
 without tools, the round limit is reached, or the loop guard stops it. Failures go through the strategy
-matrix (`engine.strategy`); when the retries run out the user decides. Every state change goes through
-the chat's state machine; everything the UI shows goes out through `emit` (see `engine.events`).
-
-A round's reply is one assistant bubble (`message_start` … `message_end`); a `length` continuation keeps
-writing into the same bubble. Nothing is lost on the way out: a stopped or failed turn keeps its
-partial answer (marked interrupted) and every tool result, and the chat returns to idle.
+matrix (`engine.strategy`); when the retries run out the user decides. A round's reply is one bubble (a
+`length` continuation keeps writing into it). Nothing is lost on the way out: a stopped or failed turn
+keeps its partial answer (marked interrupted) and every tool result, and the chat returns to idle.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from agentlite.endpoint import Endpoint
 from agentlite.engine import prompt
-from agentlite.engine.context import window
-from agentlite.engine.dialect import PROMPT_DIALECTS, empty_stream, rejects_tools, writes_calls_as_text
-from agentlite.engine.dispatch import Call
-from agentlite.engine.loopguard import MAX_CONTINUATIONS
+from agentlite.engine.chat_events import (
+    LoopStopped,
+    RetryScheduled,
+    TurnFailed,
+    TurnStarted,
+)
+from agentlite.engine.compaction import Compactor
+from agentlite.engine.dialect import empty_stream
+from agentlite.engine.dispatch import Call, Dispatcher
+from agentlite.engine.history import Message
+from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
+from agentlite.engine.plan_tracker import PlanTracker
 from agentlite.engine.reply import Reply, stream_reply
-from agentlite.engine.shrink import SHRINK_UNSTATED, squeeze, stated_overflow, target_for
+from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
-from agentlite.engine.turn_setup import TurnSetup
+from agentlite.engine.task_plan import is_complex
+from agentlite.engine.turn_asks import UserAsks
+from agentlite.engine.turn_deps import TurnDeps, TurnOptions
+from agentlite.engine.turn_dialect import TurnDialect
+from agentlite.engine.turn_message import open_message, remember
+from agentlite.engine.turn_record import TurnRecorder
+from agentlite.engine.turn_request import NextRequest, turn_budget
 from agentlite.errors import ErrorType, ModelError
 from agentlite.events import ToolCallReady
+from agentlite.settings import Settings
 from agentlite.stream.decoder import StreamDecoder
-from agentlite.stream.request import build_request
 from agentlite.tools.result import ToolErrorType, ToolResult
-from agentlite.transport import ModelRequest
-
-if TYPE_CHECKING:
-    pass
+from agentlite.transport import ModelTransport
 
 log = logging.getLogger(__name__)
 NEXT, FINAL, INVALID, LOOP = "next", "final", "invalid", "loop"
@@ -47,11 +54,64 @@ class TurnCancelled(Exception):
     """The user chose cancel in a decision."""
 
 
-class Turn(TurnSetup):
-    winding_down = False  # set once the turn is stopping: a second stop must not cut the clean-up short
-    sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of its tokens
-    thinking_noted = False  # the model was told once this turn that a call in its thinking did not run
-    text_calls_noted = False  # the same, for a call written as text under a native dialect the user chose
+class Turn:
+    def __init__(
+        self,
+        deps: TurnDeps,
+        text: str,
+        settings: Settings,
+        transport: ModelTransport,
+        options: TurnOptions,
+        again: Message | None = None,
+    ) -> None:
+        self.deps, self.shared = deps, deps.shared
+        self.emit, self.sm, self.counter, self.turn_id = deps.emit, deps.sm, deps.counter, deps.turn_id
+        self.text, self.options = text, options
+        self.again = again  # a user message already in the history, answered again (regenerate)
+        self.mode, self.max_rounds = deps.limits.mode, deps.limits.max_rounds
+        self.system = prompt.system_prompt(self.mode)
+        self.guard = LoopGuard()
+        self.round, self.invalid_rounds = 0, 0
+        self.winding_down = False  # set once stopping: a second stop must not cut the clean-up short
+        self.reply: Reply | None = None
+        self.dispatcher: Dispatcher | None = None
+        self.user_message: Message | None = None  # this turn's: every truncated request keeps it
+        self.records = TurnRecorder(self.turn_id, deps.add, self.emit)
+        self.link = TurnDialect((settings, transport), self.shared.dialects, self.emit, self.records.note)
+        self.budget = turn_budget(deps.limits, self.shared.windows, settings, self.counter)
+        self.request = self._next_request(options.tool)
+        self.compactor = self._compactor()
+        self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
+        self.planner = PlanTracker(self.turn_id, deps.set_plan, self.emit)
+        self.asks = UserAsks(deps.decisions, self.emit)
+
+    def _next_request(self, tool: str | None) -> NextRequest:
+        history = (self.deps.messages, self.deps.memo)
+        request = NextRequest(
+            self.link,
+            history,
+            self.budget,
+            system=self.system,
+            tools=self._tools,
+            counter=self.counter,
+            emit=self.emit,
+        )
+        known = tool and self.shared.registry.get(tool)
+        request.forced = known.name if known and self.mode == "agent" else None
+        return request
+
+    def _compactor(self) -> Compactor:
+        deps, link = self.deps, self.link
+        return Compactor(
+            deps.messages,
+            deps.memo,
+            self.budget,
+            self.system,
+            request_size=self.request.size,
+            endpoint=lambda: (link.settings, link.transport),
+            memory=self.shared.memory,
+            emit=self.emit,
+        )
 
     async def run(self) -> None:
         outcome = "completed"
@@ -66,12 +126,12 @@ class Turn(TurnSetup):
             await self._wind_down("error")
             self._fail(ModelError(ErrorType.PROTOCOL, f"internal error: {type(error).__name__}: {error}"))
         finally:
-            await self.chat.turn_ended(self, outcome)
+            await self.deps.ended(self.turn_id, outcome, self.round)
 
     async def _run(self) -> None:
         self.sm.transition(S.PLANNING)
-        await self.prepare()
-        await self.engine.save_chat(self.chat)  # the user's message survives a closed page
+        await self._prepare()
+        await self.deps.save()  # the user's message survives a closed page
         while True:
             reply = await self._attempt()
             if reply is None:
@@ -85,9 +145,33 @@ class Turn(TurnSetup):
                 error = ModelError(ErrorType.INVALID_FORMAT, "the model's tool calls could not be read twice")
                 if not await self._settle(error):
                     break
-            await self.compact()
-            await self.engine.save_chat(self.chat)  # every finished round, not only the turn
+            await self.compactor.compact(self.user_message)
+            await self.deps.save()  # every finished round, not only the turn
         self._respond()
+
+    async def _prepare(self) -> None:
+        """PLANNING: the turn's user message with its context layers, a memory it asks for, a fit."""
+        instructions, forced = [], self.request.forced
+        if forced and self.link.dialect != "native":
+            instructions.append(prompt.forced_tool_instruction(forced))
+        if self.mode == "agent" and is_complex(self.text):
+            self.planner.requested = True
+            instructions.append(prompt.PLAN_INSTRUCTION)
+        # regenerate: the message already in the history keeps the context it was first sent with
+        again = self.again
+        user = (
+            again
+            if again is not None
+            else await open_message(self.deps, self.text, self.options, instructions)
+        )
+        self.user_message = self.request.current = user
+        turn, dialect, regenerate = self.turn_id, self.link.dialect, again is not None
+        started = TurnStarted(
+            turn=turn, id=user.id, text=self.text, mode=self.mode, dialect=dialect, regenerate=regenerate
+        )
+        self.emit(started)
+        await remember(self.text, self.shared.memory, self.deps.chat_id, self.emit)
+        await self.compactor.compact(self.user_message)
 
     # --- one round, with the strategy matrix ------------------------------------------------------
 
@@ -98,76 +182,51 @@ class Turn(TurnSetup):
             error: ModelError | None
             try:
                 reply = await self._exchange()
-                error = reply.failure or (self._empty() if reply.empty else None)
+                error = reply.failure or (_empty() if reply.empty else None)
             except ModelError as failure:
                 error = failure
             if error is None:
                 return reply
-            if self._fall_back_to_json(error):
+            if self.link.fall_back_to_json(error, bool(self.request.tool_defs())):
                 continue
             failures[error.type] = failures.get(error.type, 0) + 1
-            attempt = next_attempt(error, failures[error.type], self.engine.backoff)
+            attempt = next_attempt(error, failures[error.type], self.shared.backoff)
             if attempt is not None and await self._retry(error, attempt):
                 continue
             failures.clear()
             if not await self._settle(error):
                 return None
 
-    def _empty(self) -> ModelError:
-        return ModelError(ErrorType.EMPTY_RESULT, "the model sent an empty reply")
-
     async def _retry(self, error: ModelError, attempt: Attempt) -> bool:
         """Prepare the retry; False when the repair cannot change a request that must change."""
-        if attempt.repair is Repair.TRUNCATE and not await self._shrink(error, attempt):
+        squeeze = self._squeeze
+        if attempt.repair is Repair.TRUNCATE and not await self.request.shrink(
+            error, attempt, self.shared.windows, squeeze
+        ):
             return False
         of = MATRIX[error.type].retries
         self.emit(
-            {
-                "kind": "retry",
-                "attempt": attempt.number,
-                "of": of,
-                "wait_s": attempt.wait_s,
-                "error_type": error.type.value,
-                "message": error.message,
-            }
+            RetryScheduled(
+                attempt=attempt.number,
+                of=of,
+                wait_s=attempt.wait_s,
+                error_type=error.type.value,
+                message=error.message,
+            )
         )
         if attempt.wait_s > 0:
-            await self.engine.sleep(attempt.wait_s)
+            await self.shared.sleep(attempt.wait_s)
         if attempt.repair is Repair.CORRECT:
-            self.note(prompt.CORRECT_FORMAT)
+            self.records.note(prompt.CORRECT_FORMAT)
         elif attempt.repair is Repair.NUDGE and not (
-            empty_stream(error) and await self._cut(SHRINK_UNSTATED)
+            empty_stream(error) and await self.request.cut(SHRINK_UNSTATED, squeeze)
         ):
-            self.note(prompt.NUDGE_EMPTY)  # an empty stream may be a request too long for the server
+            self.records.note(prompt.NUDGE_EMPTY)  # an empty stream may be a request too long for the server
         return True
-
-    async def _shrink(self, error: ModelError, attempt: Attempt) -> bool:
-        """After a `context_length` refusal: learn the window it states, then cut until the request fits
-        (docs/protocol.md, "Context windows that shrink"). Never the same body twice."""
-        refused, refused_size = self.sent
-        overflow = stated_overflow(error.message)
-        if overflow.window:
-            self.engine.windows[(self.settings.base_url, self.settings.model)] = overflow.window
-            self.budget.window = min(self.budget.window, overflow.window)
-        else:
-            self.keep = 10 if attempt.number <= 1 else 5  # no size stated: cut by message count first
-        if overflow.sent:
-            self.counter.calibrate(refused_size, overflow.sent)  # count in the server's tokens from now
-        target = target_for(overflow, self.budget.limit, overflow.sent or refused_size)
-        if overflow.window or self._body()[0] == refused:
-            return await self._cut(target / max(1, self.request_size()))
-        return True
-
-    async def _cut(self, share: float) -> bool:
-        """Squeeze the next request to `share` of its size; whether its body now differs from the last."""
-        refused, target = self.sent[0], int(self.request_size() * share)
-        messages, memo = self.chat.messages, self.chat.memo
-        await squeeze(messages, memo, self.user_message, self.request_size, target, self._summarize)
-        return self._body()[0] != refused
 
     async def _settle(self, error: ModelError) -> bool:
         """The user decides; True to try again, False to skip. Cancel raises TurnCancelled."""
-        choice = await self.ask(error)
+        choice = await self._ask(error)
         if choice == "cancel":
             raise TurnCancelled
         if choice == "skip":
@@ -176,46 +235,37 @@ class Turn(TurnSetup):
         if choice == "alternative":
             await self._alternative(MATRIX[error.type].alternative)
         elif error.type is ErrorType.EMPTY_RESULT:
-            self.note(prompt.NUDGE_EMPTY)
+            self.records.note(prompt.NUDGE_EMPTY)
         elif error.type is ErrorType.INVALID_FORMAT:
-            self.note(prompt.CORRECT_FORMAT)
+            self.records.note(prompt.CORRECT_FORMAT)
         self.invalid_rounds = 0
         return True
 
     async def _alternative(self, alternative: Alternative | None) -> None:
         if alternative is Alternative.COMPACT:
-            await self.compact(hard=True)
+            await self.compactor.compact(self.user_message, hard=True)
         elif alternative is Alternative.SWITCH_DIALECT:
-            self.switch_dialect("native" if self.dialect in PROMPT_DIALECTS else "json", "chosen by the user")
+            self.link.switch_by_choice()
         elif alternative is Alternative.NO_TOOLS:
-            self.no_tools = True
-            self.note(prompt.NO_TOOLS_NOW)
-
-    def _fall_back_to_json(self, error: ModelError) -> bool:
-        if self.settings.dialect != "auto" or self.dialect != "native":
-            return False
-        if rejects_tools(error):
-            self.switch_dialect("json", "the endpoint does not accept native tools")
-            return True
-        if empty_stream(error) and self.tool_defs():
-            self.switch_dialect("json", "the endpoint sent an empty stream for a request with tools")
-            return True
-        return False
+            self.request.no_tools = True
+            self.records.note(prompt.NO_TOOLS_NOW)
 
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
-        request, estimate = self._request()
-        self.open_bubble()
+        request, estimate = self.request.build()
+        self.records.open_bubble(self.round + 1)
         self.reply = reply = Reply()
-        self.dispatcher = dispatcher = self.new_dispatcher()
-        streaming = self.dialect in ("ndjson", "ndjson-text")
+        self.dispatcher = dispatcher = self.deps.dispatcher(
+            self.context, self.guard, f"{self.turn_id}-r{self.round + 1}"
+        )
+        streaming = self.link.streaming
         decoder = StreamDecoder(
-            self.dialect, self.tool_defs(), id_prefix=f"{self.turn_id}-r{self.round + 1}-"
+            self.link.dialect, self.request.tool_defs(), id_prefix=f"{self.turn_id}-r{self.round + 1}-"
         )
         on_ready = (lambda event: dispatcher.submit([self._call(event)])) if streaming else None
         await stream_reply(
-            self.transport,
+            self.link.transport,
             request,
             decoder,
             self.emit,
@@ -223,7 +273,7 @@ class Turn(TurnSetup):
             reply,
             on_open=lambda: self.sm.transition(S.STREAMING),
         )
-        self.measured(estimate, reply)
+        self.request.measured(estimate, reply)
         if reply.failure is not None and not reply.received:
             raise reply.failure  # the stream failed before any output: a plain resend, in the same bubble
         if not streaming:
@@ -234,40 +284,16 @@ class Turn(TurnSetup):
             return reply
         if dispatcher.pending:
             self.sm.transition(S.RUNNING_TOOLS)
-        self.record_reply(reply, "interrupted" if reply.failure else "done", await dispatcher.drain())
+        self.records.record_reply(reply, "interrupted" if reply.failure else "done", await dispatcher.drain())
         if reply.failure is not None:  # something arrived before the drop: keep it, continue after it
-            self.close_bubble("interrupted")
-            self.note(prompt.CONTINUE_AFTER_DROP)
+            self.records.close_bubble("interrupted")
+            self.records.note(prompt.CONTINUE_AFTER_DROP)
         return reply
 
     def _call(self, event: ToolCallReady) -> Call:
-        if self.forced and event.name == self.forced:
-            self.forced = None
+        if self.request.forced and event.name == self.request.forced:
+            self.request.forced = None
         return Call(event.id, event.name, dict(event.arguments), event.note)
-
-    def request_size(self) -> int:
-        return self._body()[1]
-
-    def _request(self) -> tuple[ModelRequest, int]:
-        body, estimate = self._body()
-        self.sent = (body, estimate)
-        self.meter(estimate, "estimate")
-        return Endpoint.of(self.settings, self.transport).chat_request(body), estimate
-
-    def _body(self) -> tuple[dict[str, Any], int]:
-        """The next request's body and our count of its tokens (no side effects: retries compare it)."""
-        history = window(self.chat.messages, self.chat.memo, self.keep, current=self.user_message)
-        dialect, tools = self.dialect, self.tool_defs()
-        if not tools:
-            dialect, history = "native", _flatten(history)
-        extra: dict[str, Any] = {}
-        if self.forced and dialect == "native" and tools:
-            extra["tool_choice"] = {"type": "function", "function": {"name": self.forced}}
-        body = build_request(self.settings.model, dialect, history, tools, system=self.system, extra=extra)
-        estimate = self.counter.messages(body["messages"])
-        if body.get("tools"):
-            estimate += self.counter.text(json.dumps(body["tools"]))
-        return body, estimate
 
     # --- deciding what comes next -----------------------------------------------------------------
 
@@ -279,17 +305,18 @@ class Turn(TurnSetup):
             self.guard.round_finished()  # the continuation limit counts `length` rounds in a row
         if self.dispatcher is not None and self.dispatcher.stop_reason:
             return LOOP
-        self.track_plan(reply, calls)
+        self.planner.track(reply.content, calls)
         if reply.invalid:
             self.invalid_rounds += 1
             if self.invalid_rounds > MATRIX[ErrorType.INVALID_FORMAT].retries:
                 return INVALID
-            self.note(prompt.CORRECT_FORMAT)
+            self.records.note(prompt.CORRECT_FORMAT)
             return self._next_round()
         self.invalid_rounds = 0
         if repeated:
             return self.stopped("repeated_reply", repeated)
-        if calls or self._native_text_calls(reply) or self._calls_in_thinking(reply):
+        names = {str(d["name"]) for d in self.request.tool_defs()}
+        if calls or self.link.text_calls(reply, names) or self.link.calls_in_thinking(reply, names):
             return self._next_round()
         if reply.finish == "length":
             if not self.guard.may_continue():
@@ -297,7 +324,7 @@ class Turn(TurnSetup):
                     "length",
                     f"The answer hit the output limit {MAX_CONTINUATIONS} times in a row, so it stopped.",
                 )
-            self.note(prompt.CONTINUE_AFTER_LENGTH)  # the bubble stays open: the answer goes on in it
+            self.records.note(prompt.CONTINUE_AFTER_LENGTH)  # the bubble stays open: the answer goes on in it
             return NEXT
         return FINAL
 
@@ -305,20 +332,20 @@ class Turn(TurnSetup):
         """The loop guard refused a call: say why and let the user choose to go on or cancel."""
         assert self.dispatcher is not None and self.dispatcher.stop_reason is not None
         reason = self.dispatcher.stop_reason
-        self.close_bubble("done")
+        self.records.close_bubble("done")
         self.stopped("loop", reason)
-        choice = await self.ask_to_go_on("loop", reason)
+        choice = await self.asks.to_go_on("loop", reason)
         if choice == "cancel":
             raise TurnCancelled
         if choice != "retry":
             return FINAL  # dismissed by a new message: the turn ends here, nothing lost
         self.guard.go_on()
-        self.note(prompt.GO_ON_AFTER_LOOP)
+        self.records.note(prompt.GO_ON_AFTER_LOOP)
         return self._next_round()
 
     def _next_round(self) -> str:
         self.round += 1
-        self.close_bubble("done")
+        self.records.close_bubble("done")
         if self.round >= self.max_rounds:
             return self.stopped(
                 "max_rounds",
@@ -326,36 +353,10 @@ class Turn(TurnSetup):
             )
         return NEXT
 
-    def _native_text_calls(self, reply: Reply) -> bool:
-        names = {str(d["name"]) for d in self.tool_defs()}
-        if self.dialect != "native" or not names or not writes_calls_as_text(reply.content, names):
-            return False
-        if self.settings.dialect == "auto":
-            self.switch_dialect("json", "the model writes tool calls as text")
-            self.note(prompt.CORRECT_FORMAT)
-            return True
-        if self.text_calls_noted:  # native was chosen: say it once per turn, then the answer stands
-            return False
-        self.text_calls_noted = True
-        self.note(prompt.CALL_AS_TEXT)
-        return True
-
-    def _calls_in_thinking(self, reply: Reply) -> bool:
-        """A call written only inside the thinking (docs/protocol.md, "Messy tool calls"): say once per
-        turn that it did not run, so the model can write it where it runs."""
-        names = {str(d["name"]) for d in self.tool_defs()}
-        thinking = "".join(reply.thinking)
-        if self.thinking_noted or not names or not writes_calls_as_text(thinking, names):
-            return False
-        self.thinking_noted = True
-        self.note(prompt.CALL_IN_THINKING)
-        return True
-
     def _respond(self) -> None:
         self.sm.transition(S.RESPONDING)
-        if self.plan is not None and self.plan.tick_answer():
-            self.emit_plan()
-        self.close_bubble("done")
+        self.planner.answered()
+        self.records.close_bubble("done")
         self.sm.transition(S.COMPLETED)
 
     async def _wind_down(self, state: str) -> None:
@@ -364,36 +365,40 @@ class Turn(TurnSetup):
         if self.dispatcher is not None:
             calls = await self.dispatcher.stop()
         if self.reply is not None and (self.reply.received or calls):
-            self.record_reply(self.reply, "interrupted", calls)
-        self.close_bubble(state)
+            self.records.record_reply(self.reply, "interrupted", calls)
+        self.records.close_bubble(state)
         if self.sm.state is not S.IDLE and self.sm.can(S.CANCELLED) and state == "interrupted":
             self.sm.transition(S.CANCELLED)
 
     def _fail(self, error: ModelError) -> None:
-        self.emit({"kind": "turn_error", **error.to_dict(), "final": True})
+        self.emit(TurnFailed.of(error, final=True))
         if self.sm.can(S.ERROR):
             self.sm.transition(S.ERROR)
+
+    # --- what the loop leans on: tools, the meter, the dialect, stops, the endpoint ---------------------
+
+    def _tools(self) -> list[dict[str, Any]]:
+        return [] if self.mode == "chat" else self.shared.registry.definitions()
+
+    async def _squeeze(self, target: int) -> None:
+        await self.compactor.squeeze_to(target, self.user_message)
+
+    def stopped(self, reason: str, message: str) -> str:
+        self.emit(LoopStopped(reason=reason, message=message))
+        return FINAL
+
+    async def _ask(self, error: ModelError) -> str:
+        """ERROR state: show the failure and wait for the user's choice."""
+        self.records.close_bubble("error")
+        self.sm.transition(S.ERROR)
+        choice = await self.asks.after_error(error)
+        self.link.adopt(self.shared.endpoint())
+        return choice
+
+
+def _empty() -> ModelError:
+    return ModelError(ErrorType.EMPTY_RESULT, "the model sent an empty reply")
 
 
 def _invalid(reason: str) -> ToolResult:
     return ToolResult.failure(ToolErrorType.INVALID_ARGUMENT, f"The call could not be read: {reason}")
-
-
-def _flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """History for a request without tools (Chat mode): calls as prose, results as user text."""
-    flat: list[dict[str, Any]] = []
-    for message in history:
-        if message["role"] == "tool":
-            text = f"[tool result · {message.get('name')} · {'ok' if message.get('ok') else 'error'}]\n"
-            item = {"role": "user", "content": text + str(message.get("content") or "")}
-        elif message["role"] == "assistant":
-            calls = ", ".join(c["name"] for c in message.get("tool_calls") or ())
-            content = str(message.get("content") or "") + (f"\n(used tools: {calls})" if calls else "")
-            item = {"role": "assistant", "content": content.strip() or "(no text)"}
-        else:
-            item = {"role": message["role"], "content": message.get("content") or ""}
-        if flat and flat[-1]["role"] == item["role"] == "user":
-            flat[-1]["content"] += "\n\n" + item["content"]
-        else:
-            flat.append(item)
-    return flat

@@ -54,7 +54,7 @@ from agentlite.stream.chunks import (
     ToolDelta,
 )
 from agentlite.stream.ids import CallIds
-from agentlite.stream.sse import SseDecoder
+from agentlite.stream.sse import SseDecoder, SseEvent
 from agentlite.stream.toolcalls import ToolCallAccumulator
 from agentlite.stream.utf8 import Utf8Decoder
 
@@ -148,7 +148,16 @@ class StreamDecoder:
         return self._sse_text(text)
 
     def _sse_text(self, text: str) -> list[Event]:
-        return self._parts(self._chunks.feed(self._sse.feed(text)))
+        return self._sse_events(self._sse.feed(text))
+
+    def _sse_events(self, sse_events: list[SseEvent]) -> list[Event]:
+        """One SSE event at a time, so `[DONE]` judges only the events before it, whatever the split."""
+        events: list[Event] = []
+        for sse_event in sse_events:
+            if self.ended:
+                break
+            events += self._parts(self._chunks.feed([sse_event]))
+        return events
 
     def _close(self, _: None) -> list[Event]:
         if self.closed:
@@ -158,7 +167,8 @@ class StreamDecoder:
         if self._body is not None:
             events += self._json_body("".join(self._body))
         else:
-            events += self._parts(self._chunks.feed(self._sse.close()) + self._chunks.close())
+            events += self._sse_events(self._sse.close())
+            events += self._parts(self._chunks.close())
         if self.ended:
             return events
         if self.done or self.finish_reason is not None:

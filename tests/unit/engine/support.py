@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from agentlite.demo.reply import Step, chunk, encode, text_reply
 from agentlite.engine import Engine
-from agentlite.engine.events import KINDS
+from agentlite.engine.chat_events import KINDS
 from agentlite.engine.session import ChatSession
 from agentlite.engine.strategy import Backoff
 from agentlite.errors import ErrorType, ModelError

@@ -128,7 +128,7 @@ def test_branches_survive_a_save_and_load() -> None:
     one = chat.messages[0]
     asyncio.run(harness.turn("uno", edit=one.id))
     asyncio.run(chat.switch_branch(one.id, 0))
-    again = ChatSession(harness.engine, "c2", lambda _e: None)
+    again = ChatSession(harness.engine.shared, "c2", lambda _e: None, harness.engine.save_chat)
     again.load_record(chat.to_record())
     assert path(again) == [("user", "one"), ("assistant", "A1"), ("user", "two"), ("assistant", "A2")]
     assert again.snapshot()["messages"] == chat.snapshot()["messages"]

@@ -35,7 +35,7 @@ def branched_chat() -> Harness:
 def imported(harness: Harness) -> ChatSession:
     assert harness.chat is not None and harness.engine is not None
     text = json.dumps(export_document(harness.chat.to_record()))
-    session = ChatSession(harness.engine, "imported", lambda _e: None)
+    session = ChatSession(harness.engine.shared, "imported", lambda _e: None, harness.engine.save_chat)
     session.load_record({**read_document(text), "id": "imported"})
     return session
 

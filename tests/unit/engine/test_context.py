@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from agentlite.engine.context import (
+from agentlite.engine.budget import (
     VERBATIM,
     Budget,
     Memo,

@@ -174,7 +174,7 @@ def test_chat_mode_does_not_touch_files() -> None:
 
 
 def test_the_demo_answers_summary_requests() -> None:
-    from agentlite.engine.context import summary_request
+    from agentlite.engine.budget import summary_request
     from agentlite.engine.history import Message
 
     body = {"model": "demo", "messages": summary_request("", [Message("user", "fix the bug")])}

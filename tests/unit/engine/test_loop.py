@@ -224,17 +224,16 @@ def test_each_reply_is_recorded_once_even_in_the_memory_of_a_freed_one() -> None
     """CPython gives a freed reply's address to the next one; a reply must be told apart by itself, or
     a round would silently miss from the history and the model would redo what it already did."""
     from agentlite.engine.reply import Reply
-    from agentlite.engine.turn import Turn
-    from agentlite.engine.turn_setup import TurnOptions
+    from agentlite.engine.turn_deps import TurnOptions
 
     harness = Harness()
     chat = harness.setup()
     assert harness.transport is not None
-    turn = Turn(chat, "hi", SETTINGS, harness.transport, TurnOptions())
+    records = chat.new_turn("hi", SETTINGS, harness.transport, TurnOptions()).records
     first = Reply(text=["first round"], received=True)
-    turn.record_reply(first, "done", [])
+    records.record_reply(first, "done", [])
     del first
     second = Reply(text=["second round"], received=True)
-    turn.record_reply(second, "done", [])
-    turn.record_reply(second, "done", [])
+    records.record_reply(second, "done", [])
+    records.record_reply(second, "done", [])
     assert [m.content for m in chat.messages if m.role == "assistant"] == ["first round", "second round"]

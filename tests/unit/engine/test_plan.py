@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentlite.engine.plan import Plan, is_complex, read_steps
+from agentlite.engine.task_plan import Plan, is_complex, read_steps
 
 
 def test_complex_requests_cross_the_threshold() -> None:

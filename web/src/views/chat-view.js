@@ -2,6 +2,7 @@
 // (tool cards, approvals, the error banner with its decisions, retries, why the engine stopped, the
 // plan and the context meter). It renders conversation events, shows restored chats again after a
 // reload, and reports intents to its callbacks.
+import { isChatEvent } from "../chat-events.js";
 import { button, el } from "../dom.js";
 import { createBranchControls } from "./branch-controls.js";
 import { replayMessages } from "./chat-history.js";
@@ -331,7 +332,7 @@ export function createChatView(root, actions) {
   }
 
   function handle(chatId, event) {
-    if (closed.has(chatId)) return;
+    if (closed.has(chatId) || !isChatEvent(event)) return;
     const chat = chats.get(chatId) || chats.get(addChat(chatId));
     chat.retries.see(event);
     HANDLERS[event.kind]?.(chat, event);

@@ -14,12 +14,16 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agentlite.engine.chat_events import Notice, Post
 from agentlite.engine.chats import ChatStore
 from agentlite.engine.dialect import DialectChooser
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.memory import Embedder, MemoryStore
-from agentlite.engine.session import ChatSession, Emit
+from agentlite.engine.session import ChatSession
 from agentlite.engine.strategy import Backoff
+from agentlite.engine.turn_deps import ModelLink, SharedDeps
+from agentlite.tools.catalog import default_registry
+from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -40,11 +44,7 @@ class Engine:
         backoff: Backoff | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if registry is None:
-            from agentlite.tools.catalog import default_registry
-
-            registry = default_registry()
-        self.registry = registry
+        self.registry = registry if registry is not None else default_registry()
         self.workspace = workspace
         self.sandbox = sandbox
         self.storage = storage
@@ -58,21 +58,40 @@ class Engine:
         self.backoff = backoff or Backoff()
         self.clock = clock
         self.sessions: dict[str, ChatSession] = {}
-        self.endpoint: tuple[Any, Any] | None = None  # (Settings, ModelTransport) last set by the page
+        self.endpoint: ModelLink | None = None  # (Settings, ModelTransport) last set by the page
         self._save_failed = False
+        self.shared = self._shared()
+
+    def _shared(self) -> SharedDeps:
+        """What the chats share. `exists`, `sleep` and `endpoint` are read when used: the page sets a
+        new endpoint at any time, and tests replace `exists` and `sleep` on a built engine."""
+        return SharedDeps(
+            registry=self.registry,
+            workspace=self.workspace,
+            memory=self.memory,
+            dialects=self.dialects,
+            windows=self.windows,
+            locks=self.locks,
+            exists=lambda path: self.exists(path),
+            tool_context=self.tool_context,
+            endpoint=lambda: self.endpoint,
+            sleep=lambda seconds: self.sleep(seconds),
+            backoff=self.backoff,
+            clock=self.clock,
+        )
 
     def endpoint_changed(self, settings: Any, transport: Any) -> None:
         """The page saved new endpoint settings. A turn waiting on a decision goes on with them, so a key
         entered after an auth error is the key its retry sends."""
         self.endpoint = (settings, transport)
 
-    def chat(self, chat_id: str, emit: Emit) -> ChatSession:
+    def chat(self, chat_id: str, emit: Post) -> ChatSession:
         """The chat with this id (created on first use)."""
         if chat_id not in self.sessions:
-            self.sessions[chat_id] = ChatSession(self, chat_id, emit)
+            self.sessions[chat_id] = ChatSession(self.shared, chat_id, emit, self.save_chat)
         return self.sessions[chat_id]
 
-    async def restore(self, emit_for: Callable[[str], Emit]) -> dict[str, Any]:
+    async def restore(self, emit_for: Callable[[str], Post]) -> dict[str, Any]:
         """Load the persisted tabs: `{"chats": [snapshot, ...], "active": id}` for the page."""
         if self.store is None:
             return {"chats": [], "active": None}
@@ -83,7 +102,9 @@ class Engine:
             return {"chats": [], "active": None}
         for record in records:
             chat_id = str(record["id"])
-            session = self.sessions.get(chat_id) or ChatSession(self, chat_id, emit_for(chat_id))
+            session = self.sessions.get(chat_id) or ChatSession(
+                self.shared, chat_id, emit_for(chat_id), self.save_chat
+            )
             session.load_record(record)
             self.sessions[chat_id] = session
         return {"chats": [self.sessions[str(r["id"])].snapshot() for r in records], "active": active}
@@ -100,9 +121,7 @@ class Engine:
                 log.exception("could not save chat %s", session.id)
                 if not self._save_failed:
                     self._save_failed = True
-                    session.emit(
-                        {"kind": "notice", "level": "warning", "message": "Chats could not be saved."}
-                    )
+                    session.emit(Notice(level="warning", message="Chats could not be saved."))
                 return
         self._save_failed = False
 
@@ -131,8 +150,6 @@ class Engine:
             return self.context_factory(turn_id, open_file, save_summary)
         if self.workspace is None:
             return None
-        from agentlite.tools.context import ToolContext
-
         return ToolContext(
             self.workspace, turn_id, sandbox=self.sandbox, save_summary=save_summary, editor_path=open_file
         )

@@ -1,0 +1,113 @@
+"""What a turn works with, handed over once: the engine's shared parts and the chat's.
+
+A turn never holds the chat session or the engine. What it may change in the chat goes through the
+narrow parts named here: `add` a message, the chat's `memo` and `messages` (the same objects the chat
+keeps, never replaced while a turn runs), `set_plan`, `save`; what it learns for every chat (a stated
+window, a dialect) goes into `windows` and `dialects`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentlite.engine.approvals import ApprovalDesk, Exists
+from agentlite.engine.budget import Memo
+from agentlite.engine.chat_events import Emit
+from agentlite.engine.decisions import DecisionBox
+from agentlite.engine.dialect import DialectChooser
+from agentlite.engine.dispatch import Dispatcher
+from agentlite.engine.history import Message
+from agentlite.engine.locks import ResourceLocks
+from agentlite.engine.loopguard import LoopGuard
+from agentlite.engine.memory import MemoryStore
+from agentlite.engine.state import StateMachine
+from agentlite.engine.strategy import Backoff
+from agentlite.engine.task_plan import Plan
+from agentlite.engine.tokens import TokenCounter
+from agentlite.settings import Settings
+from agentlite.tools.registry import ToolRegistry
+from agentlite.transport import ModelTransport
+
+ModelLink = tuple[Settings, ModelTransport]  # the settings a request is made with, and their transport
+SaveSummary = Callable[[Any], None]
+ToolContextFactory = Callable[[str, str | None, SaveSummary], Any]
+
+
+@dataclass
+class TurnOptions:
+    """What the page sends with a message (all optional)."""
+
+    mode: str | None = None  # agent | chat (also switches the chat)
+    tool: str | None = None  # the tool the user picked: forced for this turn
+    references: list[Any] = field(default_factory=list)  # `@path` attachments: paths or {path, content}
+    open_file: str | None = None
+    selection: str | None = None
+
+
+@dataclass(frozen=True)
+class SharedDeps:
+    """What every chat of one engine shares (the engine builds it once)."""
+
+    registry: ToolRegistry
+    workspace: Any  # a Workspace, or None (tests, the demo without files)
+    memory: MemoryStore | None
+    dialects: DialectChooser  # the `auto` dialect each endpoint was found to speak
+    windows: dict[tuple[str, str], int]  # (base URL, model) -> the window a refusal stated
+    locks: ResourceLocks
+    exists: Exists
+    tool_context: ToolContextFactory  # (turn id, open file, save summary) -> what tools receive
+    endpoint: Callable[[], ModelLink | None]  # the settings the page saved last (a key entered mid-turn)
+    sleep: Callable[[float], Awaitable[Any]]
+    backoff: Backoff
+    clock: Callable[[], float]
+
+
+@dataclass(frozen=True)
+class ChatLimits:
+    """The chat's settings as the turn starts (auto-approval is read again each round)."""
+
+    mode: str
+    max_rounds: int
+    window: int
+    reserve: int
+    approved: Callable[[], set[str]]
+
+
+@dataclass(frozen=True)
+class TurnDeps:
+    """The one bundle a `Turn` receives: the engine's shared parts and the narrow parts of its chat."""
+
+    shared: SharedDeps
+    turn_id: str
+    chat_id: str
+    limits: ChatLimits
+    emit: Emit
+    sm: StateMachine
+    counter: TokenCounter
+    desk: ApprovalDesk
+    decisions: DecisionBox
+    messages: list[Message]  # the chat's active path
+    memo: Memo
+    add: Callable[[Message], None]
+    set_plan: Callable[[Plan | None], None]
+    save: Callable[[], Awaitable[None]]
+    ended: Callable[[str, str, int], Awaitable[None]]  # (turn id, outcome, rounds)
+    save_summary: SaveSummary
+
+    def dispatcher(self, context: Any, guard: LoopGuard, batch: str) -> Dispatcher:
+        """The dispatcher of one round's calls (auto-approval as the chat's settings say now)."""
+        shared = self.shared
+        return Dispatcher(
+            shared.registry,
+            context,
+            locks=shared.locks,
+            desk=self.desk,
+            guard=guard,
+            emit=self.emit,
+            exists=shared.exists,
+            auto_approve=self.limits.approved(),
+            batch=batch,
+            clock=shared.clock,
+        )

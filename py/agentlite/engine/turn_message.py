@@ -1,0 +1,74 @@
+"""The context a user message is sent with (layers 2 and 3): open file, outline, references, memories;
+and the long-term memory a message asks to keep ("remember that ...")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentlite.engine import prompt
+from agentlite.engine.chat_events import Emit, MemoryAdded
+from agentlite.engine.history import Message
+from agentlite.engine.memory import MemoryStore, extract
+from agentlite.engine.turn_deps import TurnDeps, TurnOptions
+
+OUTLINE = prompt.OUTLINE_ENTRIES
+MENTION = re.compile(r"(?<!\S)@(/?[\w.-]+(?:/[\w.-]+)*\.\w+|/[\w./-]+\w)")
+
+
+async def message_layers(
+    text: str, options: TurnOptions, workspace: Any, memory: MemoryStore | None
+) -> prompt.TurnContext:
+    """Everything but the turn's instructions (the turn adds those: they depend on its dialect)."""
+    layers = prompt.TurnContext(open_file=options.open_file, selection=options.selection)
+    if workspace is not None:
+        if options.open_file:
+            layers.open_text = await _read(workspace, options.open_file)
+        files = [e["path"] for e in await workspace.list("/", recursive=True) if e.get("kind") == "file"]
+        layers.outline, layers.outline_total = files[:OUTLINE], len(files)
+    layers.references = await references(text, options.references, workspace)
+    if memory is not None:
+        layers.memories = [m.text for m in await memory.relevant(text)]
+    return layers
+
+
+async def open_message(deps: TurnDeps, text: str, options: TurnOptions, instructions: list[str]) -> Message:
+    """A new user message with its context layers; the references it pins stay in the chat's memo."""
+    layers = await message_layers(text, options, deps.shared.workspace, deps.shared.memory)
+    layers.instructions.extend(instructions)
+    deps.memo.pin(layers.references)
+    user = Message("user", text, turn=deps.turn_id, context=layers.render())
+    deps.add(user)
+    return user
+
+
+async def references(text: str, attached: list[Any], workspace: Any) -> list[prompt.Reference]:
+    """Files attached by the page, and `@path` mentions in the message that name existing files."""
+    found: list[prompt.Reference] = []
+    mentioned = [m if m.startswith("/") else "/" + m for m in MENTION.findall(text)]
+    for item in [*attached, *mentioned]:
+        if isinstance(item, dict) and isinstance(item.get("content"), str):
+            found.append(prompt.Reference(str(item.get("path") or "attachment"), item["content"]))
+        elif isinstance(item, str | dict) and workspace is not None:
+            path = item if isinstance(item, str) else str(item.get("path") or "")
+            content = await _read(workspace, path)
+            if content is not None and path not in {r.path for r in found}:
+                found.append(prompt.Reference(path, content))
+    return found
+
+
+async def remember(text: str, memory: MemoryStore | None, chat_id: str, emit: Emit) -> None:
+    """Store what the user asked to be remembered, and tell the page."""
+    found = extract(text)
+    if found is None or memory is None:
+        return
+    stored = await memory.add(found[0], pinned=found[1], source=f"chat:{chat_id}")
+    emit(MemoryAdded(memory=stored.view()))
+
+
+async def _read(workspace: Any, path: str) -> str | None:
+    try:
+        text = await workspace.read_text(path)
+    except Exception:  # a folder, a bad path: the layer just leaves it out
+        return None
+    return None if text is None else str(text)

@@ -1,0 +1,158 @@
+"""A turn's next model request: its body and our count of its tokens, the context meter, and cutting it
+down after a `context_length` refusal (docs/protocol.md, "Context windows that shrink")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from agentlite.endpoint import Endpoint
+from agentlite.engine.budget import Budget, Memo, window
+from agentlite.engine.chat_events import ContextMeter, Emit
+from agentlite.engine.history import Message
+from agentlite.engine.reply import Reply
+from agentlite.engine.shrink import stated_overflow, target_for
+from agentlite.engine.strategy import Attempt
+from agentlite.engine.tokens import TokenCounter
+from agentlite.engine.turn_deps import ChatLimits
+from agentlite.engine.turn_dialect import TurnDialect
+from agentlite.errors import ModelError
+from agentlite.settings import Settings
+from agentlite.stream.request import build_request
+from agentlite.transport import ModelRequest
+
+Squeeze = Callable[[int], Awaitable[None]]  # cut the history until the request is about this many tokens
+
+
+def turn_budget(
+    limits: ChatLimits, windows: dict[tuple[str, str], int], settings: Settings, counter: TokenCounter
+) -> Budget:
+    """The chat's window, or the smaller one a refusal stated for this endpoint and model."""
+    stated = windows.get((settings.base_url, settings.model))
+    return Budget(counter, min(limits.window, stated or limits.window), limits.reserve)
+
+
+class NextRequest:
+    """What the turn sends next. `body()` has no side effects: retries compare bodies to know whether a
+    repair changed anything; `build()` records what was sent."""
+
+    def __init__(
+        self,
+        link: TurnDialect,
+        history: tuple[list[Message], Memo],
+        budget: Budget,
+        *,
+        system: str,
+        tools: Callable[[], list[dict[str, Any]]],
+        counter: TokenCounter,
+        emit: Emit,
+    ) -> None:
+        self.link, (self.messages, self.memo), self.budget = link, history, budget
+        self.system, self.all_tools, self.counter, self.emit = system, tools, counter, emit
+        self.current: Message | None = None  # the turn's user message: every cut request keeps it
+        self.forced: str | None = None  # the tool the user picked, until the model calls it
+        self.keep: int | None = None  # a message-count cut after a refusal that stated no size
+        self.no_tools = False  # the user's `no tools` alternative
+        self.sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of it
+
+    def tool_defs(self) -> list[dict[str, Any]]:
+        return [] if self.no_tools else self.all_tools()
+
+    def body(self) -> tuple[dict[str, Any], int]:
+        history = window(self.messages, self.memo, self.keep, current=self.current)
+        model, dialect = self.link.settings.model, self.link.dialect
+        tools = self.tool_defs()
+        return request_body(
+            model, dialect, tools, history, system=self.system, forced=self.forced, counter=self.counter
+        )
+
+    def size(self) -> int:
+        """Our count of the next request's tokens, tool definitions included."""
+        return self.body()[1]
+
+    def build(self) -> tuple[ModelRequest, int]:
+        body, estimate = self.body()
+        self.sent = (body, estimate)
+        self.meter(estimate, "estimate")
+        settings = self.link.settings
+        return Endpoint.of(settings, self.link.transport).chat_request(body), estimate
+
+    def meter(self, used: int, source: str) -> None:
+        self.emit(ContextMeter(used=used, window=self.budget.window, limit=self.budget.limit, source=source))
+
+    def measured(self, estimate: int, reply: Reply) -> None:
+        """The provider's count of what we sent: calibrate ours, show theirs."""
+        usage = reply.usage
+        if usage is not None and usage.prompt_tokens:
+            self.counter.calibrate(estimate, usage.prompt_tokens)
+            self.meter(usage.prompt_tokens + (usage.completion_tokens or 0), "provider")
+
+    async def shrink(
+        self, error: ModelError, attempt: Attempt, windows: dict[tuple[str, str], int], squeeze: Squeeze
+    ) -> bool:
+        """After a `context_length` refusal: learn the window it states (into `windows`, for every chat),
+        then cut until the request fits. Never the same body twice: False when nothing could change."""
+        refused, refused_size = self.sent
+        overflow = stated_overflow(error.message)
+        if overflow.window:
+            settings = self.link.settings
+            windows[(settings.base_url, settings.model)] = overflow.window
+            self.budget.window = min(self.budget.window, overflow.window)
+        else:
+            self.keep = 10 if attempt.number <= 1 else 5  # no size stated: cut by message count first
+        if overflow.sent:
+            self.counter.calibrate(refused_size, overflow.sent)  # count in the server's tokens from now
+        target = target_for(overflow, self.budget.limit, overflow.sent or refused_size)
+        if overflow.window or self.body()[0] == refused:
+            return await self.cut(target / max(1, self.size()), squeeze)
+        return True
+
+    async def cut(self, share: float, squeeze: Squeeze) -> bool:
+        """Squeeze the next request to `share` of its size; whether its body now differs from the last."""
+        refused, target = self.sent[0], int(self.size() * share)
+        await squeeze(target)
+        return self.body()[0] != refused
+
+
+def request_body(
+    model: str,
+    dialect: str,
+    tools: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    *,
+    system: str,
+    forced: str | None,
+    counter: TokenCounter,
+) -> tuple[dict[str, Any], int]:
+    """`history` is the windowed history (`budget.window`); without tools it goes as plain text."""
+    if not tools:
+        dialect, history = "native", flatten(history)
+    extra: dict[str, Any] = {}
+    if forced and dialect == "native" and tools:
+        extra["tool_choice"] = {"type": "function", "function": {"name": forced}}
+    body = build_request(model, dialect, history, tools, system=system, extra=extra)
+    estimate = counter.messages(body["messages"])
+    if body.get("tools"):
+        estimate += counter.text(json.dumps(body["tools"]))
+    return body, estimate
+
+
+def flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """History for a request without tools (Chat mode): calls as prose, results as user text."""
+    flat: list[dict[str, Any]] = []
+    for message in history:
+        if message["role"] == "tool":
+            text = f"[tool result · {message.get('name')} · {'ok' if message.get('ok') else 'error'}]\n"
+            item = {"role": "user", "content": text + str(message.get("content") or "")}
+        elif message["role"] == "assistant":
+            calls = ", ".join(c["name"] for c in message.get("tool_calls") or ())
+            content = str(message.get("content") or "") + (f"\n(used tools: {calls})" if calls else "")
+            item = {"role": "assistant", "content": content.strip() or "(no text)"}
+        else:
+            item = {"role": message["role"], "content": message.get("content") or ""}
+        if flat and flat[-1]["role"] == item["role"] == "user":
+            flat[-1]["content"] += "\n\n" + item["content"]
+        else:
+            flat.append(item)
+    return flat
