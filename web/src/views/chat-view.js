@@ -182,8 +182,15 @@ export function createChatView(root, actions) {
     scroll(chat);
   }
 
+  /** Keep the newest output in view: once per animation frame, as reading scrollHeight after every
+   * streamed chunk would lay the page out again each time. */
+  let scrolling = 0;
   function scroll(chat) {
-    if (chat.id === active) messagesEl.scrollTop = messagesEl.scrollHeight;
+    if (chat.id !== active || scrolling) return;
+    scrolling = requestAnimationFrame(() => {
+      scrolling = 0;
+      messagesEl.scrollTop = messagesEl.scrollHeight;
+    });
   }
 
   function notice(chat, className, text) {
