@@ -6,6 +6,7 @@ import { createBranchControls } from "./branch-controls.js";
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
 import { createComposer } from "./composer.js";
+import { warmUp } from "../markdown.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
 import { ToolCard, button } from "./tool-card.js";
@@ -377,6 +378,7 @@ export function createChatView(root, actions) {
   });
 
   addChat();
+  (window.requestIdleCallback || setTimeout)(() => warmUp());
   /** Send `text` from the composer, as if the user typed it (the first screen's examples). */
   function send(text) {
     input.value = text;
