@@ -78,7 +78,13 @@ export class MessageView {
     let same = 0;
     while (same < htmls.length && same < this.blocks.length && htmls[same] === this.blocks[same].html) same++;
     if (same === htmls.length && same === this.blocks.length) return;
-    for (const block of this.blocks.splice(same)) for (const node of block.nodes) node.remove();
+    this.blocks.length = same;
+    // The changed blocks go, with anything added among them since (a code block's "Save as" panel).
+    const stale = document.createRange();
+    stale.selectNodeContents(this.body);
+    const keptEnd = this.blocks.at(-1)?.nodes.at(-1);
+    if (keptEnd) stale.setStartAfter(keptEnd);
+    stale.deleteContents();
     const template = document.createElement("template");
     const added = document.createDocumentFragment();
     for (const html of htmls.slice(same)) {
