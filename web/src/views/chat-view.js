@@ -378,7 +378,7 @@ export function createChatView(root, actions) {
   });
 
   addChat();
-  (window.requestIdleCallback || setTimeout)(() => warmUp());
+  (window.requestIdleCallback ?? setTimeout).call(window, () => warmUp());
   /** Send `text` from the composer, as if the user typed it (the first screen's examples). */
   function send(text) {
     input.value = text;
