@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import compress, fetch, lockfile, manifest, offline
+from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -161,6 +161,7 @@ def build() -> None:
         lockfile.write([PYODIDE_DIR / w.name for w in wheels], info, PYODIDE_DIR / LOCK_NAME)
         stamps.mark("lock", lock_key)
     front_end(stamps)
+    asset_urls.write(DIST)
     built = manifest.write(DIST, pins.pyodide_version)
     offline.write(DIST, built)
     packed = compress.write(DIST, DIST_CACHE / "compressed")

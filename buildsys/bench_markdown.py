@@ -41,6 +41,8 @@ NOTES = {
     "snapshot_restore_ms": "`loadPyodide` from the stored snapshot inside the worker, per returning visit.",
     "chunk_to_dom_fast": "As chunk_to_dom at a fast provider's pace: 400 chunks of 6 o200k tokens sent "
     "3 ms apart (2,000 tokens/s).",
+    "chunk_to_dom_fast_render": "The page's share of chunk_to_dom_fast: the agent worker's message with "
+    "the marker reaches the page → the marker is in the DOM (rendering, no network, no Python).",
     "chunk_to_dom": "Server writes an SSE chunk → its marker is in the DOM, for every chunk of an 80-chunk "
     "reply sent 40 ms apart; floor: a bare JS reader appending the same stream to the DOM.",
     "search": "Grep over 2,000 files / 20 MB in the workspace; floor: plain Python `re` over the same "

@@ -3,6 +3,10 @@
 Also used by the end-to-end tests (`StaticServer`), so they exercise what users run. A file that has a
 precompressed copy (`name.br`, `name.gz`, see buildsys/compress.py) is sent as that copy when the
 request's Accept-Encoding allows it, with `Content-Encoding` and `Vary: Accept-Encoding`.
+
+Caching (docs/caching.md): a URL that names its file's content (`?v=` + the start of the file's sha256,
+written by buildsys/asset_urls.py) is cached for a year as immutable; every other URL is revalidated
+(`no-cache`), with a strong ETag (the sha256 of the bytes sent) and Last-Modified, answered by 304.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ import functools
 import http.server
 import os
 import threading
+import urllib.parse
 from pathlib import Path
 from typing import ClassVar
 
-from buildsys.common import DIST, say
+from buildsys.common import DIST, say, sha256_file
 
 MIME = {
     ".js": "text/javascript",
@@ -36,6 +41,41 @@ ENCODINGS = (("br", ".br"), ("gzip", ".gz"))  # preferred first
 FRAME_HEADERS = {"/sandbox/frame.html": "sandbox allow-scripts"}
 
 
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+VERSION_PARAM = "v"
+MIN_VERSION_CHARS = 16  # 64 bits of the sha256: a URL that names its content
+
+
+def cache_control(query: str, sha256: str | None) -> str:
+    """Immutable only when the query's `v` is (the start of) the sha256 of the file served, so a URL
+    carrying a stale or made-up version is revalidated like any other."""
+    versions = urllib.parse.parse_qs(query).get(VERSION_PARAM, [])
+    named = len(versions) == 1 and len(versions[0]) >= MIN_VERSION_CHARS
+    if sha256 and named and sha256.startswith(versions[0].lower()):
+        return IMMUTABLE
+    return REVALIDATE
+
+
+@functools.lru_cache(maxsize=1024)
+def _content_sha256(path: str, size: int, mtime_ns: int) -> str:
+    return sha256_file(Path(path))
+
+
+def content_sha256(path: str) -> str:
+    """The file's sha256, hashed once per (size, mtime): the Pyodide wasm is 10 MB."""
+    stat = os.stat(path)
+    return _content_sha256(path, stat.st_size, stat.st_mtime_ns)
+
+
+def etag_matches(header: str | None, etag: str) -> bool:
+    """Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks for it)."""
+    if not header:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in header.split(",")]
+    return "*" in tags or etag in tags
+
+
 def accepted_encodings(header: str) -> set[str]:
     """The content codings an Accept-Encoding header allows (a `q=0` coding is refused)."""
     allowed = set()
@@ -51,16 +91,30 @@ def accepted_encodings(header: str) -> set[str]:
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """`no-cache` on every file: the browser keeps it but revalidates (304), so a rebuild is never stale;
-    no URL of dist/ names its content, so none may be cached as immutable (the service worker keeps the
-    offline copy, one cache per build). `Access-Control-Allow-Origin: *`: sandbox frames are opaque."""
+    """`no-cache` + ETag on every file whose URL does not name its content: the browser keeps it but
+    revalidates (304), so a rebuild is never stale; a URL that names the content is immutable (see
+    `cache_control`). `Access-Control-Allow-Origin: *`: sandbox frames are opaque."""
 
     extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
     encoding: str | None = None
     has_variants = False
+    etag: str | None = None
+    caching = REVALIDATE
 
     def send_head(self):  # type: ignore[no-untyped-def]
         self.encoding, self.has_variants = None, False  # per request: a connection serves several
+        self.etag, self.caching = None, REVALIDATE
+        sent = self.translate_path(self.path)
+        if os.path.isfile(sent):
+            suffix = dict(ENCODINGS).get(self.encoding or "", "")
+            plain = sent.removesuffix(suffix) if suffix else sent
+            self.etag = f'"{content_sha256(sent)[:32]}"'
+            self.caching = cache_control(urllib.parse.urlsplit(self.path).query, content_sha256(plain))
+            if etag_matches(self.headers.get("If-None-Match"), self.etag):
+                self.send_response(http.HTTPStatus.NOT_MODIFIED)
+                self.end_headers()
+                return None
+        self.encoding, self.has_variants = None, False  # the parent translates the path again
         return super().send_head()
 
     def translate_path(self, path: str) -> str:
@@ -93,8 +147,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if sandbox:
             self.send_header("Content-Security-Policy", sandbox)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        self.etag, self.caching = None, REVALIDATE  # an error page is about no file
+        super().send_error(code, message, explain)
+
     def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
+        if self.etag:
+            self.send_header("ETag", self.etag)
+        self.send_header("Cache-Control", self.caching)
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()

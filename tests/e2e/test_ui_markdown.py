@@ -90,3 +90,69 @@ def test_copy_button_copies_the_code(page: Page, origin: str, model_server: Any)
     reply.locator(".copy-code").click()
     expect(reply.locator(".copy-code")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == "print('hi')\n"
+
+
+# Blocks that change after they first appear: the paragraph's reference link is only defined at the end,
+# the list and the table grow row by row, the fence stays open over a blank line.
+GROWING = """Intro with [a reference][docs] that resolves late.
+
+- one
+- two
+- three
+
+| a | b |
+|---|---|
+| 1 | 2 |
+| 3 | 4 |
+
+```python
+def f():
+
+    return 1
+```
+
+Closing words.
+
+[docs]: https://docs.example.com/late
+"""
+
+STORED_ANSWER = """
+async (marker) => {
+  const stored = await (READ_CHATS)();
+  return Object.entries(stored).some(([key, value]) => key.startsWith("chat:") && value.includes(marker));
+}
+"""
+
+
+def test_an_answer_streamed_in_pieces_renders_as_the_same_answer_rendered_whole(
+    page: Page, origin: str, model_server: Any
+) -> None:
+    from tests.e2e.test_ui_chat import READ_CHATS
+
+    model_server.script(Scripted(chunks=text_chunks(*pieces(GROWING, 3)), delay=0.002))
+    open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native")
+    send(page, "markdown please")
+    reply = page.locator("[data-testid=message][data-role=assistant]")
+    expect(reply).to_have_attribute("data-state", "done", timeout=WAIT_MS)
+    body = reply.locator(".message-body")
+    assert body.locator("a", has_text="a reference").get_attribute("href") == "https://docs.example.com/late"
+    assert [
+        body.locator(tag).count() for tag in ("p", "ul", "li", "table", "tbody tr", "pre", ".copy-code")
+    ] == [
+        2,
+        1,
+        3,
+        1,
+        2,
+        1,
+        1,
+    ]
+    assert body.locator("pre code").inner_text() == "def f():\n\n    return 1\n"
+    expect(body.locator("[data-testid=code-save]")).to_have_count(1)
+    streamed = body.inner_html()
+
+    page.wait_for_function(STORED_ANSWER.replace("READ_CHATS", READ_CHATS.strip()), arg="Closing words")
+    page.reload()
+    restored = page.locator("[data-testid=message][data-role=assistant] .message-body")
+    expect(restored.locator("[data-testid=code-save]")).to_have_count(1, timeout=WAIT_MS)
+    assert restored.inner_html() == streamed

@@ -5,13 +5,14 @@ without `Access-Control-Allow-Origin` the shell's Python could not start."""
 
 from __future__ import annotations
 
+import hashlib
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from buildsys.serve import StaticServer
+from buildsys.serve import IMMUTABLE, REVALIDATE, StaticServer, cache_control
 
 
 @pytest.fixture
@@ -114,3 +115,100 @@ def test_the_sandbox_frame_is_sandboxed_by_its_header_too(site: Path) -> None:
         _, index, _ = fetch(server.origin + "/index.html")
     assert headers["content-security-policy"] == "sandbox allow-scripts"
     assert "content-security-policy" not in index
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+PLAIN_JS = b"console.log('plain');\n"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (f"v={sha256_hex(PLAIN_JS)[:16]}", IMMUTABLE),
+        (f"v={sha256_hex(PLAIN_JS)}", IMMUTABLE),
+        (f"v={sha256_hex(PLAIN_JS)[:16].upper()}", IMMUTABLE),
+        (f"base_url=x&v={sha256_hex(PLAIN_JS)[:16]}", IMMUTABLE),
+        (f"v={sha256_hex(PLAIN_JS)[:15]}", REVALIDATE),  # too short to name the content
+        (f"v={sha256_hex(b'another build')[:16]}", REVALIDATE),  # a stale URL
+        (f"v={sha256_hex(PLAIN_JS)[:16]}&v={sha256_hex(PLAIN_JS)[:16]}", REVALIDATE),
+        ("v=", REVALIDATE),
+        ("", REVALIDATE),
+        ("build=5147111936ec576d", REVALIDATE),
+    ],
+)
+def test_only_a_url_that_names_the_files_content_is_immutable(query: str, expected: str) -> None:
+    assert cache_control(query, sha256_hex(PLAIN_JS)) == expected
+    assert cache_control(query, None) == REVALIDATE
+
+
+def fetch_with(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+    except urllib.error.HTTPError as error:  # 304 comes as an "error" from urllib
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def test_the_server_sends_immutable_for_the_current_content_and_no_cache_for_a_stale_url(
+    compressed_site: Path,
+) -> None:
+    version = sha256_hex(PLAIN_JS)[:16]
+    with StaticServer(compressed_site) as server:
+        _, named, _ = fetch_encoded(f"{server.origin}/app.js?v={version}", "br")
+        _, stale, _ = fetch_encoded(f"{server.origin}/app.js?v={sha256_hex(b'old')[:16]}", "br")
+        _, bare, _ = fetch_encoded(f"{server.origin}/app.js", "br")
+    assert named["cache-control"] == "public, max-age=31536000, immutable"
+    assert stale["cache-control"] == bare["cache-control"] == "no-cache"
+
+
+def test_a_revalidated_file_answers_304_to_its_etag_and_to_its_date(compressed_site: Path) -> None:
+    with StaticServer(compressed_site) as server:
+        url = server.origin + "/pyodide/pyodide.mjs"
+        status, first, body = fetch_with(url, {})
+        etag, modified = first["etag"], first["last-modified"]
+        by_tag = fetch_with(url, {"If-None-Match": etag})
+        by_weak_tag = fetch_with(url, {"If-None-Match": f'"nope", W/{etag}'})
+        by_date = fetch_with(url, {"If-Modified-Since": modified})
+        other_tag = fetch_with(url, {"If-None-Match": '"0000"'})
+    assert (status, body) == (200, b"export const x = 1;\n")
+    assert etag == f'"{sha256_hex(body)[:32]}"'
+    for answer in (by_tag, by_weak_tag, by_date):
+        assert (answer[0], answer[2]) == (304, b"")
+        assert answer[1]["etag"] == etag and answer[1]["cache-control"] == "no-cache"
+    assert (other_tag[0], other_tag[2]) == (200, body)
+
+
+def test_each_encoding_has_its_own_etag_and_a_304_keeps_vary(compressed_site: Path) -> None:
+    with StaticServer(compressed_site) as server:
+        url = server.origin + "/app.js"
+        tags = {
+            accept: fetch_with(url, {"Accept-Encoding": accept})[1]["etag"]
+            for accept in ("br", "gzip", "identity")
+        }
+        plain_tag_with_br = fetch_with(url, {"Accept-Encoding": "br", "If-None-Match": tags["identity"]})
+        again = fetch_with(url, {"Accept-Encoding": "br", "If-None-Match": tags["br"]})
+    assert len(set(tags.values())) == 3
+    assert plain_tag_with_br[0] == 200 and plain_tag_with_br[2] == b"BR"
+    assert again[0] == 304 and again[1]["vary"] == "Accept-Encoding" and "content-encoding" not in again[1]
+
+
+def test_a_missing_file_has_no_etag_after_a_found_one(site: Path) -> None:
+    """An error page is about no file: no ETag, revalidated, even right after a file was sent."""
+    import http.client
+
+    with StaticServer(site) as server:
+        connection = http.client.HTTPConnection(server.origin.removeprefix("http://"), timeout=10)
+        connection.request("GET", "/index.html")
+        found = connection.getresponse()
+        found.read()
+        connection.request("GET", "/missing.js")
+        missing = connection.getresponse()
+        missing.read()
+        connection.close()
+    assert found.getheader("ETag") and found.status == 200
+    assert missing.status == 404 and missing.getheader("ETag") is None
+    assert missing.getheader("Cache-Control") == "no-cache"

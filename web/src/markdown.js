@@ -3,6 +3,8 @@
 // Links open in a new tab without referrer and show where they go; images are never loaded
 // automatically (the markdown-image exfiltration attack): they render as a button that opens the
 // image in a new tab when the user clicks it.
+// A streaming message is rendered as a list of top-level blocks, so the view replaces only the blocks
+// that changed (the tail); highlighted code is remembered, so a finished block is not highlighted again.
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/core";
 import bash from "highlight.js/lib/languages/bash";
@@ -25,10 +27,19 @@ hljs.registerAliases(["py"], { languageName: "python" });
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, highlight });
 
+const HIGHLIGHTED_KEPT = 64;
+const highlighted = new Map(); // "lang\0code" -> html, the most recently used last
+
 function highlight(code, lang) {
   const name = (lang || "").toLowerCase();
   if (!hljs.getLanguage(name)) return ""; // markdown-it escapes it as plain text
-  return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  const key = `${name}\0${code}`;
+  let html = highlighted.get(key);
+  if (html === undefined) html = hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  highlighted.delete(key);
+  highlighted.set(key, html);
+  if (highlighted.size > HIGHLIGHTED_KEPT) highlighted.delete(highlighted.keys().next().value);
+  return html;
 }
 
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -65,4 +76,31 @@ function linkHost(href) {
 
 export function renderMarkdown(text) {
   return md.render(text, {});
+}
+
+/** The HTML of each top-level block of `text`, in order; joined they are `renderMarkdown(text)` (up to
+ * the line breaks between blocks). The whole text is parsed each time, so link references defined
+ * anywhere still apply. */
+export function renderBlocks(text) {
+  const env = {};
+  const tokens = md.parse(text, env);
+  const blocks = [];
+  let start = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.level !== 0 || token.nesting === 1) continue; // a top-level block ends at level 0
+    blocks.push(md.renderer.render(tokens.slice(start, i + 1), md.options, env));
+    start = i + 1;
+  }
+  return blocks;
+}
+
+// Rendering once ahead of the first answer compiles the parser's, the highlighter's and the DOM
+// parser's code paths, which otherwise cost the first streamed chunk several milliseconds.
+const WARM_UP_TEXT = "# A\n\nSome *text* with [a link](https://example.com) and `code`.\n\n- one\n- two\n\n```js\nconst a = 1;\n```\n";
+
+/** Render a small sample once, when the page is idle. */
+export function warmUp() {
+  const template = document.createElement("template");
+  template.innerHTML = renderBlocks(WARM_UP_TEXT).join("");
 }

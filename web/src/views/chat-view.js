@@ -8,6 +8,7 @@ import { createBranchControls } from "./branch-controls.js";
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
 import { createComposer } from "./composer.js";
+import { warmUp } from "../markdown.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
 import { ToolCard } from "./tool-card.js";
@@ -184,8 +185,15 @@ export function createChatView(root, actions) {
     scroll(chat);
   }
 
+  /** Keep the newest output in view: once per animation frame, as reading scrollHeight after every
+   * streamed chunk would lay the page out again each time. */
+  let scrolling = 0;
   function scroll(chat) {
-    if (chat.id === active) messagesEl.scrollTop = messagesEl.scrollHeight;
+    if (chat.id !== active || scrolling) return;
+    scrolling = requestAnimationFrame(() => {
+      scrolling = 0;
+      messagesEl.scrollTop = messagesEl.scrollHeight;
+    });
   }
 
   function notice(chat, className, text) {
@@ -366,6 +374,7 @@ export function createChatView(root, actions) {
   });
 
   addChat();
+  (window.requestIdleCallback ?? setTimeout).call(window, () => warmUp());
   /** Send `text` from the composer, as if the user typed it (the first screen's examples). */
   function send(text) {
     input.value = text;

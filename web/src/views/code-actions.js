@@ -143,11 +143,21 @@ export function createCodeActions(messages, { call, editor, flush }) {
     pre.append(bar);
   }
 
-  function decorateAll() {
-    for (const pre of messages.querySelectorAll(".message.assistant .message-body pre.code-block")) decorate(pre);
+  const CODE_BLOCK = ".message.assistant .message-body pre.code-block";
+
+  /** Decorate the code blocks among the added nodes only: a streaming answer adds a node per chunk,
+   * and searching every message each time would grow with the chat. */
+  function decorateAdded(records) {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType !== Node.ELEMENT_NODE) continue;
+        if (node.matches(CODE_BLOCK)) decorate(node);
+        else if (node.firstElementChild) for (const pre of node.querySelectorAll("pre.code-block")) if (pre.matches(CODE_BLOCK)) decorate(pre);
+      }
+    }
   }
 
-  new MutationObserver(decorateAll).observe(messages, { childList: true, subtree: true });
+  new MutationObserver(decorateAdded).observe(messages, { childList: true, subtree: true });
 
   return {
     /** The file open in the editor (null: none): "Apply to open file" shows only while there is one. */

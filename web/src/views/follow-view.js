@@ -44,6 +44,16 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     delete panel.dataset.follow;
   }
 
+  // Once per frame: reading scrollHeight after every streamed chunk would lay the page out each time.
+  let scrollFrame = 0;
+  function scrollLiveToEnd() {
+    if (scrollFrame) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = 0;
+      live.scrollTop = live.scrollHeight;
+    });
+  }
+
   const typing = () => files.busy() && document.activeElement === editorHost;
 
   /** Show the followed write, unless the user is typing: then say so and wait for them to leave. */
@@ -65,7 +75,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     title.textContent = followed.phase === "streaming" ? `The agent is writing ${followed.path || "a file"}…` : `The agent changed ${followed.path}`;
     if (followed.phase === "streaming") {
       live.textContent = followed.text;
-      live.scrollTop = live.scrollHeight;
+      scrollLiveToEnd();
     } else if (shownPhase !== "done") await showDone();
     shownPhase = followed?.phase ?? null;
   }

@@ -1,6 +1,10 @@
 // One chat message: its text rendered as sanitised markdown, its thinking apart (collapsible), and
-// its tool cards. Rendering is batched to one pass per animation frame while text streams in.
-import { renderMarkdown } from "../markdown.js";
+// its tool cards. While text streams in, each chunk is rendered at once and only the blocks that
+// changed (in practice the last one) are replaced in the DOM; when a render grows costly (a long
+// message), renders are batched to one per animation frame instead.
+import { renderBlocks } from "../markdown.js";
+
+const RENDER_BUDGET_MS = 4; // a render slower than this waits for the next frame, with the chunks after it
 
 export class MessageView {
   constructor(role, text = "") {
@@ -15,6 +19,8 @@ export class MessageView {
     this.body.className = "message-body";
     this.el.append(this.body);
     this.frame = 0;
+    this.blocks = []; // per rendered block: {html, nodes}
+    this.renderCost = 0;
     if (role === "user") this.body.textContent = text;
     else {
       this.body.addEventListener("click", (event) => onBodyClick(event));
@@ -54,6 +60,7 @@ export class MessageView {
 
   render() {
     if (this.frame) return;
+    if (this.renderCost <= RENDER_BUDGET_MS) return this.renderNow();
     this.frame = requestAnimationFrame(() => this.renderNow());
   }
 
@@ -61,8 +68,32 @@ export class MessageView {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     if (this.el.dataset.role === "user") return;
-    this.body.innerHTML = renderMarkdown(this.text);
-    for (const code of this.body.querySelectorAll("pre > code")) addCopyButton(code);
+    const began = performance.now();
+    this.patch(renderBlocks(this.text));
+    this.renderCost = performance.now() - began;
+  }
+
+  /** Replace the rendered blocks from the first one whose HTML changed; the ones before stay. */
+  patch(htmls) {
+    let same = 0;
+    while (same < htmls.length && same < this.blocks.length && htmls[same] === this.blocks[same].html) same++;
+    if (same === htmls.length && same === this.blocks.length) return;
+    this.blocks.length = same;
+    // The changed blocks go, with anything added among them since (a code block's "Save as" panel).
+    const stale = document.createRange();
+    stale.selectNodeContents(this.body);
+    const keptEnd = this.blocks.at(-1)?.nodes.at(-1);
+    if (keptEnd) stale.setStartAfter(keptEnd);
+    stale.deleteContents();
+    const template = document.createElement("template");
+    const added = document.createDocumentFragment();
+    for (const html of htmls.slice(same)) {
+      template.innerHTML = html;
+      for (const code of template.content.querySelectorAll("pre > code")) addCopyButton(code);
+      this.blocks.push({ html, nodes: [...template.content.childNodes] });
+      added.append(template.content);
+    }
+    this.body.append(added);
   }
 }
 
