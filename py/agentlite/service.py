@@ -39,6 +39,8 @@ from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings
 from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.transport import ModelTransport
+from agentlite.workspace import Workspace
+from agentlite.workspace.storage import StorageBackend
 
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
@@ -48,7 +50,12 @@ CHAT_LIMITS = ("max_rounds", "auto_approve")  # the page's settings every chat's
 
 class AgentService:
     def __init__(
-        self, post: Post, workspace: Any, transport_for: TransportFor, *, storage: Any = None
+        self,
+        post: Post,
+        workspace: Workspace,
+        transport_for: TransportFor,
+        *,
+        storage: StorageBackend | None = None,
     ) -> None:
         self.post = post
         self.workspace = workspace

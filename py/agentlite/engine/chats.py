@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentlite.workspace.storage import Batch
+from agentlite.workspace.storage import Batch, StorageBackend
 
 STORE = "chats"
 TABS = "tabs"
@@ -20,7 +20,7 @@ KEEP_ARGUMENT = 64_000  # characters of one tool-call argument kept in a saved c
 
 
 class ChatStore:
-    def __init__(self, storage: Any) -> None:
+    def __init__(self, storage: StorageBackend) -> None:
         self.storage = storage
 
     async def save(self, record: dict[str, Any]) -> None:

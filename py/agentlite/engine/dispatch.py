@@ -29,6 +29,7 @@ from agentlite.engine.approvals import ApprovalDesk, Ask, Exists, approval, batc
 from agentlite.engine.chat_events import ApprovalAsked, Emit, ToolStatus
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
+from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import Risk, ToolRegistry
 from agentlite.tools.result import ToolErrorType, ToolResult
 
@@ -70,7 +71,7 @@ class Dispatcher:
     def __init__(
         self,
         registry: ToolRegistry,
-        context: Any,
+        context: ToolContext,
         *,
         locks: ResourceLocks,
         desk: ApprovalDesk,

@@ -21,23 +21,27 @@ from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.memory import Embedder, MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.engine.strategy import Backoff
-from agentlite.engine.turn_deps import ModelLink, SharedDeps
+from agentlite.engine.turn_deps import ModelLink, SharedDeps, ToolContextFactory
+from agentlite.settings import Settings
 from agentlite.tools.catalog import default_registry
-from agentlite.tools.context import ToolContext
+from agentlite.tools.context import SandboxRunner, ToolContext
 from agentlite.tools.registry import ToolRegistry
+from agentlite.transport import ModelTransport
+from agentlite.workspace import Workspace
+from agentlite.workspace.storage import StorageBackend
 
 log = logging.getLogger(__name__)
-ContextFactory = Callable[[str, str | None, Callable[[Any], None]], Any]
+ContextFactory = ToolContextFactory
 
 
 class Engine:
     def __init__(
         self,
         registry: ToolRegistry | None = None,
-        workspace: Any = None,
+        workspace: Workspace | None = None,
         *,
-        sandbox: Any = None,
-        storage: Any = None,
+        sandbox: SandboxRunner | None = None,
+        storage: StorageBackend | None = None,
         embedder: Embedder | None = None,
         context_factory: ContextFactory | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
@@ -80,7 +84,7 @@ class Engine:
             clock=self.clock,
         )
 
-    def endpoint_changed(self, settings: Any, transport: Any) -> None:
+    def endpoint_changed(self, settings: Settings, transport: ModelTransport) -> None:
         """The page saved new endpoint settings. A turn waiting on a decision goes on with them, so a key
         entered after an auth error is the key its retry sends."""
         self.endpoint = (settings, transport)

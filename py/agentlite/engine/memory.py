@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from agentlite.endpoint import Endpoint
 
 from agentlite.errors import from_http
-from agentlite.workspace.storage import Batch
+from agentlite.workspace.storage import Batch, StorageBackend
 
 log = logging.getLogger(__name__)
 STORE = "memory"
@@ -128,7 +128,10 @@ class Memory:
 
 class MemoryStore:
     def __init__(
-        self, storage: Any, embedder: Embedder | None = None, clock: Callable[[], float] = time.time
+        self,
+        storage: StorageBackend,
+        embedder: Embedder | None = None,
+        clock: Callable[[], float] = time.time,
     ):
         self.storage = storage
         self.embedder = embedder

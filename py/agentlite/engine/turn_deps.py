@@ -27,12 +27,14 @@ from agentlite.engine.strategy import Backoff
 from agentlite.engine.task_plan import Plan
 from agentlite.engine.tokens import TokenCounter
 from agentlite.settings import Settings
+from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import ToolRegistry
 from agentlite.transport import ModelTransport
+from agentlite.workspace import Workspace
 
 ModelLink = tuple[Settings, ModelTransport]  # the settings a request is made with, and their transport
 SaveSummary = Callable[[Any], None]
-ToolContextFactory = Callable[[str, str | None, SaveSummary], Any]
+ToolContextFactory = Callable[[str, str | None, SaveSummary], ToolContext]
 
 
 @dataclass
@@ -51,7 +53,7 @@ class SharedDeps:
     """What every chat of one engine shares (the engine builds it once)."""
 
     registry: ToolRegistry
-    workspace: Any  # a Workspace, or None (tests, the demo without files)
+    workspace: Workspace | None  # a Workspace, or None (tests, the demo without files)
     memory: MemoryStore | None
     dialects: DialectChooser  # the `auto` dialect each endpoint was found to speak
     windows: dict[tuple[str, str], int]  # (base URL, model) -> the window a refusal stated
@@ -96,7 +98,7 @@ class TurnDeps:
     ended: Callable[[str, str, int], Awaitable[None]]  # (turn id, outcome, rounds)
     save_summary: SaveSummary
 
-    def dispatcher(self, context: Any, guard: LoopGuard, batch: str) -> Dispatcher:
+    def dispatcher(self, context: ToolContext, guard: LoopGuard, batch: str) -> Dispatcher:
         """The dispatcher of one round's calls (auto-approval as the chat's settings say now)."""
         shared = self.shared
         return Dispatcher(

@@ -11,13 +11,14 @@ from agentlite.engine.chat_events import Emit, MemoryAdded
 from agentlite.engine.history import Message
 from agentlite.engine.memory import MemoryStore, extract
 from agentlite.engine.turn_deps import TurnDeps, TurnOptions
+from agentlite.workspace import Workspace
 
 OUTLINE = prompt.OUTLINE_ENTRIES
 MENTION = re.compile(r"(?<!\S)@(/?[\w.-]+(?:/[\w.-]+)*\.\w+|/[\w./-]+\w)")
 
 
 async def message_layers(
-    text: str, options: TurnOptions, workspace: Any, memory: MemoryStore | None
+    text: str, options: TurnOptions, workspace: Workspace | None, memory: MemoryStore | None
 ) -> prompt.TurnContext:
     """Everything but the turn's instructions (the turn adds those: they depend on its dialect)."""
     layers = prompt.TurnContext(open_file=options.open_file, selection=options.selection)
@@ -42,7 +43,7 @@ async def open_message(deps: TurnDeps, text: str, options: TurnOptions, instruct
     return user
 
 
-async def references(text: str, attached: list[Any], workspace: Any) -> list[prompt.Reference]:
+async def references(text: str, attached: list[Any], workspace: Workspace | None) -> list[prompt.Reference]:
     """Files attached by the page, and `@path` mentions in the message that name existing files."""
     found: list[prompt.Reference] = []
     mentioned = [m if m.startswith("/") else "/" + m for m in MENTION.findall(text)]
@@ -66,7 +67,9 @@ async def remember(text: str, memory: MemoryStore | None, chat_id: str, emit: Em
     emit(MemoryAdded(memory=stored.view()))
 
 
-async def _read(workspace: Any, path: str) -> str | None:
+async def _read(workspace: Workspace | None, path: str) -> str | None:
+    if workspace is None:
+        return None
     try:
         text = await workspace.read_text(path)
     except Exception:  # a folder, a bad path: the layer just leaves it out

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from agentlite.tools.context import ToolContext
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
 
 
@@ -143,7 +144,7 @@ class ToolRegistry:
         except ValidationError as error:
             raise ToolError(ToolErrorType.INVALID_ARGUMENT, validation_message(error)) from error
 
-    async def call(self, name: str, arguments: dict[str, Any], context: Any) -> ToolResult:
+    async def call(self, name: str, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
         """Run one call. Errors the model caused come back as failed results; bugs raise."""
         try:
             tool, args = self.validate(name, arguments)

@@ -223,3 +223,11 @@ def test_every_body_fed_one_byte_at_a_time() -> None:
     for dialect, sources in (("native", NATIVE), *DIALECT_BODIES.items()):
         for body in sources:
             assert_split_invariant(dialect, body, [body[i : i + 1] for i in range(len(body))])
+
+
+@pytest.mark.parametrize("cut", [16, 24, 40])
+def test_done_first_ends_the_stream_whatever_follows_in_the_same_piece(cut: int) -> None:
+    """`[DONE]` is judged on the events before it, not on a malformed one that shares its piece."""
+    chunk = b'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\r\n\r\n'
+    body = b"data: [DONE]\n\ndata: {\n\r\n\r\n" + chunk + b"data: [DONE]\r\n\r\n"
+    assert_split_invariant("native", body, [body[:cut], body[cut:]])
