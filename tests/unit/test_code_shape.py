@@ -12,6 +12,14 @@ def test_the_package_has_no_import_circles() -> None:
     assert code_shape.circles(graph) == []
 
 
+def test_every_module_name_is_unique_in_the_package() -> None:
+    """One name, one meaning: a reader who sees `plan` or `errors` should not have to ask which one."""
+    names = [
+        m.name.rpartition(".")[2] for m in code_shape.load_modules().values() if m.path.name != "__init__.py"
+    ]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
 def _modules(tmp_path: Path, files: dict[str, str]) -> dict[str, code_shape.Module]:
     for rel, text in files.items():
         path = tmp_path / "pkg" / rel

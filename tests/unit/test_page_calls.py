@@ -9,7 +9,7 @@ import json
 import pytest
 
 from agentlite import demo
-from agentlite.demo.request import Conversation
+from agentlite.demo.conversation import Conversation
 from agentlite.demo.scenarios import SCENARIOS, examples, next_step
 from tests.unit.test_service import drain, make_service
 

@@ -20,8 +20,8 @@ them, and its featured examples are what the first screen offers):
 - "rate limit"                 → the first attempt gets HTTP 429 with Retry-After: 1, the retry succeeds
 - anything else ("hello")      → a greeting that lists these phrases
 
-The package by noun: `request` (how it reads a request), `scenarios` (what it does for each phrase),
-`reply` (how it says it, as SSE) and `model` (the responder that ties them together).
+The package by noun: `conversation` (how it reads a request), `scenarios` (what it does for each phrase),
+`replies` (how it says it, as SSE) and `model` (the responder that ties them together).
 """
 
 from agentlite.demo.model import TOKEN_DELAY, DemoModel, demo_transport

@@ -3,8 +3,8 @@ next step and streams it (or, once per "rate limit" request, answers HTTP 429 wi
 
 from __future__ import annotations
 
-from agentlite.demo.reply import encode
-from agentlite.demo.request import Conversation
+from agentlite.demo.conversation import Conversation
+from agentlite.demo.replies import encode
 from agentlite.demo.scenarios import next_step
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 

@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo.reply import Step
-from agentlite.demo.request import Conversation
+from agentlite.demo.conversation import Conversation
+from agentlite.demo.replies import Step
 
 GREETING = (
     "Hello! I'm the **AgentLite demo model**. I run entirely in your browser, offline, so you can try "

@@ -41,7 +41,6 @@ from agentlite.events import (
     Usage,
 )
 from agentlite.stream import jsonvalue
-from agentlite.stream.catalog import ToolCatalog
 from agentlite.stream.channel import ContentChannel, DialectParser, ProseParser
 from agentlite.stream.chunks import (
     ChunkDecoder,
@@ -55,6 +54,7 @@ from agentlite.stream.chunks import (
 )
 from agentlite.stream.ids import CallIds
 from agentlite.stream.sse import SseDecoder, SseEvent
+from agentlite.stream.tool_specs import ToolCatalog
 from agentlite.stream.toolcalls import ToolCallAccumulator
 from agentlite.stream.utf8 import Utf8Decoder
 

@@ -23,12 +23,12 @@ from typing import Any
 from agentlite.events import Event, ProtocolNote, TextDelta, ToolCallInvalid, ToolCallReady, ToolCallStarted
 from agentlite.stream import jsonvalue
 from agentlite.stream.call_shape import ARGUMENT_KEYS, FIRST_KEYS, call_shape
-from agentlite.stream.catalog import ToolCatalog
 from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
 from agentlite.stream.json_scan import JsonScanner
 from agentlite.stream.preview import ArgumentPreview
 from agentlite.stream.surrogates import mended_value
+from agentlite.stream.tool_specs import ToolCatalog
 
 _BLANKS = re.compile(r"[ \t]*")
 _OPENER = re.compile(r'\{\s*"tool"\s*:')

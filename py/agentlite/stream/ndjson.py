@@ -26,13 +26,13 @@ from agentlite.events import (
     ToolCallStarted,
 )
 from agentlite.stream import jsonvalue
-from agentlite.stream.catalog import ToolCatalog
 from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
 from agentlite.stream.ndjson_records import Item, Prose, Record, RecordSplitter
 from agentlite.stream.ndjson_streams import ChunkStream, StreamTable
 from agentlite.stream.preview import LABEL, preview_due
 from agentlite.stream.surrogates import mended_value
+from agentlite.stream.tool_specs import ToolCatalog
 
 _STREAM_KEY = re.compile(r"(.+?)_b(?:s)?64")
 _JSON_STRING = r'"((?:[^"\\]|\\.)*)"'

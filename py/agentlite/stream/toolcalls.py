@@ -17,12 +17,12 @@ from typing import Any
 
 from agentlite.events import Event, ProtocolNote, ToolCallInvalid, ToolCallReady, ToolCallStarted
 from agentlite.stream import jsonvalue
-from agentlite.stream.catalog import ToolCatalog
 from agentlite.stream.chunks import ToolDelta
 from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
 from agentlite.stream.preview import ArgumentPreview
 from agentlite.stream.surrogates import mended, mended_value, split_high
+from agentlite.stream.tool_specs import ToolCatalog
 
 
 @dataclass

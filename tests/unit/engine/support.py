@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agentlite.demo.reply import Step, chunk, encode, text_reply
+from agentlite.demo.replies import Step, chunk, encode, text_reply
 from agentlite.engine import Engine
 from agentlite.engine.chat_events import KINDS
 from agentlite.engine.session import ChatSession

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from agentlite.demo import demo_transport
-from agentlite.demo.reply import text_reply
+from agentlite.demo.replies import text_reply
 from agentlite.engine import Engine
 from agentlite.settings import Settings
 from agentlite.transport import ScriptedResponse

@@ -141,7 +141,7 @@ def test_conversation_summary_from_the_model_is_kept() -> None:
 
 
 def test_the_meter_reports_estimates_and_provider_usage() -> None:
-    from agentlite.demo.reply import chunk
+    from agentlite.demo.replies import chunk
     from agentlite.transport import ScriptedResponse
 
     usage = b'data: {"choices": [], "usage": {"prompt_tokens": 900, "completion_tokens": 10}}\n\n'

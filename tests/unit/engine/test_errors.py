@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agentlite.demo.reply import text_reply
+from agentlite.demo.replies import text_reply
 from agentlite.engine.session import ChatSession
 from agentlite.transport import ScriptedResponse
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, calls, dropped, http, say
@@ -218,7 +218,7 @@ def _empty() -> ScriptedResponse:
 
 
 def _native_bad_call() -> list[bytes]:
-    from agentlite.demo.reply import chunk
+    from agentlite.demo.replies import chunk
 
     first = {
         "index": 0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from agentlite.demo.reply import text_reply
+from agentlite.demo.replies import text_reply
 from agentlite.engine.session import ChatSession
 from agentlite.transport import ModelRequest, ScriptedResponse
 from tests.unit.engine.support import SETTINGS, Harness, calls, http, say, until

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from agentlite.events import ProtocolNote, StreamFailed, Usage
-from agentlite.stream.catalog import ToolCatalog
 from agentlite.stream.chunks import ChunkDecoder, Content, Done, FinishReason, Reasoning, ToolDelta
 from agentlite.stream.ids import CallIds
 from agentlite.stream.json_repair import repaired
@@ -12,6 +11,7 @@ from agentlite.stream.ndjson_streams import ChunkStream
 from agentlite.stream.provider_error import failure_from_value
 from agentlite.stream.sse import SseDecoder, SseEvent
 from agentlite.stream.think import ThinkSplitter
+from agentlite.stream.tool_specs import ToolCatalog
 from agentlite.stream.utf8 import Utf8Decoder
 
 from .support import TOOLS

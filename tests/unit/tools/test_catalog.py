@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from agentlite.events import ToolCallReady
-from agentlite.stream.catalog import ToolCatalog
 from agentlite.stream.decoder import StreamDecoder
 from agentlite.stream.dialect_prompt import protocol_text
+from agentlite.stream.tool_specs import ToolCatalog
 from agentlite.tools.catalog import default_registry
 from agentlite.tools.registry import Risk
 from tests.unit.tools.conftest import call, context_with
