@@ -1,23 +1,29 @@
 // The worker's inbox: page messages reach Python in the order they came, held back while Python is
-// not ready and while the tokenizer loads.
+// not ready, and from the first message of a turn on, while the tokenizer and the agent's deferred
+// packages (pydantic and the tool modules, loaded after `ready`: docs/startup.md) load.
 // The real tokenizer (tokens.js, a bundle of its own: 2.76 MB of ranks) is needed only to count a
 // request, so it loads when the first message is sent, not on every start; that message and any after
 // it wait for it, so the first request is already counted by the tokenizer. The promise is left on
 // the worker's global as a test hook (only the app's own code runs in this worker).
 import { MSG } from "../protocol.js";
 
+// Messages that run or steer a turn: the tools (pydantic) must be loaded before Python sees them.
+const TURN_MESSAGES = new Set([MSG.SEND, MSG.APPROVE, MSG.DECIDE]);
+
 export class Inbox {
   constructor() {
     this.held = [];
     this.service = null;
     this.pyodide = null;
+    this.deferred = null; // the deferred packages' promise
     this.tokenizer = null; // the tokenizer's promise, once the first message was sent
   }
 
-  /** Python is ready: deliver what was held. */
-  open(service, pyodide) {
+  /** Python is ready: deliver what was held; `deferred` settles when the deferred packages are in. */
+  open(service, pyodide, deferred) {
     this.service = service;
     this.pyodide = pyodide;
+    this.deferred = deferred;
     this.flush();
   }
 
@@ -29,7 +35,7 @@ export class Inbox {
   flush() {
     while (this.held.length) {
       const message = this.held[0];
-      if (message.type === MSG.SEND && !this.tokenizer) this.loadTokenizer();
+      if (TURN_MESSAGES.has(message.type) && !this.tokenizer) this.loadTokenizer();
       if (this.loading) return;
       this.held.shift();
       this.service.handle(JSON.stringify(message));
@@ -47,7 +53,9 @@ export class Inbox {
       .catch((err) => {
         console.warn(`token counts stay estimates: the tokenizer did not load (${err.message})`);
         return false;
-      })
+      });
+    // A failed package load has already failed the page (worker.js): the turn then reports the error.
+    Promise.allSettled([this.tokenizer, this.deferred])
       .finally(() => {
         this.loading = false;
         this.flush();
