@@ -28,15 +28,16 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-# Imports the agent's start-up modules as the worker does before the snapshot, with Pyodide's modules
-# stubbed and pydantic made unimportable, starts a service, and prints the third-party modules imported.
-START = """
-import json, sys, types
+# Imports the listed agent modules as the worker does before the snapshot, with Pyodide's modules
+# stubbed and pydantic made unimportable, and starts a service; then tries every other module of the
+# agent. Prints the third-party modules imported and the modules that import without pydantic.
+WITHOUT_PYDANTIC = """
+import json, pkgutil, sys, types
 before = set(sys.modules)  # the interpreter's own start (site hooks) is not the agent's
 class NoPydantic:
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in ("pydantic", "pydantic_core"):
-            raise ImportError(f"{name} imported on the start path")
+            raise ImportError(f"{name} is not loaded yet")
 sys.meta_path.insert(0, NoPydantic())
 sys.modules["js"] = types.ModuleType("js")
 ffi = sys.modules["pyodide.ffi"] = types.ModuleType("pyodide.ffi")
@@ -47,8 +48,17 @@ for name in json.loads(sys.argv[1]):
 from agentlite.service import AgentService
 service = AgentService(lambda _message: None, None, lambda _settings: None)
 service.handle(json.dumps({"type": "settings", "settings": {"model": "demo"}}))
-third_party = set(sys.modules) - before - set(sys.stdlib_module_names)
-print(json.dumps(sorted(name for name in third_party if name.split(".")[0] not in sys.stdlib_module_names)))
+new = set(sys.modules) - before
+third_party = sorted(name for name in new if name.split(".")[0] not in sys.stdlib_module_names)
+import agentlite
+importable = ["agentlite"]
+for info in pkgutil.walk_packages(agentlite.__path__, "agentlite."):
+    try:
+        __import__(info.name)
+        importable.append(info.name)
+    except ImportError:
+        pass
+print(json.dumps({"third_party": third_party, "importable": importable}))
 """
 
 
@@ -75,12 +85,25 @@ def test_only_standard_library_modules_are_listed() -> None:
     assert not outside, f"not standard library, cannot be in the snapshot: {sorted(outside)}"
 
 
-def test_the_agent_starts_without_pydantic() -> None:
-    agent = json.loads(PREFIX.read_text())["agent"]
+def without_pydantic(agent: list[str]) -> dict[str, list[str]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
-    args = [sys.executable, "-c", START, json.dumps(agent)]
+    args = [sys.executable, "-c", WITHOUT_PYDANTIC, json.dumps(agent)]
     out = subprocess.run(args, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    imported = {name.split(".")[0] for name in json.loads(out.stdout)}
-    assert imported <= {"agentlite", "js", "pyodide"}, sorted(imported)
-    assert "agentlite.browser.host" in json.loads(out.stdout)
+    found: dict[str, list[str]] = json.loads(out.stdout)
+    return found
+
+
+def test_the_listed_agent_modules_start_the_agent_without_pydantic() -> None:
+    agent = json.loads(PREFIX.read_text())["agent"]
+    found = without_pydantic(agent)
+    outside = {name.split(".")[0] for name in found["third_party"]} - {"agentlite", "js", "pyodide"}
+    assert not outside, f"imported on the start path: {sorted(outside)}"
+    assert "agentlite.browser.host" in agent
+
+
+def test_every_agent_module_that_needs_no_pydantic_is_listed() -> None:
+    agent = json.loads(PREFIX.read_text())["agent"]
+    importable = without_pydantic(agent)["importable"]
+    assert sorted(importable) == sorted(agent), f"set {PREFIX.name}'s agent list to {sorted(importable)}"
+    assert "agentlite.tools.common" not in agent  # the tools need pydantic: they load after ready

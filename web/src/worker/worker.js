@@ -83,8 +83,9 @@ async function runtime(key, wheel) {
 }
 
 // The agent's wheel: fetched (and checked) in parallel with the runtime phase. A normal boot installs it
-// before taking the snapshot; after a restore the packages phase writes its files again. Its
-// dependencies (pydantic) load after `ready` (loadDeferred).
+// before taking the snapshot. A restored start needs its files only for the modules that are not in the
+// snapshot (the tools, which need pydantic), so it writes them after `ready` (loadDeferred); its
+// packages phase only waits for the checked bytes, so a missing wheel still fails before `ready`.
 function fetchWheel() {
   const wheel = fetchAgentWheel().catch((err) => {
     throw new PhaseError("packages", err);
@@ -93,11 +94,8 @@ function fetchWheel() {
   return wheel;
 }
 
-async function startAgent(booted, wheel) {
-  const pyodide = booted.pyodide;
-  await phase("packages", 0.4, async () => {
-    if (!booted.wheelInstalled) installAgentWheel(pyodide, await wheel);
-  });
+async function startAgent(pyodide, wheel) {
+  await phase("packages", 0.4, () => wheel);
   await phase("storage", 0.8, async () => {
     pyodide.registerJsModule("agentlite_idb", idb);
   });
@@ -107,13 +105,15 @@ async function startAgent(booted, wheel) {
   });
 }
 
-// pydantic and the tool modules: loaded after `ready` (the first message sent waits for them, in the
-// inbox). A failure means a broken build, as a failed package load before `ready` did.
-async function loadDeferred(pyodide, wheel) {
+// After `ready`: the wheel's files (after a restore), pydantic, the tool modules. The inbox holds turn
+// messages until this settles. A failure means a broken build, as a failed package load before
+// `ready` did.
+async function loadDeferred(booted, wheel) {
   const began = performance.now();
   try {
-    await loadDependencies(pyodide, await wheel);
-    pyodide.runPython("from agentlite.tools import catalog; catalog.all_tools()"); // the tool modules
+    if (!booted.wheelInstalled) installAgentWheel(booted.pyodide, await wheel);
+    await loadDependencies(booted.pyodide, await wheel);
+    booted.pyodide.runPython("from agentlite.tools import catalog; catalog.all_tools()"); // the tool modules
     return { ms: Math.round(performance.now() - began) };
   } catch (err) {
     post({ type: MSG.FAILED, phase: "packages", message: err.message });
@@ -130,7 +130,7 @@ async function start() {
   });
   let service;
   try {
-    service = await startAgent(booted, wheel);
+    service = await startAgent(booted.pyodide, wheel);
   } catch (err) {
     if (route.path !== startPath.PATH.SNAPSHOT) throw err;
     // The restored interpreter could not start the agent: forget the snapshot, start normally.
@@ -138,14 +138,14 @@ async function start() {
     route = { path: startPath.PATH.FALLBACK, detail: `restored snapshot failed: ${err.message}` };
     wheel = fetchWheel();
     booted = await phase("runtime", 0.05, () => startPath.boot(true, wheel));
-    service = await startAgent(booted, wheel);
+    service = await startAgent(booted.pyodide, wheel);
   }
   // Test and bench hooks: the path taken and its costs, then what storing the fresh snapshot did.
   const costs = { restore_ms: booted.restoreMs ?? null, snapshot_ms: booted.makeMs ?? null };
   self.agentliteStart = { ...route, ...costs, timings };
   announce("ready", 1, { timings });
   post({ type: MSG.READY });
-  const deferred = (self.agentliteDeferred = loadDeferred(booted.pyodide, wheel));
+  const deferred = (self.agentliteDeferred = loadDeferred(booted, wheel));
   inbox.open(service, booted.pyodide, deferred);
   self.agentliteSnapshotStored = startPath.keep(key, booted.snapshot);
 }
