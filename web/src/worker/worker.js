@@ -109,12 +109,17 @@ async function startAgent(pyodide, wheel) {
 // messages until this settles. A failure means a broken build, as a failed package load before
 // `ready` did.
 async function loadDeferred(booted, wheel) {
-  const began = performance.now();
+  const ms = {}; // step -> ms it took, a bench hook
+  const step = async (name, work) => {
+    const began = performance.now();
+    await work();
+    ms[name] = Math.round(performance.now() - began);
+  };
   try {
-    if (!booted.wheelInstalled) installAgentWheel(booted.pyodide, await wheel);
-    await loadDependencies(booted.pyodide, await wheel);
-    booted.pyodide.runPython("from agentlite.tools import catalog; catalog.all_tools()"); // the tool modules
-    return { ms: Math.round(performance.now() - began) };
+    if (!booted.wheelInstalled) await step("wheel", async () => installAgentWheel(booted.pyodide, await wheel));
+    await step("pydantic", async () => loadDependencies(booted.pyodide, await wheel));
+    await step("tools", async () => booted.pyodide.runPython("from agentlite.tools import catalog; catalog.all_tools()"));
+    return { ms: Object.values(ms).reduce((a, b) => a + b, 0), steps: ms };
   } catch (err) {
     post({ type: MSG.FAILED, phase: "packages", message: err.message });
     throw err;
