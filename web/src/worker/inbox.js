@@ -35,14 +35,15 @@ export class Inbox {
   flush() {
     while (this.held.length) {
       const message = this.held[0];
-      if (TURN_MESSAGES.has(message.type) && !this.tokenizer) this.loadTokenizer();
+      if (TURN_MESSAGES.has(message.type) && !this.tokenizer) this.prepareTurns();
       if (this.loading) return;
       this.held.shift();
       this.service.handle(JSON.stringify(message));
     }
   }
 
-  loadTokenizer() {
+  /** Loads the tokenizer and waits for it and the deferred packages; holds messages meanwhile. */
+  prepareTurns() {
     this.loading = true;
     this.tokenizer = self.agentliteTokenizer = import("./worker-tokens.js")
       .then((module) => {

@@ -105,6 +105,8 @@ async function startAgent(pyodide, wheel) {
   });
 }
 
+const IMPORT_TOOLS = "from agentlite.tools import catalog; catalog.all_tools()"; // the tool modules
+
 // After `ready`: the wheel's files (after a restore), pydantic, the tool modules. The inbox holds turn
 // messages until this settles. A failure means a broken build, as a failed package load before
 // `ready` did.
@@ -118,7 +120,7 @@ async function loadDeferred(booted, wheel) {
   try {
     if (!booted.wheelInstalled) await step("wheel", async () => installAgentWheel(booted.pyodide, await wheel));
     await step("pydantic", async () => loadDependencies(booted.pyodide, await wheel));
-    await step("tools", async () => booted.pyodide.runPython("from agentlite.tools import catalog; catalog.all_tools()"));
+    await step("tools", async () => booted.pyodide.runPython(IMPORT_TOOLS));
     return { ms: Object.values(ms).reduce((a, b) => a + b, 0), steps: ms };
   } catch (err) {
     post({ type: MSG.FAILED, phase: "packages", message: err.message });
