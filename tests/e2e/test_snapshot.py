@@ -43,6 +43,12 @@ BROKEN_STORE = (
     "{ throw new Error('the store is broken'); }}});\n"
 )
 
+# Waits (bounded: 60 s) until the worker has started loading the tokenizer, then for the load.
+TOKENIZER_LOADED = """async () => {
+  for (let i = 0; i < 3000 && !self.agentliteTokenizer; i++) await new Promise((r) => setTimeout(r, 20));
+  return await self.agentliteTokenizer;
+}"""
+
 
 def visit(page: Page, origin: str) -> dict[str, Any]:
     """Load the app until ready; the start path it took, and whether it stored a snapshot after."""
@@ -183,6 +189,8 @@ def test_a_message_sent_at_ready_waits_for_pydantic_and_is_answered(page: Page, 
             break
         page.wait_for_timeout(50)
     assert held, "pydantic was never requested after ready"
+    # The tokenizer is in: only the wait for pydantic holds the message now.
+    assert agent_worker(page).evaluate(TOKENIZER_LOADED) is True
     assert page.get_attribute("[data-testid=app]", "data-state") == "ready"
     assert page.locator("[data-testid=message][data-role=assistant]").count() == 0
     for route in held:
