@@ -39,6 +39,8 @@ NOTES = {
     "that boots the Pyodide core only) as the floor.",
     "snapshot_bytes": "Size of the Pyodide memory snapshot the first visit stores in Cache Storage.",
     "snapshot_restore_ms": "`loadPyodide` from the stored snapshot inside the worker, per returning visit.",
+    "tools_after_ready_ms": "After `ready` on a returning visit: the agent wheel's files, pydantic and the "
+    "tool modules loaded in the worker (a message sent at `ready` waits for them).",
     "chunk_to_dom_fast": "As chunk_to_dom at a fast provider's pace: 400 chunks of 6 o200k tokens sent "
     "3 ms apart (2,000 tokens/s).",
     "chunk_to_dom_fast_render": "The page's share of chunk_to_dom_fast: the agent worker's message with "

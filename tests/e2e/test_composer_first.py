@@ -3,7 +3,7 @@ and a message typed then is sent once the agent is ready."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.conftest import pipe_console, wait_ready
 from tests.e2e.test_demo_scenarios import vfs
@@ -46,10 +46,10 @@ def test_the_tree_is_painted_from_storage_and_an_early_message_is_answered(page:
         route.continue_()
     page.context.unroute(HELD)
     wait_ready(page)
-    done = page.locator("[data-testid=message][data-role=assistant][data-state=done]")
-    done.wait_for(timeout=60_000)
+    # The reply has two rounds (the tool call, then the answer): wait for the answer naming the file.
+    done = page.locator("[data-testid=message][data-role=assistant][data-state=done]").last
+    expect(done).to_contain_text("early.ts", use_inner_text=True, timeout=60_000)
     assert page.locator("[data-testid=message][data-role=user]").count() == 1
-    assert "early.ts" in done.inner_text()
 
 
 def test_no_workspace_yet_paints_nothing_and_creates_nothing_early(page: Page, origin: str) -> None:

@@ -43,6 +43,12 @@ BROKEN_STORE = (
     "{ throw new Error('the store is broken'); }}});\n"
 )
 
+# Waits (bounded: 60 s) until the worker has started loading the tokenizer, then for the load.
+TOKENIZER_LOADED = """async () => {
+  for (let i = 0; i < 3000 && !self.agentliteTokenizer; i++) await new Promise((r) => setTimeout(r, 20));
+  return await self.agentliteTokenizer;
+}"""
+
 
 def visit(page: Page, origin: str) -> dict[str, Any]:
     """Load the app until ready; the start path it took, and whether it stored a snapshot after."""
@@ -167,3 +173,29 @@ def test_a_restored_start_that_fails_later_starts_again_normally(page: Page, ori
     assert start["detail"].startswith("restored snapshot failed")
     assert start["stored"] is True
     assert_works(page, "later")
+
+
+def test_a_message_sent_at_ready_waits_for_pydantic_and_is_answered(page: Page, origin: str) -> None:
+    # pydantic and the tools load after ready (docs/startup.md): hold pydantic's wheel to see the wait.
+    pipe_console(page)
+    visit(page, origin)
+    held: list[Route] = []
+    page.context.route("**/pyodide/pydantic-*.whl", lambda route: held.append(route))
+    start = visit(page, origin)
+    assert start["path"] == "snapshot"
+    send(page, "hello at ready")
+    for _ in range(1200):  # poll until the wheel request is held (bounded: 60 s)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "pydantic was never requested after ready"
+    # The tokenizer is in: only the wait for pydantic holds the message now.
+    assert agent_worker(page).evaluate(TOKENIZER_LOADED) is True
+    assert page.get_attribute("[data-testid=app]", "data-state") == "ready"
+    assert page.locator("[data-testid=message][data-role=assistant]").count() == 0
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/pyodide/pydantic-*.whl")
+    done = page.locator("[data-testid=message][data-role=assistant][data-state=done]")
+    done.wait_for(timeout=60_000)
+    assert "demo model" in done.inner_text()

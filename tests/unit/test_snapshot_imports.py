@@ -1,6 +1,8 @@
 """The memory snapshot's import prefix (web/src/worker/snapshot-imports.json) is every standard-library
-module the agent imports, and nothing else: a third-party module there would pull a shared library
-into the snapshot, which then cannot be restored (docs/startup.md)."""
+module the agent imports, plus the agent's start-up modules, and nothing else: a third-party module
+there would pull a shared library (pydantic_core's) into the snapshot, which then cannot be restored
+(docs/startup.md). So the agent must start — import, build its service, take settings — without
+importing pydantic; the tools import it on first use."""
 
 from __future__ import annotations
 
@@ -26,6 +28,40 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
+# Imports the listed agent modules as the worker does before the snapshot, with Pyodide's modules
+# stubbed and pydantic made unimportable, and starts a service; then tries every other module of the
+# agent. Prints the third-party modules imported and the modules that import without pydantic.
+WITHOUT_PYDANTIC = """
+import json, pkgutil, sys, types
+before = set(sys.modules)  # the interpreter's own start (site hooks) is not the agent's
+class NoPydantic:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("pydantic", "pydantic_core"):
+            raise ImportError(f"{name} is not loaded yet")
+sys.meta_path.insert(0, NoPydantic())
+sys.modules["js"] = types.ModuleType("js")
+ffi = sys.modules["pyodide.ffi"] = types.ModuleType("pyodide.ffi")
+ffi.JsException, ffi.to_js = Exception, lambda value, **_: value
+sys.modules["pyodide"] = types.ModuleType("pyodide")
+for name in json.loads(sys.argv[1]):
+    __import__(name)
+from agentlite.service import AgentService
+service = AgentService(lambda _message: None, None, lambda _settings: None)
+service.handle(json.dumps({"type": "settings", "settings": {"model": "demo"}}))
+new = set(sys.modules) - before
+third_party = sorted(name for name in new if name.split(".")[0] not in sys.stdlib_module_names)
+import agentlite
+importable = ["agentlite"]
+for info in pkgutil.walk_packages(agentlite.__path__, "agentlite."):
+    try:
+        __import__(info.name)
+        importable.append(info.name)
+    except ImportError:
+        pass
+print(json.dumps({"third_party": third_party, "importable": importable}))
+"""
+
+
 def listed() -> set[str]:
     """The listed modules' top-level names (a submodule is listed when importing its package does not
     import it)."""
@@ -47,3 +83,27 @@ def test_every_standard_library_module_the_agent_imports_is_listed() -> None:
 def test_only_standard_library_modules_are_listed() -> None:
     outside = {name for name in listed() if name not in sys.stdlib_module_names}
     assert not outside, f"not standard library, cannot be in the snapshot: {sorted(outside)}"
+
+
+def without_pydantic(agent: list[str]) -> dict[str, list[str]]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    args = [sys.executable, "-c", WITHOUT_PYDANTIC, json.dumps(agent)]
+    out = subprocess.run(args, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    found: dict[str, list[str]] = json.loads(out.stdout)
+    return found
+
+
+def test_the_listed_agent_modules_start_the_agent_without_pydantic() -> None:
+    agent = json.loads(PREFIX.read_text())["agent"]
+    found = without_pydantic(agent)
+    outside = {name.split(".")[0] for name in found["third_party"]} - {"agentlite", "js", "pyodide"}
+    assert not outside, f"imported on the start path: {sorted(outside)}"
+    assert "agentlite.browser.host" in agent
+
+
+def test_every_agent_module_that_needs_no_pydantic_is_listed() -> None:
+    agent = json.loads(PREFIX.read_text())["agent"]
+    importable = without_pydantic(agent)["importable"]
+    assert sorted(importable) == sorted(agent), f"set {PREFIX.name}'s agent list to {sorted(importable)}"
+    assert "agentlite.tools.common" not in agent  # the tools need pydantic: they load after ready

@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic_core import from_json
-
 from agentlite.events import ToolArgPreview
 
 LABEL = "path"  # the file a streamed call writes: previewed once, whole
@@ -30,6 +28,8 @@ def preview_due(shown: int, length: int) -> bool:
 
 def partial_object(text: str) -> dict[str, Any]:
     """The members so far of a JSON object cut off anywhere (incomplete trailing strings included)."""
+    from pydantic_core import from_json  # imported on first use: the worker loads pydantic after start
+
     try:
         value = from_json(text, allow_partial="trailing-strings")
     except (ValueError, TypeError, RecursionError):  # TypeError: text holding a lone UTF-16 half

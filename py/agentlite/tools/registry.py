@@ -10,12 +10,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from agentlite.tools.context import ToolContext
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
+
+if TYPE_CHECKING:  # pydantic loads after the worker is ready: this module is imported before it
+    from pydantic import BaseModel, ValidationError
 
 
 class Risk(enum.StrEnum):
@@ -101,13 +102,31 @@ def renamed(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]
 
 
 class ToolRegistry:
+    """Tools by name and alias. `deferred(build)` makes one whose tools are built on first use: the
+    tool modules import pydantic, which the browser loads after the app is ready (docs/startup.md)."""
+
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         self._names: dict[str, str] = {}
+        self._build: Callable[[], Iterable[Tool]] | None = None
         for tool in tools:
             self.register(tool)
 
+    @classmethod
+    def deferred(cls, build: Callable[[], Iterable[Tool]]) -> ToolRegistry:
+        registry = cls()
+        registry._build = build
+        return registry
+
+    def _built(self) -> ToolRegistry:
+        if self._build is not None:
+            build, self._build = self._build, None
+            for tool in build():
+                self.register(tool)
+        return self
+
     def register(self, tool: Tool) -> None:
+        self._built()
         for name in (tool.name, *tool.aliases):
             if name in self._names:
                 raise ValueError(f"tool name {name!r} registered twice")
@@ -115,21 +134,21 @@ class ToolRegistry:
         self._tools[tool.name] = tool
 
     def get(self, name: str) -> Tool | None:
-        canonical = self._names.get(name)
+        canonical = self._built()._names.get(name)
         return None if canonical is None else self._tools[canonical]
 
     def __iter__(self) -> Any:
-        return iter(self._tools.values())
+        return iter(self._built()._tools.values())
 
     def names(self) -> list[str]:
-        return list(self._tools)
+        return list(self._built()._tools)
 
     def definitions(self, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
         chosen = set(only) if only is not None else None
-        return [t.definition() for t in self._tools.values() if chosen is None or t.name in chosen]
+        return [t.definition() for t in self._built()._tools.values() if chosen is None or t.name in chosen]
 
     def openai_tools(self) -> list[dict[str, Any]]:
-        return [t.openai_schema() for t in self._tools.values()]
+        return [t.openai_schema() for t in self._built()._tools.values()]
 
     def validate(self, name: str, arguments: dict[str, Any]) -> tuple[Tool, BaseModel]:
         """Resolve the name and validate the arguments; ToolError when either is wrong."""
@@ -139,6 +158,8 @@ class ToolRegistry:
             raise ToolError(
                 ToolErrorType.INVALID_ARGUMENT, f"unknown tool {name!r}", f"Available tools: {known}"
             )
+        from pydantic import ValidationError
+
         try:
             return tool, tool.args.model_validate(renamed(tool.args, arguments))
         except ValidationError as error:

@@ -109,3 +109,26 @@ def test_one_wrong_argument_name_for_the_one_missing_required_name_is_renamed() 
     assert renamed(Args, {"file_path": "/a", "limit": 2}) == {"path": "/a", "limit": 2}
     assert renamed(Args, {"file": "/a", "name": "/b"}) == {"file": "/a", "name": "/b"}, "two readings"
     assert renamed(Args, {"path": "/a", "extra": 1}) == {"path": "/a", "extra": 1}, "nothing missing"
+
+
+def test_a_deferred_registry_builds_its_tools_once_on_first_use() -> None:
+    builds: list[int] = []
+
+    def build() -> list[Tool]:
+        builds.append(1)
+        return [ECHO]
+
+    registry = ToolRegistry.deferred(build)
+    assert builds == []
+    assert registry.get("say") is ECHO
+    assert registry.names() == ["echo"]
+    assert [t.name for t in registry] == ["echo"]
+    assert builds == [1]
+
+
+def test_a_deferred_registry_validates_and_refuses_duplicates_like_a_built_one() -> None:
+    registry = ToolRegistry.deferred(lambda: [ECHO])
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register(ECHO)
+    tool, args = ToolRegistry.deferred(lambda: [ECHO]).validate("echo", {"path": "/a"})
+    assert tool is ECHO and args.model_dump() == {"path": "/a", "times": 1}

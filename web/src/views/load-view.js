@@ -47,6 +47,7 @@ export function createLoadView(root) {
     failed({ phase, message }) {
       root.dataset.state = "failed";
       root.dataset.failedPhase = phase;
+      bar.hidden = false; // also after ready: pydantic loads then (docs/startup.md)
       bar.classList.add("failed");
       label.textContent = `Failed while loading (${phase}): ${message}`;
       status.textContent = `Failed (${phase})`;

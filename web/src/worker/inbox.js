@@ -1,26 +1,30 @@
 // The worker's inbox: page messages reach Python in the order they came, held back while Python is
-// not ready and while the tokenizer loads.
+// not ready, and from the first message of a turn on, while the tokenizer and the agent's deferred
+// packages (pydantic and the tool modules, loaded after `ready`: docs/startup.md) load.
 // The real tokenizer (tokens.js, a bundle of its own: 2.76 MB of ranks) is needed only to count a
 // request, so it loads when the first message is sent, not on every start; that message and any after
 // it wait for it, so the first request is already counted by the tokenizer. The promise is left on
 // the worker's global as a test hook (only the app's own code runs in this worker).
 import { MSG } from "../protocol.js";
 
-/** A user message (the `chats.send` call) is the first thing that needs token counts. */
-const isSend = (message) => message.type === MSG.CALL && message.method === "chats.send";
+// Calls that run or steer a turn: the tools (pydantic) and the tokenizer must be loaded before Python sees them.
+const TURN_CALLS = new Set(["chats.send", "chats.approve", "chats.decide"]);
+const isTurnCall = (message) => message.type === MSG.CALL && TURN_CALLS.has(message.method);
 
 export class Inbox {
   constructor() {
     this.held = [];
     this.service = null;
     this.pyodide = null;
+    this.deferred = null; // the deferred packages' promise
     this.tokenizer = null; // the tokenizer's promise, once the first message was sent
   }
 
-  /** Python is ready: deliver what was held. */
-  open(service, pyodide) {
+  /** Python is ready: deliver what was held; `deferred` settles when the deferred packages are in. */
+  open(service, pyodide, deferred) {
     this.service = service;
     this.pyodide = pyodide;
+    this.deferred = deferred;
     this.flush();
   }
 
@@ -32,14 +36,15 @@ export class Inbox {
   flush() {
     while (this.held.length) {
       const message = this.held[0];
-      if (isSend(message) && !this.tokenizer) this.loadTokenizer();
+      if (isTurnCall(message) && !this.tokenizer) this.prepareTurns();
       if (this.loading) return;
       this.held.shift();
       this.service.handle(JSON.stringify(message));
     }
   }
 
-  loadTokenizer() {
+  /** Loads the tokenizer and waits for it and the deferred packages; holds messages meanwhile. */
+  prepareTurns() {
     this.loading = true;
     this.tokenizer = self.agentliteTokenizer = import("./worker-tokens.js")
       .then((module) => {
@@ -50,7 +55,9 @@ export class Inbox {
       .catch((err) => {
         console.warn(`token counts stay estimates: the tokenizer did not load (${err.message})`);
         return false;
-      })
+      });
+    // A failed package load has already failed the page (worker.js): the turn then reports the error.
+    Promise.allSettled([this.tokenizer, this.deferred])
       .finally(() => {
         this.loading = false;
         this.flush();

@@ -1,7 +1,9 @@
 // How the worker gets a running Pyodide: restored from this browser's memory snapshot when one for this
 // build is stored, otherwise booted normally while taking a fresh snapshot for the next visit.
 // A snapshot can only hold Python state that holds no JS object and no shared library, so it is taken
-// right after the standard-library imports of the agent, before any package loads (docs/startup.md).
+// after the agent's wheel is unpacked and its start-up modules (which do not import pydantic) and their
+// standard-library imports are imported, before any package loads (docs/startup.md).
+import { installAgentWheel } from "./agent-wheel.js";
 import { loadPyodide, version as pyodideVersion } from "./pyodide/pyodide.mjs";
 import * as store from "./snapshot-store.js";
 import prefix from "./snapshot-imports.json";
@@ -46,17 +48,21 @@ export async function choose(key) {
   }
 }
 
-/** Pyodide restored from `bytes`, with how long the restore took. Throws when the restore fails. */
+/** Pyodide restored from `bytes`, with how long the restore took. Throws when the restore fails.
+ * The agent's modules are in the snapshot; its files are not (the file system is not in the heap):
+ * the caller writes them again (`wheelInstalled` is false) for the modules the agent imports later. */
 export async function restore(bytes) {
   const began = performance.now();
   const pyodide = await loadPyodide({ ...BASE_OPTIONS(), _loadSnapshot: bytes });
-  return { pyodide, restoreMs: Math.round(performance.now() - began), snapshot: null };
+  return { pyodide, restoreMs: Math.round(performance.now() - began), snapshot: null, wheelInstalled: false };
 }
 
-/** Pyodide booted normally; `snapshot` holds a fresh snapshot's bytes (null when taking one failed). */
-export async function boot(takeSnapshot) {
+/** Pyodide booted normally, with the agent's wheel installed; `snapshot` holds a fresh snapshot's
+ * bytes (null when taking one failed or none was asked for). */
+export async function boot(takeSnapshot, wheel) {
   const pyodide = await loadPyodide({ ...BASE_OPTIONS(), _makeSnapshot: takeSnapshot });
-  if (!takeSnapshot) return { pyodide, snapshot: null };
+  installAgentWheel(pyodide, await wheel);
+  if (!takeSnapshot) return { pyodide, snapshot: null, wheelInstalled: true };
   const began = performance.now();
   importPrefix(pyodide);
   const imported = performance.now();
@@ -64,18 +70,19 @@ export async function boot(takeSnapshot) {
     const snapshot = pyodide.makeMemorySnapshot();
     const made = performance.now();
     const ms = { prefix: Math.round(imported - began), copy: Math.round(made - imported) };
-    return { pyodide, snapshot, makeMs: ms };
+    return { pyodide, snapshot, makeMs: ms, wheelInstalled: true };
   } catch (err) {
     console.warn(`no memory snapshot this time: ${err.message}`);
-    return { pyodide, snapshot: null };
+    return { pyodide, snapshot: null, wheelInstalled: true };
   }
 }
 
-// The agent's standard-library imports, so the snapshot holds them compiled and initialised.
-// A module this Pyodide lacks is skipped: the agent fails on it later, with its own error.
+// The agent's standard-library imports and its own start-up modules, so the snapshot holds them
+// compiled and initialised. A module this Pyodide lacks is skipped: the agent fails on it later, with
+// its own error.
 function importPrefix(pyodide) {
   const importlib = pyodide.pyimport("importlib");
-  for (const name of prefix.modules) {
+  for (const name of [...prefix.modules, ...prefix.agent]) {
     try {
       importlib.import_module(name).destroy();
     } catch {

@@ -4,6 +4,7 @@
 // `detail`: restored from the memory snapshot, or a normal start and why; start-path.js); the "ready"
 // one also carries `timings`, the duration of each phase in ms, so a slow start can be pinned on its phase.
 import { MSG } from "../protocol.js";
+import { fetchAgentWheel, installAgentWheel, loadDependencies } from "./agent-wheel.js";
 import * as idb from "./idb.js";
 import { Inbox } from "./inbox.js";
 import * as startPath from "./start-path.js";
@@ -62,42 +63,39 @@ function coreFilesMissing() {
   });
 }
 
-async function loadWheels(pyodide) {
-  // A wrong sha256 or a missing file does not reject loadPackage: collect its error messages instead.
-  const errors = [];
-  let loaded = 0;
-  await pyodide.loadPackage(["agentlite"], {
-    messageCallback: (msg) => {
-      if (/^Loaded /.test(msg)) {
-        announce("packages", 0.45 + 0.05 * ++loaded);
-      }
-    },
-    errorCallback: (msg) => errors.push(msg),
-  });
-  if (errors.length) throw new Error(errors.join("; "));
-}
-
 // The runtime phase: the stored snapshot when there is one for this build, else a normal boot that
 // takes a snapshot. A restore that throws falls back to a normal boot at once.
-async function runtime(key) {
+async function runtime(key, wheel) {
   const chosen = await startPath.choose(key);
   route = { path: chosen.path, detail: chosen.detail };
   announce("runtime", 0.1);
   const booting = async () => {
-    if (chosen.path !== startPath.PATH.SNAPSHOT) return await startPath.boot(Boolean(key));
+    if (chosen.path !== startPath.PATH.SNAPSHOT) return await startPath.boot(Boolean(key), wheel);
     try {
       return await startPath.restore(chosen.bytes);
     } catch (err) {
       route = { path: startPath.PATH.FALLBACK, detail: `snapshot restore failed: ${err.message}` };
       announce("runtime", 0.1);
-      return await startPath.boot(true);
+      return await startPath.boot(true, wheel);
     }
   };
   return await Promise.race([booting(), coreFilesMissing()]);
 }
 
-async function startAgent(pyodide) {
-  await phase("packages", 0.4, () => loadWheels(pyodide));
+// The agent's wheel: fetched (and checked) in parallel with the runtime phase. A normal boot installs it
+// before taking the snapshot. A restored start needs its files only for the modules that are not in the
+// snapshot (the tools, which need pydantic), so it writes them after `ready` (loadDeferred); its
+// packages phase only waits for the checked bytes, so a missing wheel still fails before `ready`.
+function fetchWheel() {
+  const wheel = fetchAgentWheel().catch((err) => {
+    throw new PhaseError("packages", err);
+  });
+  wheel.catch(() => {}); // reported by the phase that awaits it
+  return wheel;
+}
+
+async function startAgent(pyodide, wheel) {
+  await phase("packages", 0.4, () => wheel);
   await phase("storage", 0.8, async () => {
     pyodide.registerJsModule("agentlite_idb", idb);
   });
@@ -107,29 +105,55 @@ async function startAgent(pyodide) {
   });
 }
 
+const IMPORT_TOOLS = "from agentlite.tools import catalog; catalog.all_tools()"; // the tool modules
+
+// After `ready`: the wheel's files (after a restore), pydantic, the tool modules. The inbox holds turn
+// messages until this settles. A failure means a broken build, as a failed package load before
+// `ready` did.
+async function loadDeferred(booted, wheel) {
+  const ms = {}; // step -> ms it took, a bench hook
+  const step = async (name, work) => {
+    const began = performance.now();
+    await work();
+    ms[name] = Math.round(performance.now() - began);
+  };
+  try {
+    if (!booted.wheelInstalled) await step("wheel", async () => installAgentWheel(booted.pyodide, await wheel));
+    await step("pydantic", async () => loadDependencies(booted.pyodide, await wheel));
+    await step("tools", async () => booted.pyodide.runPython(IMPORT_TOOLS));
+    return { ms: Object.values(ms).reduce((a, b) => a + b, 0), steps: ms };
+  } catch (err) {
+    post({ type: MSG.FAILED, phase: "packages", message: err.message });
+    throw err;
+  }
+}
+
 async function start() {
   let key = null;
+  let wheel = fetchWheel();
   let booted = await phase("runtime", 0.05, async () => {
     key = startPath.keyFor(await startPath.buildId());
-    return await runtime(key);
+    return await runtime(key, wheel);
   });
   let service;
   try {
-    service = await startAgent(booted.pyodide);
+    service = await startAgent(booted.pyodide, wheel);
   } catch (err) {
     if (route.path !== startPath.PATH.SNAPSHOT) throw err;
     // The restored interpreter could not start the agent: forget the snapshot, start normally.
     await startPath.forget();
     route = { path: startPath.PATH.FALLBACK, detail: `restored snapshot failed: ${err.message}` };
-    booted = await phase("runtime", 0.05, () => startPath.boot(true));
-    service = await startAgent(booted.pyodide);
+    wheel = fetchWheel();
+    booted = await phase("runtime", 0.05, () => startPath.boot(true, wheel));
+    service = await startAgent(booted.pyodide, wheel);
   }
   // Test and bench hooks: the path taken and its costs, then what storing the fresh snapshot did.
   const costs = { restore_ms: booted.restoreMs ?? null, snapshot_ms: booted.makeMs ?? null };
   self.agentliteStart = { ...route, ...costs, timings };
   announce("ready", 1, { timings });
   post({ type: MSG.READY });
-  inbox.open(service, booted.pyodide);
+  const deferred = (self.agentliteDeferred = loadDeferred(booted, wheel));
+  inbox.open(service, booted.pyodide, deferred);
   self.agentliteSnapshotStored = startPath.keep(key, booted.snapshot);
 }
 
