@@ -45,9 +45,17 @@ ffi.JsException, ffi.to_js = Exception, lambda value, **_: value
 sys.modules["pyodide"] = types.ModuleType("pyodide")
 for name in json.loads(sys.argv[1]):
     __import__(name)
+import asyncio
 from agentlite.service import AgentService
-service = AgentService(lambda _message: None, None, lambda _settings: None)
-service.handle(json.dumps({"type": "settings", "settings": {"model": "demo"}}))
+posted = []
+async def take_settings():
+    service = AgentService(posted.append, None, lambda _settings: None)
+    call = {"type": "call", "id": 1, "method": "settings.apply", "args": {"settings": {"model": "demo"}}}
+    service.handle(json.dumps(call))
+    while service.tasks:
+        await asyncio.sleep(0)
+asyncio.run(take_settings())
+assert [m.get("ok") for m in posted if m.get("type") == "reply"] == [True], posted
 new = set(sys.modules) - before
 third_party = sorted(name for name in new if name.split(".")[0] not in sys.stdlib_module_names)
 import agentlite
