@@ -22,3 +22,36 @@ export function button(label, testid, onClick) {
   node.addEventListener("click", onClick);
   return node;
 }
+
+export const LIVE_TEXT_LIMIT = 64 * 1024; // characters a live preview shows: the tail, where the writing is
+
+/** What a live preview shows of `text`: all of it, or its last `limit` characters after a note. Laying
+ * out a whole 300 KB file on every streamed chunk would freeze the page; the file itself is in the editor. */
+export function liveText(text, limit = LIVE_TEXT_LIMIT) {
+  if (text.length <= limit) return text;
+  const tail = text.slice(-limit);
+  const cut = tail.indexOf("\n") + 1; // start on a whole line
+  return `… ${(text.length - tail.length + cut).toLocaleString("en")} earlier characters not shown\n${tail.slice(cut)}`;
+}
+
+/** Writes streamed text into `node` at most once per animation frame, scrolled to its end: chunks can
+ * come every few ms, and each write lays the element out again. `flush()` writes what is pending now. */
+export function frameWriter(node) {
+  let pending = null;
+  let frame = 0;
+  const flush = () => {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    if (pending === null) return;
+    node.textContent = liveText(pending);
+    pending = null;
+    node.scrollTop = node.scrollHeight;
+  };
+  return {
+    write(text) {
+      pending = text;
+      if (!frame) frame = requestAnimationFrame(flush);
+    },
+    flush,
+  };
+}

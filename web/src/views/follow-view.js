@@ -3,6 +3,7 @@
 // "Undo this change" and a revert per hunk, above the normal editor holding the new file. A toggle turns
 // it off (remembered on this device). The user's typing is never replaced: while they type in the
 // editor the follow waits, says so, and catches up once they leave the editor (their text saved first).
+import { frameWriter } from "../dom.js";
 import { renderDiff } from "./diff-view.js";
 
 const WRITERS = new Set(["create_file", "write_file", "edit_file", "edit_current_editor_document"]);
@@ -44,15 +45,8 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     delete panel.dataset.follow;
   }
 
-  // Once per frame: reading scrollHeight after every streamed chunk would lay the page out each time.
-  let scrollFrame = 0;
-  function scrollLiveToEnd() {
-    if (scrollFrame) return;
-    scrollFrame = requestAnimationFrame(() => {
-      scrollFrame = 0;
-      live.scrollTop = live.scrollHeight;
-    });
-  }
+  // Once per frame, and only the tail of a long file: laying the text out on every chunk freezes the page.
+  const liveWriter = frameWriter(live);
 
   const typing = () => files.busy() && document.activeElement === editorHost;
 
@@ -74,8 +68,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     panel.dataset.follow = followed.phase;
     title.textContent = followed.phase === "streaming" ? `The agent is writing ${followed.path || "a file"}…` : `The agent changed ${followed.path}`;
     if (followed.phase === "streaming") {
-      live.textContent = followed.text;
-      scrollLiveToEnd();
+      liveWriter.write(followed.text);
     } else if (shownPhase !== "done") await showDone();
     shownPhase = followed?.phase ?? null;
   }

@@ -1,7 +1,7 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
-import { button } from "../dom.js";
+import { button, frameWriter } from "../dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
@@ -59,6 +59,7 @@ export class ToolCard {
   }
 
   status({ status, arguments: args, result, duration_ms, reason }) {
+    this.previewWriter?.flush(); // the last streamed text is shown once the call has run
     this.el.dataset.status = status;
     this.chip.textContent = status + (duration_ms != null ? ` · ${Math.round(duration_ms)} ms` : "");
     if (duration_ms != null) this.el.dataset.durationMs = String(Math.round(duration_ms));
@@ -118,8 +119,8 @@ export class ToolCard {
       this.el.append(this.previewEl);
     }
     this.previewEl.dataset.field = field;
-    this.previewEl.textContent = text;
-    this.previewEl.scrollTop = this.previewEl.scrollHeight;
+    this.previewWriter ??= frameWriter(this.previewEl);
+    this.previewWriter.write(text);
   }
 
   askApproval(event) {
