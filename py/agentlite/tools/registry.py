@@ -7,6 +7,7 @@ stream decoders read (`definition()`), argument validation, and the aliases of t
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Risk(enum.StrEnum):
 
 
 Runner = Callable[[Any, Any], Awaitable[ToolResult]]
+_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
 Resource = str | tuple[str, ...] | None  # what a call touches: a path, several paths, `sandbox`, ...
 
 
@@ -57,11 +59,15 @@ class Tool:
         return (str(found),) if isinstance(found, str) else tuple(str(r) for r in found if r)
 
     def parameters(self) -> dict[str, Any]:
-        schema = self.args.model_json_schema()
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-        return schema
+        """The arguments' JSON schema, without pydantic's titles. Built once per model (every request
+        and every count of one asks for it; pydantic builds it anew each time), handed out as a copy."""
+        schema = _SCHEMAS.get(self.args)
+        if schema is None:
+            schema = _SCHEMAS[self.args] = self.args.model_json_schema()
+            schema.pop("title", None)
+            for prop in schema.get("properties", {}).values():
+                prop.pop("title", None)
+        return copy.deepcopy(schema)
 
     def openai_schema(self) -> dict[str, Any]:
         return {
