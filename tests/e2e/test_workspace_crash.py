@@ -61,10 +61,14 @@ def test_closing_during_an_agent_turn_that_writes_several_files(
     page: Page, origin: str, model_server: Any
 ) -> None:
     files = paths("turn")
-    # Each round writes one file (a whole new text through an edit of the unique first line), paced so
-    # the page is closed while the turn is still writing.
+    # Each round writes one file (a whole new text through an edit of the unique first line). From the
+    # third round on the server is slow, so the page is surely closed while the turn is still writing,
+    # however long the agent takes over the first two.
     rounds = [
-        tool_round(("edit_file", {"path": p, "originalCode": old(i), "newCode": new(i)}), chunk_delay=0.3)
+        tool_round(
+            ("edit_file", {"path": p, "originalCode": old(i), "newCode": new(i)}),
+            chunk_delay=0.3 if i < 2 else 30.0,
+        )
         for i, p in enumerate(files)
     ]
     model_server.script(*rounds, final_reply("All written."))
