@@ -22,6 +22,7 @@ export async function startOffline({ onUpdate, scriptUrl = new URL("./sw.js", im
     console.info("agentlite: offline use is unavailable:", err.message);
     return null;
   }
+  if (!registration) return null; // a browser that blocks service workers may register nothing
   const offer = () => {
     const waiting = registration.waiting;
     if (waiting && container.controller) onUpdate(() => waiting.postMessage({ type: "activate-update" }));
