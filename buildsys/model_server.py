@@ -98,6 +98,9 @@ class ModelServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Each chunk leaves when it is written, as streaming servers send them: with Nagle's algorithm
+            # a small write waits for the last one's ACK (delayed up to 40 ms), which timed the socket.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: object) -> None:
                 pass
