@@ -37,7 +37,9 @@ STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sa
 BENCH_STATIC = {"bench/bare.html": "bare.html"}
 BUNDLES = {
     "src/app.js": "app.js",
+    "src/worker-start.js": "start.js",  # starts the agent worker before app.js has loaded
     "src/worker/worker.js": "worker.js",
+    "src/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
     "src/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",

@@ -15,7 +15,7 @@ from buildsys.common import sha256_file
 from buildsys.serve import MIN_VERSION_CHARS, VERSION_PARAM
 
 PAGE = "index.html"
-VERSIONED = ("app.js", "styles.css")
+VERSIONED = ("start.js", "app.js", "styles.css")
 _REFERENCE = re.compile(
     r'(?P<attr>\b(?:src|href)=")(?P<name>' + "|".join(map(re.escape, VERSIONED)) + r')(?:\?[^"]*)?"'
 )

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route
 
+from buildsys.bench_startup import agent_worker
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
 from tests.e2e.conftest import READY_TIMEOUT_MS, pipe_console, wait_ready
@@ -95,3 +96,29 @@ def test_message_sent_before_ready_is_answered(page: Page, origin: str) -> None:
         == "hello before ready"
     )
     assert "demo model" in done.inner_text()
+
+
+# Polls (bounded: 120 s) until the agent worker has posted `ready`; true then.
+WORKER_READY = """async () => {
+  for (let i = 0; i < 6000 && !self.agentliteStart; i++) await new Promise((r) => setTimeout(r, 20));
+  return Boolean(self.agentliteStart);
+}"""
+
+
+def test_the_worker_starts_before_the_page_bundle_and_its_messages_wait_for_it(
+    page: Page, origin: str
+) -> None:
+    # start.js creates the agent worker ahead of app.js: hold app.js until the worker has started
+    # completely, so every phase message and `ready` arrive before the page can listen.
+    pipe_console(page)
+    held: list[Route] = []
+    page.context.route("**/app.js*", lambda route: held.append(route))
+    page.goto(f"{origin}/index.html", wait_until="commit")
+    assert agent_worker(page).evaluate(WORKER_READY) is True
+    assert held, "app.js was never requested"
+    assert page.get_attribute("[data-testid=app]", "data-state") == "loading"
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/app.js*")
+    wait_ready(page)
+    assert page.get_attribute("[data-testid=load-progress]", "data-path") == "fresh"

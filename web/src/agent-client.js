@@ -3,6 +3,15 @@
 // buffered by the worker and run once Python is up, so the composer works from the first second.
 import { MSG } from "./protocol.js";
 
+/** The worker web/src/worker-start.js started early, with the events that came before it was taken
+ * over, or a fresh worker when that script did not run. */
+function adoptEarlyWorker(workerUrl) {
+  const started = globalThis.agentliteEarlyWorker;
+  delete globalThis.agentliteEarlyWorker;
+  if (started) return started;
+  return { worker: new Worker(workerUrl, { type: "module" }), early: [] };
+}
+
 export class AgentClient {
   constructor(workerUrl) {
     this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [] };
@@ -14,12 +23,25 @@ export class AgentClient {
       this.on("failed", reject);
     });
     this.ready.catch(() => {}); // failure is shown by the load view; awaiting callers still see it
-    this.worker = new Worker(workerUrl, { type: "module" });
+    const { worker, early } = adoptEarlyWorker(workerUrl);
+    this.worker = worker;
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.fail("runtime", event.message || "the agent worker could not start");
+      this.workerFailed(event);
     };
+    // Handed on once the page's wiring (app.js, synchronous) has added its listeners, and before any
+    // later message: a microtask runs before the next task.
+    queueMicrotask(() => {
+      for (const event of early) {
+        if (event.type === "error") this.workerFailed(event);
+        else this.receive(event.data);
+      }
+    });
+  }
+
+  workerFailed(event) {
+    this.fail("runtime", event.message || "the agent worker could not start");
   }
 
   on(kind, listener) {
