@@ -12,7 +12,6 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 REDACTED = "[redacted]"
@@ -132,6 +131,10 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
 
 
 def _seconds_until(text: str, now: datetime) -> float | None:
+    # Imported here: email.utils pulls in urllib.parse and ipaddress, compiled from source on a first
+    # visit, and only a Retry-After date needs them (docs/startup.md, "First visit").
+    from email.utils import parsedate_to_datetime
+
     try:
         when = parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError, OverflowError):

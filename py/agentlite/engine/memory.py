@@ -22,8 +22,8 @@ import json
 import logging
 import math
 import re
+import secrets
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -169,7 +169,7 @@ class MemoryStore:
         text = " ".join(text.split())
         same = next((m for m in self.entries.values() if m.text.lower() == text.lower()), None)
         now = self.clock()
-        memory = same or Memory(uuid.uuid4().hex[:12], text, pinned, source, now, now)
+        memory = same or Memory(secrets.token_hex(6), text, pinned, source, now, now)
         memory.pinned = memory.pinned or pinned
         memory.updated = now
         await self._save(memory)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import mimetypes
 
 from agentlite.workspace.workspace_errors import InvalidArgument
 
@@ -53,5 +52,7 @@ def guess_type(path: str, data: bytes | None = None) -> str:
                 if kind == "application/octet-stream" and data[8:12] == b"WEBP":
                     return "image/webp"
                 return kind
+    import mimetypes  # here: compiled from source on a first visit, and rarely needed (docs/startup.md)
+
     guessed, _encoding = mimetypes.guess_type(path, strict=False)
     return guessed or "application/octet-stream"

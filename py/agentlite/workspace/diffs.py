@@ -6,7 +6,6 @@ one-line change of a large file is diffed in time proportional to the file, not 
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +73,8 @@ def _opcode_groups(a: list[str], b: list[str], context: int) -> list[list[tuple[
         return []
     low = max(0, prefix - context)
     a_high, b_high = len(a) - max(0, suffix - context), len(b) - max(0, suffix - context)
+    import difflib  # here: compiled from source on a first visit, not needed to start (docs/startup.md)
+
     matcher = difflib.SequenceMatcher(None, a[low:a_high], b[low:b_high], autojunk=False)
     return [
         [(tag, i1 + low, i2 + low, j1 + low, j2 + low) for tag, i1, i2, j1, j2 in group]
