@@ -199,3 +199,39 @@ def test_a_message_sent_at_ready_waits_for_pydantic_and_is_answered(page: Page, 
     done = page.locator("[data-testid=message][data-role=assistant][data-state=done]")
     done.wait_for(timeout=60_000)
     assert "demo model" in done.inner_text()
+
+
+def test_a_first_visit_is_ready_and_answers_before_its_snapshot_is_taken(page: Page, origin: str) -> None:
+    # The snapshot is taken after ready by a worker of its own, which imports Pyodide's loader
+    # (pyodide.mjs) a second time: hold that import, and the app still starts, loads pydantic and
+    # answers; released, the maker stores a snapshot the next visit uses. (A nested worker's own
+    # script request is not routed by Playwright; its imports are.)
+    pipe_console(page)
+    loads: list[str] = []
+    held: list[Route] = []
+
+    def hold_the_second(route: Route) -> None:
+        loads.append(route.request.url)
+        if len(loads) == 1:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.context.route("**/pyodide/pyodide.mjs", hold_the_second)
+    page.goto(f"{origin}/index.html")
+    wait_ready(page)
+    assert dict(agent_worker(page).evaluate("self.agentliteStart"))["path"] == "fresh"
+    assert_works(page, "early")
+    for _ in range(1200):  # poll until the maker's script is requested (bounded: 60 s)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the snapshot worker was never started"
+    assert entry(page) is None
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/pyodide/pyodide.mjs")
+    stored = dict(agent_worker(page).evaluate("async () => await self.agentliteSnapshotStored"))
+    assert stored["stored"] is True and stored["made_ms"]["prefix"] > 0, stored
+    assert (entry(page) or {})["size"] == stored["bytes"]
+    assert visit(page, origin)["path"] == "snapshot"

@@ -2,7 +2,8 @@
 // build is stored, otherwise booted normally while taking a fresh snapshot for the next visit.
 // A snapshot can only hold Python state that holds no JS object and no shared library, so it is taken
 // after the agent's wheel is unpacked and its start-up modules (which do not import pydantic) and their
-// standard-library imports are imported, before any package loads (docs/startup.md).
+// standard-library imports are imported, before any package loads: in a Pyodide of its own
+// (snapshot-maker.js), since the agent's holds JS objects from its start on (docs/startup.md).
 import { installAgentWheel } from "./agent-wheel.js";
 import { loadPyodide, version as pyodideVersion } from "./pyodide/pyodide.mjs";
 import * as store from "./snapshot-store.js";
@@ -57,24 +58,27 @@ export async function restore(bytes) {
   return { pyodide, restoreMs: Math.round(performance.now() - began), snapshot: null, wheelInstalled: false };
 }
 
-/** Pyodide booted normally, with the agent's wheel installed; `snapshot` holds a fresh snapshot's
- * bytes (null when taking one failed or none was asked for). */
-export async function boot(takeSnapshot, wheel) {
-  const pyodide = await loadPyodide({ ...BASE_OPTIONS(), _makeSnapshot: takeSnapshot });
+/** Pyodide booted normally, with the agent's wheel installed. No snapshot is taken here: taking one
+ * needs the prefix imported first, which would delay `ready`; snapshot-maker.js takes it in a
+ * worker of its own after the agent has started. */
+export async function boot(wheel) {
+  const pyodide = await loadPyodide(BASE_OPTIONS());
   installAgentWheel(pyodide, await wheel);
-  if (!takeSnapshot) return { pyodide, snapshot: null, wheelInstalled: true };
+  return { pyodide, snapshot: null, wheelInstalled: true };
+}
+
+/** A memory snapshot of a fresh Pyodide with the agent's wheel installed and the prefix imported,
+ * with what its parts cost (ms). Throws when Pyodide refuses to take it. */
+export async function makeSnapshot(wheel) {
   const began = performance.now();
+  const pyodide = await loadPyodide({ ...BASE_OPTIONS(), _makeSnapshot: true });
+  installAgentWheel(pyodide, wheel);
+  const booted = performance.now();
   importPrefix(pyodide);
   const imported = performance.now();
-  try {
-    const snapshot = pyodide.makeMemorySnapshot();
-    const made = performance.now();
-    const ms = { prefix: Math.round(imported - began), copy: Math.round(made - imported) };
-    return { pyodide, snapshot, makeMs: ms, wheelInstalled: true };
-  } catch (err) {
-    console.warn(`no memory snapshot this time: ${err.message}`);
-    return { pyodide, snapshot: null, wheelInstalled: true };
-  }
+  const snapshot = pyodide.makeMemorySnapshot();
+  const ms = { boot: booted - began, prefix: imported - booted, copy: performance.now() - imported };
+  return { snapshot, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) };
 }
 
 // The agent's standard-library imports and its own start-up modules, so the snapshot holds them
@@ -92,17 +96,40 @@ function importPrefix(pyodide) {
   importlib.destroy();
 }
 
-/** Stores a fresh snapshot; resolves to what happened (never rejects: the app works without one). */
-export async function keep(key, bytes) {
-  if (!key || !bytes) return { stored: false, bytes: 0, reason: key ? "no snapshot taken" : "no build id" };
+/** Takes a snapshot in a worker of its own and stores it under `key`; resolves to what happened (never
+ * rejects: the app works without one). The maker gets the wheel's bytes this worker checked, and a
+ * snapshot of another Pyodide than this worker's (a build deployed meanwhile) is not stored. */
+export async function keep(key, wheel) {
+  if (!key) return { stored: false, bytes: 0, reason: "no build id" };
+  let made;
+  try {
+    made = await makeInWorker(wheel);
+  } catch (err) {
+    console.warn(`no memory snapshot this time: ${err.message}`);
+    return { stored: false, bytes: 0, reason: err.message };
+  }
+  if (made.version !== pyodideVersion) return { stored: false, bytes: 0, reason: "another Pyodide version" };
   const began = performance.now();
   try {
-    await store.write(key, bytes);
-    return { stored: true, bytes: bytes.length, ms: Math.round(performance.now() - began) };
+    await store.write(key, made.bytes);
+    return { stored: true, bytes: made.bytes.length, made_ms: made.ms, ms: Math.round(performance.now() - began) };
   } catch (err) {
     console.warn(`the memory snapshot was not stored: ${err.message}`);
-    return { stored: false, bytes: bytes.length, reason: err.message };
+    return { stored: false, bytes: made.bytes.length, reason: err.message };
   }
+}
+
+// One run of snapshot-maker.js: the snapshot's bytes, the maker's Pyodide version and its costs.
+function makeInWorker(wheel) {
+  const maker = new Worker(here("./snapshot-maker.js"), { type: "module" });
+  return new Promise((resolve, reject) => {
+    maker.onmessage = ({ data }) => (data.ok ? resolve(data) : reject(new Error(data.reason)));
+    maker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(event.message || "the snapshot worker could not start"));
+    };
+    maker.postMessage({ wheel });
+  }).finally(() => maker.terminate());
 }
 
 /** Forgets a snapshot that restored but could not start the agent. */

@@ -70,13 +70,13 @@ async function runtime(key, wheel) {
   route = { path: chosen.path, detail: chosen.detail };
   announce("runtime", 0.1);
   const booting = async () => {
-    if (chosen.path !== startPath.PATH.SNAPSHOT) return await startPath.boot(Boolean(key), wheel);
+    if (chosen.path !== startPath.PATH.SNAPSHOT) return await startPath.boot(wheel);
     try {
       return await startPath.restore(chosen.bytes);
     } catch (err) {
       route = { path: startPath.PATH.FALLBACK, detail: `snapshot restore failed: ${err.message}` };
       announce("runtime", 0.1);
-      return await startPath.boot(true, wheel);
+      return await startPath.boot(wheel);
     }
   };
   return await Promise.race([booting(), coreFilesMissing()]);
@@ -144,17 +144,28 @@ async function start() {
     await startPath.forget();
     route = { path: startPath.PATH.FALLBACK, detail: `restored snapshot failed: ${err.message}` };
     wheel = fetchWheel();
-    booted = await phase("runtime", 0.05, () => startPath.boot(true, wheel));
+    booted = await phase("runtime", 0.05, () => startPath.boot(wheel));
     service = await startAgent(booted.pyodide, wheel);
   }
-  // Test and bench hooks: the path taken and its costs, then what storing the fresh snapshot did.
-  const costs = { restore_ms: booted.restoreMs ?? null, snapshot_ms: booted.makeMs ?? null };
-  self.agentliteStart = { ...route, ...costs, timings };
+  // Test and bench hooks: the path taken and its costs, then what taking and storing a snapshot did.
+  self.agentliteStart = { ...route, restore_ms: booted.restoreMs ?? null, timings };
   announce("ready", 1, { timings });
   post({ type: MSG.READY });
   const deferred = (self.agentliteDeferred = loadDeferred(booted, wheel));
   inbox.open(service, booted.pyodide, deferred);
-  self.agentliteSnapshotStored = startPath.keep(key, booted.snapshot);
+  self.agentliteSnapshotStored = snapshotForNextVisit(key, deferred, wheel);
+}
+
+// A normal start leaves a snapshot for the next visit, taken once the agent is complete (pydantic and
+// the tools in), so its worker does not compete with the start for the processor.
+async function snapshotForNextVisit(key, deferred, wheel) {
+  if (route.path === startPath.PATH.SNAPSHOT) return { stored: false, bytes: 0, reason: "restored from it" };
+  try {
+    await deferred;
+  } catch (err) {
+    return { stored: false, bytes: 0, reason: `the agent did not load: ${err.message}` };
+  }
+  return await startPath.keep(key, await wheel);
 }
 
 start().catch((err) => post({ type: MSG.FAILED, phase: err.phase || "runtime", message: err.message }));
