@@ -1,5 +1,5 @@
 // How the worker gets a running Pyodide: restored from this browser's memory snapshot when one for this
-// build is stored, otherwise booted normally while taking a fresh snapshot for the next visit.
+// build is stored, otherwise booted normally; a worker of its own then takes a snapshot for the next visit.
 // A snapshot can only hold Python state that holds no JS object and no shared library, so it is taken
 // after the agent's wheel is unpacked and its start-up modules (which do not import pydantic) and their
 // standard-library imports are imported, before any package loads: in a Pyodide of its own
@@ -55,7 +55,7 @@ export async function choose(key) {
 export async function restore(bytes) {
   const began = performance.now();
   const pyodide = await loadPyodide({ ...BASE_OPTIONS(), _loadSnapshot: bytes });
-  return { pyodide, restoreMs: Math.round(performance.now() - began), snapshot: null, wheelInstalled: false };
+  return { pyodide, restoreMs: Math.round(performance.now() - began), wheelInstalled: false };
 }
 
 /** Pyodide booted normally, with the agent's wheel installed. No snapshot is taken here: taking one
@@ -64,7 +64,7 @@ export async function restore(bytes) {
 export async function boot(wheel) {
   const pyodide = await loadPyodide(BASE_OPTIONS());
   installAgentWheel(pyodide, await wheel);
-  return { pyodide, snapshot: null, wheelInstalled: true };
+  return { pyodide, wheelInstalled: true };
 }
 
 /** A memory snapshot of a fresh Pyodide with the agent's wheel installed and the prefix imported,
@@ -119,17 +119,24 @@ export async function keep(key, wheel) {
   }
 }
 
+const MAKER_TIMEOUT_MS = 180_000; // a maker that neither answers nor fails in this time has hung
+
 // One run of snapshot-maker.js: the snapshot's bytes, the maker's Pyodide version and its costs.
 function makeInWorker(wheel) {
   const maker = new Worker(here("./snapshot-maker.js"), { type: "module" });
+  let timer;
   return new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no snapshot after ${MAKER_TIMEOUT_MS / 1000} s`)), MAKER_TIMEOUT_MS);
     maker.onmessage = ({ data }) => (data.ok ? resolve(data) : reject(new Error(data.reason)));
     maker.onerror = (event) => {
       event.preventDefault();
       reject(new Error(event.message || "the snapshot worker could not start"));
     };
     maker.postMessage({ wheel });
-  }).finally(() => maker.terminate());
+  }).finally(() => {
+    clearTimeout(timer);
+    maker.terminate();
+  });
 }
 
 /** Forgets a snapshot that restored but could not start the agent. */

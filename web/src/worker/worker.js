@@ -83,9 +83,10 @@ async function runtime(key, wheel) {
 }
 
 // The agent's wheel: fetched (and checked) in parallel with the runtime phase. A normal boot installs it
-// before taking the snapshot. A restored start needs its files only for the modules that are not in the
-// snapshot (the tools, which need pydantic), so it writes them after `ready` (loadDeferred); its
-// packages phase only waits for the checked bytes, so a missing wheel still fails before `ready`.
+// before the agent starts, and the snapshot maker gets the same bytes. A restored start needs its files
+// only for the modules that are not in the snapshot (the tools, which need pydantic), so it writes them
+// after `ready` (loadDeferred); its packages phase only waits for the checked bytes, so a missing wheel
+// still fails before `ready`.
 function fetchWheel() {
   const wheel = fetchAgentWheel().catch((err) => {
     throw new PhaseError("packages", err);
