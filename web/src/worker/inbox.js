@@ -9,7 +9,7 @@ import { MSG } from "../protocol.js";
 
 // Calls that run or steer a turn: the tools (pydantic) and the tokenizer must be loaded before Python sees them.
 const TURN_CALLS = new Set(["chats.send", "chats.approve", "chats.decide"]);
-const isTurnCall = (message) => message.type === MSG.CALL && TURN_CALLS.has(message.method);
+export const isTurnCall = (message) => message.type === MSG.CALL && TURN_CALLS.has(message.method);
 
 export class Inbox {
   constructor() {

@@ -96,23 +96,35 @@ function importPrefix(pyodide) {
   importlib.destroy();
 }
 
-/** Takes a snapshot in a worker of its own and stores it under `key`; resolves to what happened (never
- * rejects: the app works without one). The maker gets the wheel's bytes this worker checked, and a
- * snapshot of another Pyodide than this worker's (a build deployed meanwhile) is not stored. */
-export async function keep(key, wheel) {
+const MAKER_ATTEMPTS = 5; // turns that may interrupt the maker before this visit gives up
+
+/** Takes a snapshot in a worker of its own, in a quiet spell of the agent (`quiet`, quiet-spell.js;
+ * a turn that starts meanwhile ends the maker and it starts again in the next spell), and stores it
+ * under `key`; resolves to what happened (never rejects: the app works without one). The maker gets
+ * the wheel's bytes this worker checked, and a snapshot of another Pyodide than this worker's (a build
+ * deployed meanwhile) is not stored. */
+export async function keep(key, wheel, quiet) {
   if (!key) return { stored: false, bytes: 0, reason: "no build id" };
-  let made;
-  try {
-    made = await makeInWorker(wheel);
-  } catch (err) {
-    console.warn(`no memory snapshot this time: ${err.message}`);
-    return { stored: false, bytes: 0, reason: err.message };
+  for (let attempt = 1; attempt <= MAKER_ATTEMPTS; attempt++) {
+    const signal = await quiet.begin();
+    try {
+      return await storeMade(key, await makeInWorker(wheel, signal), attempt);
+    } catch (err) {
+      if (signal.aborted) continue; // a turn started: try again when it is over
+      console.warn(`no memory snapshot this time: ${err.message}`);
+      return { stored: false, bytes: 0, reason: err.message };
+    }
   }
+  return { stored: false, bytes: 0, reason: `interrupted by ${MAKER_ATTEMPTS} turns` };
+}
+
+async function storeMade(key, made, attempts) {
   if (made.version !== pyodideVersion) return { stored: false, bytes: 0, reason: "another Pyodide version" };
   const began = performance.now();
   try {
     await store.write(key, made.bytes);
-    return { stored: true, bytes: made.bytes.length, made_ms: made.ms, ms: Math.round(performance.now() - began) };
+    const ms = Math.round(performance.now() - began);
+    return { stored: true, bytes: made.bytes.length, made_ms: made.ms, ms, attempts };
   } catch (err) {
     console.warn(`the memory snapshot was not stored: ${err.message}`);
     return { stored: false, bytes: made.bytes.length, reason: err.message };
@@ -121,11 +133,13 @@ export async function keep(key, wheel) {
 
 const MAKER_TIMEOUT_MS = 180_000; // a maker that neither answers nor fails in this time has hung
 
-// One run of snapshot-maker.js: the snapshot's bytes, the maker's Pyodide version and its costs.
-function makeInWorker(wheel) {
+// One run of snapshot-maker.js: the snapshot's bytes, the maker's Pyodide version and its costs. An
+// aborted `signal` ends the maker.
+function makeInWorker(wheel, signal) {
   const maker = new Worker(here("./snapshot-maker.js"), { type: "module" });
   let timer;
   return new Promise((resolve, reject) => {
+    signal.addEventListener("abort", () => reject(new Error("interrupted by a turn")), { once: true });
     timer = setTimeout(() => reject(new Error(`no snapshot after ${MAKER_TIMEOUT_MS / 1000} s`)), MAKER_TIMEOUT_MS);
     maker.onmessage = ({ data }) => (data.ok ? resolve(data) : reject(new Error(data.reason)));
     maker.onerror = (event) => {

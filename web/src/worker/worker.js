@@ -6,15 +6,24 @@
 import { MSG } from "../protocol.js";
 import { fetchAgentWheel, installAgentWheel, loadDependencies } from "./agent-wheel.js";
 import * as idb from "./idb.js";
-import { Inbox } from "./inbox.js";
+import { Inbox, isTurnCall } from "./inbox.js";
+import { QuietSpell } from "./quiet-spell.js";
 import * as startPath from "./start-path.js";
 
+const QUIET_MS = 2000; // no turn message in and no chat event out for this long: time for the snapshot
+const quiet = new QuietSpell(QUIET_MS);
 const here = (path) => new URL(path, import.meta.url).href;
-const post = (message) => self.postMessage(message);
+const post = (message) => {
+  if (message.type === MSG.EVENT) quiet.busy();
+  self.postMessage(message);
+};
 const inbox = new Inbox(); // messages wait here until Python is ready
 let route = { path: null, detail: "" }; // the start path, repeated in every phase message
 
-self.onmessage = (event) => inbox.receive(event.data);
+self.onmessage = (event) => {
+  if (isTurnCall(event.data)) quiet.busy();
+  inbox.receive(event.data);
+};
 
 class PhaseError extends Error {
   constructor(phase, cause) {
@@ -158,7 +167,7 @@ async function start() {
 }
 
 // A normal start leaves a snapshot for the next visit, taken once the agent is complete (pydantic and
-// the tools in), so its worker does not compete with the start for the processor.
+// the tools in) and quiet, so its worker competes neither with the start nor with a turn.
 async function snapshotForNextVisit(key, deferred, wheel) {
   if (route.path === startPath.PATH.SNAPSHOT) return { stored: false, bytes: 0, reason: "restored from it" };
   try {
@@ -166,7 +175,7 @@ async function snapshotForNextVisit(key, deferred, wheel) {
   } catch (err) {
     return { stored: false, bytes: 0, reason: `the agent did not load: ${err.message}` };
   }
-  return await startPath.keep(key, await wheel);
+  return await startPath.keep(key, await wheel, quiet);
 }
 
 start().catch((err) => post({ type: MSG.FAILED, phase: err.phase || "runtime", message: err.message }));
