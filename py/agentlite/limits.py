@@ -1,7 +1,7 @@
 """Bounds the page and the agent both know, defined once: the settings' numbers, the sandbox's start times.
 
-The page keeps a copy in `web/src/shared-settings.json` (it bundles JSON, it cannot import Python);
-`tests/unit/test_shared_settings.py` fails when the copy and these values disagree. Both sides clamp:
+The page keeps a copy in `web/src/limits.json` (it bundles JSON, it cannot import Python);
+`tests/unit/test_limits_copy.py` fails when the copy and these values disagree. Both sides clamp:
 the page because stored settings may be old or edited, the agent because the page is not its only
 caller (`window.agentlite`, tests).
 """

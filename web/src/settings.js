@@ -2,10 +2,10 @@
 // The API key is kept in memory unless the user opts in to "remember on this device"; a URL never
 // carries it. A remembered key is bound to the origin of the base URL it was saved with, so a link that
 // sets another `base_url` cannot make the page send the key to that host.
-// Dialects, approval kinds and the bounds of numbers come from shared-settings.json, the page's copy
+// Dialects, approval kinds and the bounds of numbers come from limits.json, the page's copy
 // of what the agent checks too (py/agentlite/limits.py; a unit test keeps the two equal).
 
-import shared from "./shared-settings.json";
+import shared from "./limits.json";
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";

@@ -5,7 +5,7 @@
 // use. The frame gets a MessageChannel port and its runtime as text; it has no network (see
 // web/sandbox/frame.html), so every runtime file it needs comes from here, and only from a fixed list.
 // A watchdog removes a frame whose run overstays its time; the next run builds a new one.
-import shared from "../shared-settings.json";
+import shared from "../limits.json";
 import { InvalidResult, checkResult } from "./results.js";
 
 const REALM_OF = { js: "js", shell: "shell", python: "shell" };
@@ -28,7 +28,7 @@ export class SandboxError extends Error {
 export class SandboxHost {
   // baseUrl: the folder of dist/ (holds sandbox/ and pyodide/). bootTimeoutMs bounds a frame's start;
   // startAllowanceMs bounds the start of a heavy runtime (Pyodide) inside a run, which is not counted
-  // against the run's own time (once per frame). The agent waits both out (shared-settings.json).
+  // against the run's own time (once per frame). The agent waits both out (limits.json).
   constructor({
     baseUrl = new URL("./", import.meta.url),
     container = null,

@@ -1,4 +1,4 @@
-"""The page's copy of the settings both sides check (web/src/shared-settings.json) against the agent's
+"""The page's copy of the settings both sides check (web/src/limits.json) against the agent's
 own definitions: a dialect, approval kind or bound changed on one side only fails here."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from agentlite.settings import DIALECT_CHOICES, MAX_WINDOW, Settings
 from agentlite.stream.decoder import DIALECTS
 
 WEB = Path(__file__).resolve().parents[2] / "web"
-SHARED = json.loads((WEB / "src" / "shared-settings.json").read_text())
+SHARED = json.loads((WEB / "src" / "limits.json").read_text())
 
 
 def test_the_page_offers_the_dialects_the_agent_decodes() -> None:
