@@ -24,6 +24,7 @@ from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
 from agentlite.workspace import Workspace, diffs
+from agentlite.workspace.page_files import page_files
 
 RENAME_CHARS = 80  # a tab title the user types
 GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
@@ -69,6 +70,9 @@ class CallHandler:
     async def vfs_readBase64(self, path: str) -> str | None:
         data = await self.service.workspace.read_bytes(path)
         return None if data is None else base64.b64encode(data).decode()
+
+    async def vfs_pageFiles(self, known: dict[str, str] | None = None) -> dict[str, Any]:
+        return await page_files(self.service.workspace, known)
 
     async def vfs_history(self, path: str) -> list[dict[str, Any]]:
         return await self.service.workspace.history(path)
