@@ -25,6 +25,8 @@ from typing import Any
 from agentlite.tools.registry import Risk, Tool
 
 BATCH_LIMIT = 10
+# Execute tools that run JavaScript in the page's frames: they share the "JS" approval and its auto-approve.
+RUNS_JAVASCRIPT = ("browser_js_eval", "preview_page")
 OVERWRITING = {"write_file", "edit_current_editor_document"}  # replace a whole existing file
 FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
 
@@ -110,7 +112,7 @@ async def _kind(
     if tool.risk is Risk.DESTRUCTIVE:
         return Ask.DELETE, target
     if tool.risk is Risk.EXECUTE:
-        return (Ask.JS if "js" in tool.name else Ask.SHELL), None
+        return (Ask.JS if tool.name in RUNS_JAVASCRIPT else Ask.SHELL), None
     if tool.name == "edit_current_editor_document":
         return Ask.OVERWRITE, "open in the editor"
     destination = arguments.get("destination") if tool.name == "move_file" else None

@@ -93,6 +93,7 @@ class FakeTools:
                 self.tool("delete_file", Risk.DESTRUCTIVE),
                 self.tool("shell_exec", Risk.EXECUTE),
                 self.tool("browser_js_eval", Risk.EXECUTE),
+                self.tool("preview_page", Risk.EXECUTE),
                 self.tool("missing_file", Risk.READ, fail=True),
             ]
         )

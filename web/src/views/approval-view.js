@@ -39,6 +39,8 @@ export function describeAction(name, args = {}, stat = null) {
       return `Run in the sandbox: ${firstLine(args.command)}`;
     case "browser_js_eval":
       return `Run in the sandbox: ${firstLine(args.code)}`;
+    case "preview_page":
+      return `Open the preview of ${args.path || "/index.html"} (runs its scripts)`;
     default:
       return `Run ${name}`;
   }
@@ -54,10 +56,10 @@ function editDiff(args) {
 
 /** The command a call would run, or the diff of the change it would make (counted into `action`). */
 function whatItDoes(name, args, action, previewWrite) {
-  if (name === "shell_exec" || name === "browser_js_eval") {
+  if (name === "shell_exec" || name === "browser_js_eval" || name === "preview_page") {
     const code = document.createElement("pre");
     code.className = "tool-command";
-    code.textContent = name === "shell_exec" ? args.command || "" : args.code || "";
+    code.textContent = name === "shell_exec" ? args.command || "" : name === "preview_page" ? args.path || "/index.html" : args.code || "";
     return code;
   }
   const shown = document.createElement("div");
