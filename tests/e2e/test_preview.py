@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from playwright.sync_api import Frame, Page
 
-from tests.e2e.conftest import open_app
+from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from tests.e2e.conftest import open_app, send
+from tests.e2e.scripted_support import approve_through, start, tool_results, wait_idle
+from tests.e2e.test_demo_scenarios import card
 
 WAIT_MS = 30_000
 
@@ -51,6 +54,13 @@ console.info("inline says hi");
     "/lib/one.js": "export const one = 1;\n",
     "/data/items.json": '{"items": ["a", "b", "c"]}',
 }
+
+# browser_js_eval: /lib/math.js imports ./one.js; /lib/text.js is found by its absolute path too.
+IMPORTING = (
+    'const { twice } = await import("/lib/math.js");\n'
+    'const { shout } = await import("/lib/text.js");\n'
+    '`${twice(21)} ${shout("module")}`'
+)
 
 TSX = {
     "/index.html": (
@@ -191,3 +201,27 @@ def test_reload_button_and_entry_choice(page: Page, origin: str) -> None:
         "[data-testid=preview-frame][data-entry='/b.html'][data-state=ready]", timeout=WAIT_MS
     )
     assert frame_of(page).inner_text("p") == "page b"
+
+
+def test_preview_page_tool_and_js_eval_imports_workspace_modules(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    model_server.script(
+        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/index.html"}))),
+        Scripted(chunks=tool_call_chunks(("browser_js_eval", {"code": IMPORTING}))),
+        Scripted(chunks=text_chunks("Looked at it.")),
+    )
+    start(page, origin, model_server)
+    write_files(page, VANILLA)
+    send(page, "check the page")
+    assert approve_through(page, card(page, "preview_page")) == "completed"
+    assert approve_through(page, card(page, "browser_js_eval")) == "completed"
+    wait_idle(page)
+    shown, evaluated = tool_results(model_server)
+    assert "preview of /index.html: ready" in shown
+    assert "title: Vanilla page" in shown
+    assert "Hello preview" in shown and "MODULE! 42" in shown
+    assert "[log] main loaded 42" in shown
+    assert "uncaught errors (1)" in shown and "/js/main.js:13" in shown
+    assert page.get_attribute("[data-testid=preview-frame]", "data-state") == "ready"
+    assert '"42 MODULE!"' in evaluated, evaluated

@@ -10,15 +10,15 @@ const REPORT_LINES = 200;
 
 export function createPreviewer({ slot, call, baseUrl, onLog, onState, onNavigate }) {
   const files = new WorkspaceFiles(call);
-  let lines = []; // the console lines of the current revision: {level, text}
+  let lines = []; // the console lines of the current revision: {level, text, uncaught}
   let entry = null;
   let timer = null;
   const frame = new PreviewFrame({
     slot,
     files,
     baseUrl,
-    onLog: (level, text) => {
-      lines.push({ level, text });
+    onLog: (level, text, uncaught) => {
+      lines.push({ level, text, uncaught });
       onLog(level, text);
     },
     onState,
@@ -53,8 +53,9 @@ export function createPreviewer({ slot, call, baseUrl, onLog, onState, onNavigat
       await quiet(frame);
       const { title, text } = await frame.inspect();
       const state = frame.iframe?.dataset.state || "error";
-      const errors = lines.filter((line) => line.level === "error").map((line) => line.text);
-      return { path, state, title, text, logs: lines.slice(-REPORT_LINES), errors: errors.slice(-REPORT_LINES) };
+      const errors = lines.filter((line) => line.uncaught).map((line) => line.text);
+      const logs = lines.map(({ level, text: line }) => ({ level, text: line }));
+      return { path, state, title, text, logs: logs.slice(-REPORT_LINES), errors: errors.slice(-REPORT_LINES) };
     },
   };
 }

@@ -86,7 +86,7 @@ export class PreviewFrame {
 
   receive(message, entry, revision, resolve) {
     if (!message || typeof message !== "object" || revision !== this.revision) return;
-    if (message.type === "log") this.onLog(String(message.level), String(message.text));
+    if (message.type === "log") this.onLog(String(message.level), String(message.text), message.uncaught === true);
     else if (message.type === "state") {
       this.setState(entry, message.state === "ready" ? "ready" : "error", message.message || "");
       resolve();

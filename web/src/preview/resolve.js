@@ -83,8 +83,9 @@ export function resolveSpecifier(specifier, from, has, missing = () => {}) {
 }
 
 // The module's code with every static and literal dynamic import specifier replaced by its key.
-// `imports` collects the keys, so the caller can hand over the files the page needs.
-export function rewriteImports(code, from, has, { missing, imports } = {}) {
+// `imports` collects the keys, so the caller can hand over the files the page needs; `link(key)`, when
+// given, says what to write instead of the key (browser_js_eval writes blob: URLs).
+export function rewriteImports(code, from, has, { missing, imports, link = (key) => key } = {}) {
   const [found] = parse(code, from);
   let out = "";
   let at = 0;
@@ -94,7 +95,8 @@ export function rewriteImports(code, from, has, { missing, imports } = {}) {
     if (key === null) continue;
     if (imports) imports.add(key);
     const quoted = item.d > -1; // dynamic import: the range includes the quotes
-    out += code.slice(at, item.s) + (quoted ? JSON.stringify(key) : key);
+    const written = link(key);
+    out += code.slice(at, item.s) + (quoted ? JSON.stringify(written) : written);
     at = item.e;
   }
   return out + code.slice(at);
