@@ -25,7 +25,10 @@ export function rewriteHtml(html, from, has, missing) {
         return key ? `${head}${quote}${key}${quote}` : whole;
       })
       .replace(SRCSET, (_whole, head, quote, value) => `${head}${quote}${srcset(value, ref)}${quote}`)
-      .replace(STYLE_ATTR, (_whole, head, quote, value) => `${head}${quote}${rewriteCss(value, from, has, missing)}${quote}`);
+      .replace(
+        STYLE_ATTR,
+        (_whole, head, quote, value) => `${head}${quote}${rewriteCss(value, from, has, missing)}${quote}`,
+      );
   const pieces = [];
   let at = 0;
   for (const match of html.matchAll(BLOCK)) {

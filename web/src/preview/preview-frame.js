@@ -8,9 +8,21 @@ const INSPECT_TIMEOUT_MS = 3_000;
 const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
 
 export class PreviewFrame {
-  // slot: the element that holds the iframe; files: a WorkspaceFiles; baseUrl: dist/ (holds sandbox/).
+  /**
+   * slot: the element that holds the iframe; files: a WorkspaceFiles; baseUrl: dist/ (holds sandbox/).
+   * @param {{slot: Element, files: import("./workspace-files.js").WorkspaceFiles, baseUrl: string | URL,
+   *   onLog?: (level: string, text: string, uncaught: boolean) => void,
+   *   onState?: (state: {entry: string, state: string, revision: number, message?: string}) => void,
+   *   onNavigate?: (path: string) => void}} options
+   */
   constructor({ slot, files, baseUrl, onLog = () => {}, onState = () => {}, onNavigate = () => {} }) {
-    Object.assign(this, { slot, files, baseUrl: new URL(baseUrl), onLog, onState, onNavigate });
+    this.slot = slot;
+    this.files = files;
+    this.baseUrl = new URL(baseUrl);
+    this.onLog = onLog;
+    this.onState = onState;
+    this.onNavigate = onNavigate;
+    this.loaded = new WeakMap(); // iframe -> Promise of its first load
     this.revision = 0;
     this.iframe = null;
     this.port = null;
@@ -59,7 +71,7 @@ export class PreviewFrame {
     iframe.dataset.revision = String(revision);
     iframe.title = `Preview of ${entry}`;
     iframe.className = "preview-frame";
-    iframe.loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+    this.loaded.set(iframe, new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true })));
     iframe.src = new URL("sandbox/preview.html", this.baseUrl).href;
     this.iframe?.replaceWith(iframe);
     if (!iframe.isConnected) this.slot.append(iframe);
@@ -69,7 +81,7 @@ export class PreviewFrame {
   }
 
   async boot(iframe, bundle, revision) {
-    await iframe.loaded;
+    await this.loaded.get(iframe);
     if (revision !== this.revision) return;
     iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
     const channel = new MessageChannel();

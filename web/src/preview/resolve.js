@@ -68,6 +68,12 @@ export function findModule(path, has) {
 
 // The key a module specifier of the file `from` resolves to, or null to leave it as written.
 // `has(path)` says whether a workspace file exists; `missing(text)` hears of what does not.
+/**
+ * @param {string} specifier
+ * @param {string} from
+ * @param {(path: string) => boolean} has
+ * @param {(text: string) => void} [missing]
+ */
 export function resolveSpecifier(specifier, from, has, missing = () => {}) {
   if (Object.hasOwn(VENDOR_ENTRIES, specifier)) return `${VENDOR}/${VENDOR_ENTRIES[specifier]}`;
   if (from.startsWith(VENDOR) && specifier.startsWith("./")) return `${VENDOR}/${specifier.slice(2)}`;
@@ -85,6 +91,12 @@ export function resolveSpecifier(specifier, from, has, missing = () => {}) {
 // The module's code with every static and literal dynamic import specifier replaced by its key.
 // `imports` collects the keys, so the caller can hand over the files the page needs; `link(key)`, when
 // given, says what to write instead of the key (browser_js_eval writes blob: URLs).
+/**
+ * @param {string} code
+ * @param {string} from
+ * @param {(path: string) => boolean} has
+ * @param {{missing?: (text: string) => void, imports?: Set<string>, link?: (key: string) => string}} [options]
+ */
 export function rewriteImports(code, from, has, { missing, imports, link = (key) => key } = {}) {
   const [found] = parse(code, from);
   let out = "";
@@ -103,6 +115,12 @@ export function rewriteImports(code, from, has, { missing, imports, link = (key)
 }
 
 // CSS: url(...) and @import "..." pointing into the workspace become keys.
+/**
+ * @param {string} css
+ * @param {string} from
+ * @param {(path: string) => boolean} has
+ * @param {(text: string) => void} [missing]
+ */
 export function rewriteCss(css, from, has, missing = () => {}) {
   const swap = (ref) => {
     const path = workspacePath(ref, from);

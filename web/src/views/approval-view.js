@@ -62,7 +62,12 @@ function whatItDoes(name, args, action, previewWrite) {
   if (name === "shell_exec" || name === "browser_js_eval" || name === "preview_page") {
     const code = document.createElement("pre");
     code.className = "tool-command";
-    code.textContent = name === "shell_exec" ? args.command || "" : name === "preview_page" ? args.path || "/index.html" : args.code || "";
+    code.textContent =
+      name === "shell_exec"
+        ? args.command || ""
+        : name === "preview_page"
+          ? args.path || "/index.html"
+          : args.code || "";
     return code;
   }
   const shown = document.createElement("div");

@@ -39,7 +39,10 @@ def report(path: str, result: dict[str, Any], limit: int) -> ToolResult:
     logs = [log for log in result.get("logs") or [] if isinstance(log, dict)]
     errors = [str(e) for e in result.get("errors") or []]
     console = "\n".join(f"[{log.get('level', 'log')}] {log.get('text', '')}" for log in logs)
-    parts = [f"preview of {path}: {state}", f"title: {result.get('title') or '(none)'}"]
+    parts = [f"preview of {path}: {state}"]
+    if result.get("message"):
+        parts.append(str(result["message"]))
+    parts.append(f"title: {result.get('title') or '(none)'}")
     parts.append(f"--- visible text ---\n{cap_text(str(result.get('text') or ''), TEXT_CHARS) or '(none)'}")
     parts.append(f"--- console ({len(logs)} lines) ---\n{cap_text(console, limit) or '(empty)'}")
     if errors:
