@@ -3,7 +3,7 @@
 import { PreviewFrame } from "./preview-frame.js";
 import { WorkspaceFiles } from "./workspace-files.js";
 
-const RELOAD_DEBOUNCE_MS = 40; // a burst of writes (one tool call, an undo of a turn) is one reload
+const RELOAD_DEBOUNCE_MS = 20; // a burst of writes (one tool call, an undo of a turn) is one reload
 const QUIET_MS = 150; // preview_page: the page counts as drawn once its DOM has been still this long
 const QUIET_LIMIT_MS = 3_000;
 const REPORT_LINES = 200;

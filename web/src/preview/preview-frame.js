@@ -23,6 +23,8 @@ export class PreviewFrame {
     this.onState = onState;
     this.onNavigate = onNavigate;
     this.loaded = new WeakMap(); // iframe -> Promise of its first load
+    /** @type {HTMLIFrameElement | null} */
+    this.spare = null;
     this.revision = 0;
     this.iframe = null;
     this.port = null;
@@ -39,6 +41,9 @@ export class PreviewFrame {
     const revision = ++this.revision;
     this.ready = this.load(entry, revision).catch((err) => {
       if (revision === this.revision) this.setState(entry, "error", err.message);
+    });
+    this.ready.then(() => {
+      if (revision === this.revision && !this.spare) this.spare = this.blankFrame();
     });
     return this.ready;
   }
@@ -57,24 +62,33 @@ export class PreviewFrame {
     await this.boot(iframe, bundle, revision);
   }
 
-  makeFrame(entry, revision) {
-    this.port?.close();
+  // The next reload's frame, loaded ahead while the page is idle: a reload then skips the frame's load.
+  blankFrame() {
     const iframe = document.createElement("iframe");
     // A controlled page lets the service worker sandbox the frame by header (offline, a frame
     // sandboxed by attribute could not load); the attribute follows once it has loaded.
     const byHeader = Boolean(globalThis.navigator?.serviceWorker?.controller);
     if (!byHeader) iframe.setAttribute("sandbox", "allow-scripts");
     iframe.setAttribute("referrerpolicy", "no-referrer");
+    iframe.className = "preview-frame";
+    iframe.hidden = true;
+    this.loaded.set(iframe, new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true })));
+    iframe.src = new URL("sandbox/preview.html", this.baseUrl).href;
+    this.slot.append(iframe);
+    return iframe;
+  }
+
+  makeFrame(entry, revision) {
+    this.port?.close();
+    const iframe = this.spare || this.blankFrame();
+    this.spare = null;
     iframe.dataset.testid = "preview-frame";
     iframe.dataset.entry = entry;
     iframe.dataset.state = "loading";
     iframe.dataset.revision = String(revision);
     iframe.title = `Preview of ${entry}`;
-    iframe.className = "preview-frame";
-    this.loaded.set(iframe, new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true })));
-    iframe.src = new URL("sandbox/preview.html", this.baseUrl).href;
-    this.iframe?.replaceWith(iframe);
-    if (!iframe.isConnected) this.slot.append(iframe);
+    iframe.hidden = false;
+    if (this.iframe && this.iframe !== iframe) this.iframe.remove();
     this.iframe = iframe;
     this.onState({ entry, state: "loading", revision });
     return iframe;
