@@ -302,6 +302,7 @@ export function createChatView(root, actions) {
     chat.toolThinking.set(event.tool_id, (chat.toolThinking.get(event.tool_id) || "") + event.text);
   }
 
+  /** @type {Partial<Record<import("../chat-events.js").ChatEventKind, (chat: any, e: any) => unknown>>} */
   const HANDLERS = {
     turn_start: turnStart,
     title: (chat, e) => tabs.setTitle(chat.id, e.title),
