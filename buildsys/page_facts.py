@@ -10,6 +10,8 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import types
+import typing
 from typing import Any
 
 from buildsys.common import ROOT, WEB, say
@@ -73,6 +75,47 @@ SOURCES = {
 }
 
 
+def ts_type(hint: Any) -> str:
+    """A Python annotation as the TypeScript type of its JSON form (what the page receives)."""
+    origin = typing.get_origin(hint)
+    if hint is type(None):
+        return "null"
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(ts_type(arg) for arg in typing.get_args(hint))
+    if origin is typing.Literal:
+        return " | ".join(json.dumps(arg) for arg in typing.get_args(hint))
+    if origin in (list, tuple):
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        item = ts_type(args[0]) if len(set(args)) == 1 else "unknown"
+        return f"({item})[]" if "|" in item else f"{item}[]"
+    if origin is dict or hint is dict:
+        return "Record<string, unknown>"
+    return {str: "string", int: "number", float: "number", bool: "boolean"}.get(hint, "unknown")
+
+
+def chat_event_types() -> str:
+    """The chat events as TypeScript types, one per kind: a field the engine leaves out while it is
+    None is optional; the page's type check reads them (web/src/chat-events.js)."""
+    from dataclasses import fields
+
+    from agentlite.engine.chat_events import WIRE_EVENTS
+
+    lines = ["export interface ChatEvents {"]
+    for cls in WIRE_EVENTS:
+        hints = typing.get_type_hints(cls)
+        omitted = getattr(cls, "OMIT_WHEN_NONE", frozenset())
+        members = [f"kind: {json.dumps(cls.kind)}"]
+        for item in fields(cls):
+            optional = "?" if item.name in omitted else ""
+            members.append(f"{item.name}{optional}: {ts_type(hints[item.name])}")
+        lines.append(f"  {cls.kind}: {{ {'; '.join(members)} }};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+TYPE_SOURCES = {"chat-event-types.d.ts": ("py/agentlite/engine/chat_events.py", chat_event_types)}
+
+
 def render() -> dict[str, str]:
     """Each generated file's name and the text its source makes now."""
     _agent_package()
@@ -80,6 +123,8 @@ def render() -> dict[str, str]:
     for name, (source, key, make) in SOURCES.items():
         body = {"//": HEADER.format(source=source), key: make()}
         texts[name] = json.dumps(body, indent=2) + "\n"
+    for name, (source, make_text) in TYPE_SOURCES.items():
+        texts[name] = f"// {HEADER.format(source=source)}\n{make_text()}"
     return texts
 
 

@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 
@@ -20,12 +21,28 @@ WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
 GENERATED = WEB_SRC / "generated"
 
 
-@pytest.mark.parametrize("name", sorted(page_facts.SOURCES))
+@pytest.mark.parametrize("name", sorted([*page_facts.SOURCES, *page_facts.TYPE_SOURCES]))
 def test_the_committed_copy_is_what_its_source_makes(name: str) -> None:
     committed = (GENERATED / name).read_text() if (GENERATED / name).exists() else ""
     assert committed == page_facts.render()[name], (
         f"web/src/generated/{name} is stale: run `python -m buildsys.page_facts` and commit it"
     )
+
+
+@pytest.mark.parametrize(
+    ("hint", "expected"),
+    [
+        (str | None, "string | null"),
+        (list[dict[str, Any]], "Record<string, unknown>[]"),
+        (list[str | int], "(string | number)[]"),
+        (Literal["a", "b"], '"a" | "b"'),
+        (tuple[str, ...], "string[]"),
+        (bool, "boolean"),
+        (object, "unknown"),
+    ],
+)
+def test_event_field_types_are_their_json_forms(hint: Any, expected: str) -> None:
+    assert page_facts.ts_type(hint) == expected
 
 
 def test_a_tools_page_facts_name_arguments_it_has() -> None:

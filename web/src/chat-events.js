@@ -4,8 +4,10 @@
 // context.stubbed, tool_status.result, ...) may be absent; see the Python docstrings for what each means.
 import { events } from "./generated/chat-events.json";
 
+/** Each event kind's fields and their types (generated beside the table, read by the type check only).
+ * @typedef {import("./generated/chat-event-types").ChatEvents} ChatEvents */
 /** An event kind the engine sends; the type check fails on a kind it does not.
- * @typedef {keyof typeof events} ChatEventKind */
+ * @typedef {keyof ChatEvents} ChatEventKind */
 
 export const CHAT_EVENTS = Object.freeze(events);
 

@@ -15,6 +15,7 @@ import { RetryNotices } from "./retry-notice.js";
 import { ToolCard } from "./tool-card.js";
 
 /** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
+/** @typedef {import("../chat-events.js").ChatEventKind} ChatEventKind */
 
 const DECISION_LABEL = { retry: "Retry", alternative: "Try an alternative", skip: "Skip", cancel: "Cancel" };
 
@@ -303,7 +304,8 @@ export function createChatView(root, actions) {
     chat.toolThinking.set(event.tool_id, (chat.toolThinking.get(event.tool_id) || "") + event.text);
   }
 
-  /** @type {Partial<Record<import("../chat-events.js").ChatEventKind, (chat: ChatRecord, e: any) => unknown>>} */
+  /** Each event kind's handler, which gets that kind's fields (the type check reads them from the engine's events).
+   * @type {{[K in ChatEventKind]?: (chat: ChatRecord, e: import("../chat-events.js").ChatEvents[K]) => unknown}} */
   const HANDLERS = {
     turn_start: turnStart,
     title: (chat, e) => tabs.setTitle(chat.id, e.title),
