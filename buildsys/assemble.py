@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline, preview_vendor
+from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline, page_facts, preview_vendor
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -166,6 +166,7 @@ def build() -> None:
         add_bytecode([w.name for w in wheels])
         lockfile.write([PYODIDE_DIR / w.name for w in wheels], info, PYODIDE_DIR / LOCK_NAME)
         stamps.mark("lock", lock_key)
+    page_facts.refresh()  # the page's tables of the agent's facts, before the page is bundled
     front_end(stamps)
     preview_vendor.build(stamps)
     asset_urls.write(DIST)

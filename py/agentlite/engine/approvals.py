@@ -25,8 +25,6 @@ from typing import Any
 from agentlite.tools.registry import Risk, Tool
 
 BATCH_LIMIT = 10
-# Execute tools that run JavaScript in the page's frames: they share the "JS" approval and its auto-approve.
-RUNS_JAVASCRIPT = ("browser_js_eval", "preview_page")
 OVERWRITING = {"write_file", "edit_current_editor_document"}  # replace a whole existing file
 FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
 
@@ -109,10 +107,10 @@ async def _kind(
     tool: Tool, arguments: dict[str, Any], batch_size: int, exists: Exists
 ) -> tuple[Ask | None, str | None]:
     target = _resource(tool, arguments)
-    if tool.risk is Risk.DESTRUCTIVE:
+    if tool.asks == Ask.DELETE:
         return Ask.DELETE, target
-    if tool.risk is Risk.EXECUTE:
-        return (Ask.JS if tool.name in RUNS_JAVASCRIPT else Ask.SHELL), None
+    if tool.asks in (Ask.JS, Ask.SHELL):
+        return Ask(tool.asks), None
     if tool.name == "edit_current_editor_document":
         return Ask.OVERWRITE, "open in the editor"
     destination = arguments.get("destination") if tool.name == "move_file" else None

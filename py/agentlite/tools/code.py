@@ -167,6 +167,8 @@ TOOLS = [
         browser_js_eval,
         Risk.EXECUTE,
         resource=lambda _args: "sandbox",
+        content="code",
+        asks="js",
     ),
     Tool(
         "shell_exec",
@@ -176,5 +178,7 @@ TOOLS = [
         Risk.EXECUTE,
         streamed=("command",),
         resource=lambda _args: "sandbox",
+        content="command",
+        asks="shell",
     ),
 ]

@@ -68,4 +68,6 @@ TOOL = Tool(
     preview_page,
     Risk.EXECUTE,
     resource=lambda _args: "preview",
+    content="path",
+    asks="js",  # it runs the page's JavaScript: asked (and auto-approved) like browser_js_eval
 )
