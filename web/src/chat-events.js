@@ -24,7 +24,7 @@ export const CHAT_EVENTS = Object.freeze({
   stopped: ["reason", "message"],
   notice: ["level", "message"],
   // context, plan and memory
-  context: ["used", "window", "limit", "source", "stubbed", "summarized"],
+  context: ["used", "window", "limit", "source", "stubbed", "summarized", "instructions"],
   summary: ["covered", "source", "text"],
   plan: ["turn", "steps"],
   memory: ["action", "memory"],
