@@ -17,19 +17,36 @@ PATH_KEYS = ("path", "source", "destination", "file_path", "filename")
 
 
 def commit_notes(chats: Iterable[dict[str, Any]]) -> dict[str, str]:
-    """Turn id -> commit message, from chat records (`ChatSession.to_record()`)."""
+    """Turn id -> commit message, from chat records (`ChatSession.to_record()`). A regenerated answer's
+    turn has no user message of its own: its request is the one it answers (its parent)."""
     asked: dict[str, str] = {}
     calls: dict[str, list[str]] = {}
     for chat in chats:
-        for message in chat.get("messages") or ():
+        messages = [m for m in chat.get("messages") or () if isinstance(m, dict)]
+        by_id = {m.get("id"): m for m in messages}
+        for message in messages:
             turn = message.get("turn")
             if not isinstance(turn, str):
                 continue
-            if message.get("role") == "user" and not message.get("hidden") and turn not in asked:
-                asked[turn] = _subject(str(message.get("content") or ""))
+            if turn not in asked:
+                request = _request_of(message, by_id)
+                if request is not None:
+                    asked[turn] = _subject(str(request.get("content") or ""))
             for call in message.get("tool_calls") or () if message.get("role") == "assistant" else ():
                 calls.setdefault(turn, []).append(_call_line(call))
     return {turn: _message(subject, calls.get(turn, [])) for turn, subject in asked.items()}
+
+
+def _request_of(message: dict[str, Any], by_id: dict[Any, dict[str, Any]]) -> dict[str, Any] | None:
+    """The user's message that `message` belongs to: itself, or the nearest one up its parents."""
+    seen: set[Any] = set()
+    current: dict[str, Any] | None = message
+    while current is not None and current.get("id") not in seen:
+        if current.get("role") == "user" and not current.get("hidden"):
+            return current
+        seen.add(current.get("id"))
+        current = by_id.get(current.get("parent"))
+    return None
 
 
 def _subject(text: str) -> str:

@@ -33,3 +33,17 @@ def test_a_turn_gets_its_request_and_its_tool_calls() -> None:
     )
     assert len(notes["t2"]) == SUBJECT_CHARS and notes["t2"].endswith("…")
     assert set(notes) == {"t1", "t2"}
+
+
+def test_a_regenerated_answer_takes_the_request_it_answers() -> None:
+    chat = {
+        "messages": [
+            {"id": "u", "role": "user", "content": "Write a poem", "turn": "t1"},
+            {"id": "a1", "role": "assistant", "content": "one", "turn": "t1", "parent": "u"},
+            {"id": "a2", "role": "assistant", "content": "two", "turn": "t2", "parent": "u"},
+            {"id": "x", "role": "assistant", "content": "orphan", "turn": "t3", "parent": "x"},
+        ]
+    }
+    notes = commit_notes([chat])
+    assert notes["t1"] == notes["t2"] == "Write a poem"
+    assert "t3" not in notes
