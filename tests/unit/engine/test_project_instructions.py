@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from agentlite.engine.project_instructions import MAX_CHARS, instruction_paths, render
+from agentlite.demo.conversation import Conversation
+from agentlite.engine.project_instructions import MAX_CHARS, instruction_paths, instructions_message, render
 from agentlite.engine.prompt import system_prompt
+from agentlite.engine.turn_request import flatten
 from agentlite.workspace import MemoryStorage, Workspace
 from tests.unit.engine.support import Harness, say
 
@@ -64,3 +66,11 @@ def test_agents_md_is_a_message_after_the_unchanged_system_prompt_and_edits_appl
     assert "project-instructions" not in str(third)
     meters = harness.of("context")
     assert meters[0]["instructions"] > 0 and "instructions" not in meters[-1]
+
+
+def test_the_demo_model_reads_the_request_past_the_instructions_in_chat_mode() -> None:
+    history = [*instructions_message("Use tabs."), {"role": "user", "content": "Hello there"}]
+    merged = flatten(history)  # Chat mode: one user message
+    assert len(merged) == 1
+    assert Conversation.read({"messages": merged}).request == "Hello there"
+    assert Conversation.read({"messages": history}).request == "Hello there"
