@@ -164,7 +164,8 @@ class TokenCounter:
         return self.ratio
 
     def seed(self, ratio: float) -> None:
-        """Start from a ratio a refusal stated for this model (kept by a counter already calibrated)."""
+        """Start from the ratio a refusal stated for this turn's model, 1 when none did (a counter that
+        has calibrated already keeps its own ratio; the seed is where a switch of source restarts)."""
         self.baseline = ratio
         if self.samples == 0:
             self.ratio = ratio

@@ -33,9 +33,7 @@ def turn_budget(
     """The chat's window, or the smaller one a refusal stated for this endpoint and model, counted the
     way that server counts when a refusal told us."""
     key = model_key(settings)
-    ratio = counts.ratio(key)
-    if ratio is not None:
-        counter.seed(ratio)
+    counter.seed(counts.ratio(key) or 1.0)  # 1: nothing stated for this model (another's ratio must go)
     stated = counts.window(key)
     return Budget(counter, min(limits.window, stated or limits.window), limits.reserve)
 

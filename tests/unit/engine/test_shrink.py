@@ -142,8 +142,8 @@ class CountingServer:
 def test_a_refusal_whose_window_our_count_already_meets_gets_a_smaller_attempt_that_fits() -> None:
     """The server counts 3× ours: our estimate fits its window, its count does not. Its count is the
     truth: the retry is cut until the scaled request fits, and the ratio is remembered."""
-    server = CountingServer(factor=3, window_share=2.2)
-    h = Harness(server)
+    server = CountingServer(factor=3, window_share=2.8)
+    h = _cancelling(Harness(server))
     _six_message_history(h)
     h.run("which batch was slowest?")
     refused, retry = h.requests()
@@ -155,8 +155,8 @@ def test_a_refusal_whose_window_our_count_already_meets_gets_a_smaller_attempt_t
 
 
 def test_the_remembered_ratio_sizes_another_chats_first_request() -> None:
-    server = CountingServer(factor=3, window_share=2.2)
-    h = Harness(server)
+    server = CountingServer(factor=3, window_share=2.8)
+    h = _cancelling(Harness(server))
     _six_message_history(h)
     h.run("which batch was slowest?")
     assert h.engine is not None and h.transport is not None
@@ -167,10 +167,17 @@ def test_the_remembered_ratio_sizes_another_chats_first_request() -> None:
     other.add(Message("tool", LOG, tool_call_id="c9", name="read_file", turn="t0"))
     other.add(Message("assistant", "Read it.", turn="t0"))
     other.configure(context_window=server.window)  # the window the listing gives, counted our way
+    h.chat = other  # a decision in this chat is answered in this chat
     asyncio.run(_turn(other, h.transport, "and the fastest?"))
     third = h.requests()[2]
     assert int(_size(third) * 3) <= server.window, "sized in the server's count before any refusal"
     assert len(h.requests()) == 3 and h.text().count("fits at") == 2
+
+
+def _cancelling(h: Harness) -> Harness:
+    """A user who cancels when asked to decide (a turn that gives up ends instead of waiting)."""
+    h.on_event = answer_when("decision", lambda chat, _event: chat.decide("cancel"))(h)
+    return h
 
 
 async def _turn(chat: ChatSession, transport: ScriptedTransport, text: str) -> None:
@@ -180,8 +187,8 @@ async def _turn(chat: ChatSession, transport: ScriptedTransport, text: str) -> N
 
 
 def test_a_stated_window_without_a_size_that_our_count_meets_still_cuts_by_a_step() -> None:
-    server = CountingServer(factor=3, window_share=2.2, states_size=False)
-    h = Harness(server)
+    server = CountingServer(factor=3, window_share=2.8, states_size=False)
+    h = _cancelling(Harness(server))
     _six_message_history(h)
     h.run("which batch was slowest?")
     refused, retry, *_ = h.requests()
@@ -191,8 +198,7 @@ def test_a_stated_window_without_a_size_that_our_count_meets_still_cuts_by_a_ste
 
 
 def test_the_user_is_told_when_a_smaller_attempt_was_refused_too() -> None:
-    h = Harness(CountingServer(factor=40, window_share=1.0))
-    h.on_event = answer_when("decision", lambda chat, _event: chat.decide("cancel"))(h)
+    h = _cancelling(Harness(CountingServer(factor=40, window_share=1.0)))
     _six_message_history(h)
     h.run("which batch was slowest?")
     rounds = [body for body in h.requests() if body.get("tools")]  # not the summary request
