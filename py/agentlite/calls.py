@@ -23,7 +23,9 @@ from agentlite.engine.chat_markdown import chat_markdown
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import Workspace, diffs
+from agentlite.workspace import Workspace, diffs, mirror
+from agentlite.workspace.staging import ImportStaging
+from agentlite.workspace.turns import DISK_AUTHOR
 
 RENAME_CHARS = 80  # a tab title the user types
 GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
@@ -47,6 +49,7 @@ class Service(Protocol):
 class CallHandler:
     def __init__(self, service: Service) -> None:
         self.service = service
+        self.staging = ImportStaging()
 
     async def dispatch(self, method: str, args: dict[str, Any]) -> Any:
         group, _, name = method.partition(".")
@@ -116,6 +119,44 @@ class CallHandler:
     async def vfs_importZip(self, data: str, history: bool | None = None) -> dict[str, Any]:
         change = await self.service.workspace.import_zip(base64.b64decode(data), history=history)
         return _change(change)
+
+    async def vfs_importStart(self) -> str:
+        """Begin an import that arrives in batches (a local folder); its id for the calls below."""
+        return self.staging.begin()
+
+    async def vfs_importAdd(
+        self, id: str, files: list[dict[str, str]], folders: list[str] | None = None
+    ) -> dict[str, int]:
+        """One batch: `files` as `{path, data}` (data in base64), empty `folders` by path."""
+        batch = {str(f["path"]): base64.b64decode(f["data"]) for f in files}
+        limit = self.service.workspace.max_file_size
+        staged = self.staging.add(id, batch, list(folders or []), limit)
+        return {"files": len(staged.files), "bytes": staged.size}
+
+    async def vfs_importFinish(
+        self, id: str, disk: bool = False, deleted: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Commit every batch of the import as ONE recorded change: the user's, or with `disk` a change
+        made outside the app to the opened folder (`deleted`: its files gone from disk)."""
+        staged = self.staging.take(id)
+        author = DISK_AUTHOR if disk else "user"
+        folders = sorted(staged.folders)
+        change = await self.service.workspace.import_files(
+            staged.files, folders, deleted=list(deleted or []), author=author
+        )
+        return _change(change)
+
+    async def vfs_mirrorPlan(
+        self, disk: dict[str, str], synced: dict[str, str], only: list[str] | None = None
+    ) -> dict[str, Any]:
+        """An opened folder against the workspace (`mirror`): the disk's and the last sync's sha256 by path
+        in, what to write where and what conflicts out."""
+        listing = await self.service.workspace.list("/", recursive=True, details=True)
+        files = {e["path"]: e["sha256"] for e in listing if e["kind"] == "file"}
+        return mirror.plan(files, disk, synced, only).to_dict()
+
+    async def vfs_importCancel(self, id: str) -> None:
+        self.staging.cancel(id)
 
     async def vfs_check(self) -> list[str]:
         return await self.service.workspace.check()

@@ -285,6 +285,24 @@ class Workspace:
         `history=True` insists on the history (the workspace must be empty: `clear()` first)."""
         return await archive.import_zip(self._machinery, data, history, replace_all, turn, author)
 
+    async def import_files(
+        self,
+        files: dict[str, bytes],
+        folders: Sequence[str] = (),
+        *,
+        deleted: Sequence[str] = (),
+        turn: str | None = None,
+        author: str | None = None,
+    ) -> Change:
+        """Add files and folders (a local folder's, read by the page) as ONE change in one turn; the files
+        `deleted` (gone from an opened folder) are deleted in that same change."""
+        for path, data in files.items():
+            self._machinery.check_size(path, len(data))
+        named = {paths.normalize(p): data for p, data in files.items()}
+        made = {paths.normalize(p) for p in folders}
+        gone = frozenset(paths.normalize(p) for p in deleted)
+        return await archive.import_files(self._machinery, made, named, False, turn, author, gone)
+
     async def clear(self) -> None:
         """Erase everything, history included (not undoable): used before importing a full history."""
         await self._machinery.erase()

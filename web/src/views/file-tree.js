@@ -173,5 +173,5 @@ export function createFileTree(tree, actions) {
     if (!inside && parentOf(source) !== folder) actions.onMove(source, folder);
   });
 
-  return { render, select };
+  return { render, select, dropFolder };
 }
