@@ -118,3 +118,43 @@ def test_files_dropped_on_a_folder_land_in_it(app: Page) -> None:
     wait_file(app, "/lib/dropped.txt", "dropped\n")
     wait_file(app, "/lib/trace.log", "x")  # no .gitignore here: nothing is skipped
     assert vfs(app, "readText", "/lib/keep.txt") == "kept\n"
+
+
+# A drop of one folder as the browser hands it over: entries of the File and Directory Entries API. A
+# script cannot make a real DataTransfer holding a folder, so the drop event carries a stand-in of the
+# same shape (types, files, items with webkitGetAsEntry).
+FAKE_FOLDER_DROP = """(tree) => {
+  const file = (name, text) => ({ isDirectory: false, name, file: (ok) => ok(new File([text], name)) });
+  const folder = (name, children) => {
+    let given = false;
+    const reader = { readEntries: (ok) => { ok(given ? [] : children); given = true; } };
+    return { isDirectory: true, name, createReader: () => reader };
+  };
+  const top = folder("site", [
+    file("index.html", "<h1>hi</h1>"),
+    file(".gitignore", "dist/\\n"),
+    folder("css", [file("main.css", "body {}")]),
+    folder("empty", []),
+    folder("dist", [file("bundle.js", "built")]),
+    folder(".git", [file("config", "[core]")]),
+  ]);
+  const item = { kind: "file", webkitGetAsEntry: () => top, getAsFile: () => null };
+  const transfer = { types: ["Files"], files: [{ name: "site" }], items: [item], dropEffect: "none" };
+  const target = document.querySelector(tree);
+  for (const type of ["dragover", "drop"]) {
+    const event = new Event(type, { bubbles: true, cancelable: true });
+    Object.defineProperty(event, "dataTransfer", { value: transfer });
+    target.dispatchEvent(event);
+  }
+}"""
+
+
+def test_a_folder_dropped_on_the_tree_keeps_its_empty_folders_and_skips_the_rest(app: Page) -> None:
+    app.evaluate(FAKE_FOLDER_DROP, "[data-testid=file-tree]")
+    status = app.locator("#files-message")
+    expect(status).to_have_text("Imported 3 files from site as one change.", timeout=WAIT_MS)
+    listing = {e["path"]: e["kind"] for e in app.evaluate("() => window.agentlite.vfs.list('/')")}
+    assert listing == {"/.gitignore": "file", "/css": "dir", "/empty": "dir", "/index.html": "file"}
+    assert vfs(app, "readText", "/css/main.css") == "body {}"
+    note = app.locator("[data-testid=import-skipped]")
+    expect(note).to_contain_text("Skipped 2 files of site: 1 in .git/, 1 left out by .gitignore.")

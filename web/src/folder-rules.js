@@ -63,7 +63,8 @@ export function skippedText(skipped) {
   const counts = new Map();
   for (const { reason } of skipped) counts.set(reason, (counts.get(reason) || 0) + 1);
   const parts = [];
-  for (const [reason, count] of counts) {
+  for (const reason of Object.keys(REASONS).filter((key) => counts.has(key))) {
+    const count = counts.get(reason);
     const where = reason === "ignored" ? "left out by .gitignore" : `in ${REASONS[reason]}`;
     parts.push(`${count.toLocaleString("en")} ${where}`);
   }

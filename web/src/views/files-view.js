@@ -126,5 +126,6 @@ export function createFilesView(root, { call, onChoose = () => {}, onShown = () 
     flush: () => editor.flush(),
     busy: () => editor.busy(),
     path: () => openPath,
+    say,
   };
 }
