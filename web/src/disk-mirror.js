@@ -18,8 +18,11 @@ const same = (file, record) => record && file.size === record.size && file.lastM
 
 export class DiskMirror {
   /** `synced`: path → {sha, size, modified} at the last sync; `onConflicts(list)`: the open conflicts. */
-  constructor(handle, synced, { call, onConflicts = () => {} }) {
-    Object.assign(this, { handle, synced: { ...synced }, call, onConflicts });
+  constructor(handle, synced, { call, onConflicts = (_list) => {} }) {
+    this.handle = handle;
+    this.synced = { ...synced };
+    this.call = call;
+    this.onConflicts = onConflicts;
     this.conflicts = new Map();
     this.running = Promise.resolve();
   }

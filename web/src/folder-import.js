@@ -19,7 +19,10 @@ export function itemsFromInput(fileList, base = "/") {
 export async function itemsFromDrop(dataTransferItems, base = "/") {
   // Both taken now: the items are emptied once the drop event has run. A file with no entry (a drop
   // made by a script) comes as the file itself.
-  const dropped = Array.from(dataTransferItems, (item) => ({ entry: item.webkitGetAsEntry?.(), file: item.getAsFile() }));
+  const dropped = Array.from(dataTransferItems, (item) => ({
+    entry: item.webkitGetAsEntry?.(),
+    file: item.getAsFile(),
+  }));
   const items = [];
   const folders = [];
   for (const { entry, file } of dropped) {
@@ -62,7 +65,7 @@ function joinPath(base, relative) {
 /** Send `items` ([{path, file}]) and `folders` as one import; `onProgress({files, bytes, totalFiles,
  * totalBytes})` after each batch; `finish`: more of `vfs.importFinish` (`disk`, `deleted`). Returns the
  * recorded change. A failure cancels the import. */
-export async function sendFolder(call, items, folders, onProgress = () => {}, finish = {}) {
+export async function sendFolder(call, items, folders, onProgress = (_progress) => {}, finish = {}) {
   const totalBytes = items.reduce((sum, item) => sum + item.file.size, 0);
   const progress = { files: 0, bytes: 0, totalFiles: items.length, totalBytes };
   const id = await call("importStart");

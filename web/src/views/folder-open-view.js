@@ -5,6 +5,7 @@
 import { DiskMirror } from "../disk-mirror.js";
 import { forgetFolder, loadFolder, saveFolder } from "../folder-store.js";
 
+/** @type {{ mode: "readwrite" }} */
 const MODE = { mode: "readwrite" };
 
 export function createFolderOpenView(root, { call, say }) {
@@ -27,9 +28,16 @@ export function createFolderOpenView(root, { call, say }) {
   function conflictItem({ path, workspace, disk }) {
     const li = document.createElement("li");
     Object.assign(li.dataset, { testid: "folder-conflict", path });
-    const what = !workspace ? "deleted here, changed on disk" : !disk ? "changed here, deleted on disk" : "changed here and on disk";
+    const what = !workspace
+      ? "deleted here, changed on disk"
+      : !disk
+        ? "changed here, deleted on disk"
+        : "changed here and on disk";
     li.append(`${path}: ${what}. Keep `);
-    for (const [keep, text] of [["app", "this app's"], ["disk", "the disk's"]]) {
+    for (const [keep, text] of [
+      ["app", "this app's"],
+      ["disk", "the disk's"],
+    ]) {
       const button = document.createElement("button");
       Object.assign(button, { type: "button", textContent: text });
       button.dataset.keep = keep;
@@ -108,9 +116,10 @@ export function createFolderOpenView(root, { call, say }) {
   });
   window.addEventListener("focus", () => sync().catch(() => {}));
 
-  /** A workspace change (a worker `change` message): its paths go to disk; "disk"'s own came from there. */
+  /** A workspace change (a worker `change` message): its paths go to disk; "disk"'s own came from there,
+   * and a "clear" is the first half of a history import, whose "import" follows. */
   function changed(change) {
-    if (!change || change.author === "disk" || change.type === "closed") return;
+    if (!change || change.author === "disk" || ["closed", "clear"].includes(change.type)) return;
     const paths = change.type === "commit" ? change.paths : null;
     sync(paths?.length ? paths : null).catch(() => {});
   }
