@@ -125,10 +125,11 @@ class CallHandler:
         return self.staging.begin()
 
     async def vfs_importAdd(
-        self, id: str, files: list[dict[str, str]], folders: list[str] | None = None
+        self, id: str, files: list[dict[str, Any]], data: str = "", folders: list[str] | None = None
     ) -> dict[str, int]:
-        """One batch: `files` as `{path, data}` (data in base64), empty `folders` by path."""
-        batch = {str(f["path"]): base64.b64decode(f["data"]) for f in files}
+        """One batch: `files` as `{path, size}` and `data` their bytes one after the other, in base64
+        (one string, not one per file: a folder has thousands of small files); empty `folders` by path."""
+        batch = _split(base64.b64decode(data), files)
         limit = self.service.workspace.max_file_size
         staged = self.staging.add(id, batch, list(folders or []), limit)
         return {"files": len(staged.files), "bytes": staged.size}
@@ -302,6 +303,18 @@ class CallHandler:
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
         self.service.learn_window(tested.base_url, tested.model, diagnosis.context_window)
         return diagnosis.to_dict()
+
+
+def _split(data: bytes, files: list[dict[str, Any]]) -> dict[str, bytes]:
+    """path -> bytes from the batch's concatenated bytes and each file's size."""
+    if sum(int(f["size"]) for f in files) != len(data):
+        raise ValueError("the batch's sizes do not add up to its bytes")
+    batch: dict[str, bytes] = {}
+    at = 0
+    for f in files:
+        batch[str(f["path"])] = data[at : at + int(f["size"])]
+        at += int(f["size"])
+    return batch
 
 
 def _change(change: Any) -> dict[str, Any]:

@@ -87,14 +87,29 @@ def test_the_page_imports_a_folder_in_batches_as_one_change() -> None:
         _call(service, 1, "vfs.importStart", {})
         await drain(service)
         key = next(m["value"] for m in posted if m.get("id") == 1)
-        _call(service, 2, "vfs.importAdd", {"id": key, "files": [{"path": "/a.txt", "data": _b64(b"A")}]})
-        batch = {"id": key, "files": [{"path": "/s/b.bin", "data": _b64(b"\0B")}], "folders": ["/e"]}
-        _call(service, 3, "vfs.importAdd", batch)
+        _call(
+            service,
+            2,
+            "vfs.importAdd",
+            {"id": key, "files": [{"path": "/a.txt", "size": 1}], "data": _b64(b"A")},
+        )
+        files = [{"path": "/s/b.bin", "size": 2}, {"path": "/s/empty.txt", "size": 0}]
+        _call(
+            service, 3, "vfs.importAdd", {"id": key, "files": files, "data": _b64(b"\0B"), "folders": ["/e"]}
+        )
+        bad = [{"path": "/c.txt", "size": 5}]
+        _call(service, 5, "vfs.importAdd", {"id": key, "files": bad, "data": _b64(b"1234")})
         await drain(service)
         assert await ws.list("/") == []  # nothing lands before the end
         _call(service, 4, "vfs.importFinish", {"id": key})
         await drain(service)
-        assert await snapshot(ws) == {"/a.txt": "A", "/s": None, "/s/b.bin": "\0B", "/e": None}
+        assert await snapshot(ws) == {
+            "/a.txt": "A",
+            "/s": None,
+            "/s/b.bin": "\0B",
+            "/s/empty.txt": "",
+            "/e": None,
+        }
         assert await ws.read_bytes("/s/b.bin") == b"\0B"
         commits = {h["turn"] for h in await ws.history("/a.txt")} | {
             h["turn"] for h in await ws.history("/s/b.bin")
@@ -103,7 +118,8 @@ def test_the_page_imports_a_folder_in_batches_as_one_change() -> None:
 
     asyncio.run(scenario())
     replies = {m["id"]: m for m in posted if m.get("type") == "reply"}
-    assert replies[3]["value"] == {"files": 2, "bytes": 3}
+    assert replies[3]["value"] == {"files": 3, "bytes": 3}
+    assert replies[5]["ok"] is False and "do not add up" in replies[5]["error"]
     assert replies[4]["ok"] and replies[4]["value"]["author"] == "user"
 
 
@@ -125,7 +141,12 @@ def test_changes_from_an_opened_folder_come_in_by_disk_with_deletions() -> None:
         _call(service, 2, "vfs.importStart", {})
         await drain(service)
         key = next(m["value"] for m in posted if m.get("id") == 2)
-        _call(service, 3, "vfs.importAdd", {"id": key, "files": [{"path": "/new.txt", "data": _b64(b"N")}]})
+        _call(
+            service,
+            3,
+            "vfs.importAdd",
+            {"id": key, "files": [{"path": "/new.txt", "size": 1}], "data": _b64(b"N")},
+        )
         _call(service, 4, "vfs.importFinish", {"id": key, "disk": True, "deleted": ["/old.txt"]})
         await drain(service)
         assert await snapshot(ws) == {"/kept.txt": "same", "/new.txt": "N"}
