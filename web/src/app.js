@@ -70,7 +70,7 @@ const storageNotice = createStorageNotice(root, {
 // A "closed" change: another tab upgraded the database; anything else: the workspace changed.
 client.on("change", (change) => (change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles()));
 const folder = createFolderOpenView(root, {
-  call: (method, args) => client.call(`vfs.${method}`, args),
+  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
   say: (text, failed) => files.say(text, failed),
 });
 client.on("change", (change) => folder.changed(change));
