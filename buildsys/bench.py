@@ -46,6 +46,7 @@ def median(values: list[float]) -> float:
 
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
     from buildsys import (
+        bench_folder,
         bench_ndjson,
         bench_offline,
         bench_preview,
@@ -66,6 +67,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "preview_refresh": bench_preview.preview_refresh,
         "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
+        "folder_import": bench_folder.folder_import,
     }
 
 
