@@ -4,7 +4,7 @@
 // the given files that are gone as `deleted`, new and removed folders as `created_dirs` and
 // `deleted_dirs`; the caller records them as one change.
 import { Bash } from "just-bash/browser";
-import { servePort } from "./frame-port.js";
+import { servePort } from "./runtime-port.js";
 import { cap, CHANGED_LIMIT_BYTES } from "./limits.js";
 import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.js";
 
