@@ -94,7 +94,7 @@ export class FrameTransport {
     if (!message || typeof message !== "object") return;
     switch (message.type) {
       case "ready":
-        return this.bootWaiter && this.bootWaiter.resolve();
+        return this.bootWaiter?.resolve(undefined);
       case "boot_failed":
         return this.destroy(new SandboxError("unavailable", `runtime failed: ${clip(message.message, 500)}`));
       case "result":
@@ -173,8 +173,7 @@ function makeFrame(src, realm, sandboxByAttribute) {
   iframe.title = `sandbox (${realm})`;
   iframe.dataset.sandbox = realm;
   // Laid out (so DOM work measures real sizes) but off screen and invisible.
-  iframe.style.cssText =
-    "position:fixed;left:-20000px;top:0;width:1024px;height:768px;border:0;visibility:hidden";
+  iframe.style.cssText = "position:fixed;left:-20000px;top:0;width:1024px;height:768px;border:0;visibility:hidden";
   iframe.src = src;
   return iframe;
 }

@@ -45,7 +45,10 @@ export class SandboxHost {
     const limit = Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS;
     const previous = this.queues.get(realm) || Promise.resolve();
     const job = previous.then(() => this.runNow(realm, kind, payload, limit));
-    this.queues.set(realm, job.catch(() => {}));
+    this.queues.set(
+      realm,
+      job.catch(() => {}),
+    );
     return job;
   }
 
@@ -126,4 +129,3 @@ async function fetchOk(url) {
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response;
 }
-
