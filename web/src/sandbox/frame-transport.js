@@ -172,7 +172,7 @@ function makeFrame(src, realm, sandboxByAttribute) {
   iframe.setAttribute("tabindex", "-1");
   iframe.title = `sandbox (${realm})`;
   iframe.dataset.sandbox = realm;
-  // Laid out (so DOM work measures real sizes) but off screen and invisible.
+  // Off screen and invisible: nothing renders in it (the code runs in its Worker).
   iframe.style.cssText = "position:fixed;left:-20000px;top:0;width:1024px;height:768px;border:0;visibility:hidden";
   iframe.src = src;
   return iframe;
