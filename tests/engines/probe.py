@@ -68,12 +68,24 @@ class Probe:
     def count(self, selector: str) -> int:
         return int(self.value(f"document.querySelectorAll({json.dumps(selector)}).length"))
 
+    def settled(self, selector: str, quiet_s: float = 2.0) -> int:
+        """How many elements match once the number has not changed for `quiet_s` (a chat restored
+        after `ready` shows up a moment later)."""
+        last, since = self.count(selector), time.monotonic()
+        while time.monotonic() - since < quiet_s:
+            time.sleep(POLL_S)
+            now = self.count(selector)
+            if now != last:
+                last, since = now, time.monotonic()
+        return last
+
     def turn(self, text: str, tool: str, final_within_s: float = 120.0) -> tuple[str, str]:
         """Send `text`, approve the `tool` call it makes; the call's final status and the answer's text.
-        Counts what was there before, so an earlier chat's cards and answers are never taken."""
+        Counts what was there before (once a restored chat has settled), so an earlier chat's cards and
+        answers are never taken."""
         cards_selector = f"[data-testid=tool-card][data-tool={tool}]"
         answers_selector = "[data-testid=message][data-role=assistant]"
-        cards, answers = self.count(cards_selector), self.count(answers_selector)
+        cards, answers = self.settled(cards_selector), self.settled(answers_selector)
         self.value(
             "(() => { const input = document.querySelector('[data-testid=chat-input]');"
             f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
