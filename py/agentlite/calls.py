@@ -20,12 +20,16 @@ from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
 from agentlite.engine.chat_file import export_document, fresh_chat_id, read_document
 from agentlite.engine.chat_markdown import chat_markdown
+from agentlite.engine.commit_notes import commit_notes
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import Workspace, diffs
+from agentlite.workspace import Workspace, archive, diffs, mirror
+from agentlite.workspace.staging import ImportStaging
+from agentlite.workspace.turns import DISK_AUTHOR
 
 RENAME_CHARS = 80  # a tab title the user types
+GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
 GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
 
 
@@ -38,6 +42,7 @@ class Service(Protocol):
     def chat(self, chat_id: str) -> ChatSession: ...
     def emitter(self, chat_id: str) -> Callable[[dict[str, Any]], None]: ...
     def endpoint_for(self, settings: Settings) -> Endpoint: ...
+    async def load_packages(self, names: list[str]) -> None: ...
     def learn_window(self, base_url: str, model: str, size: int | None) -> None: ...
     def apply_settings(self, values: dict[str, Any]) -> None: ...
     def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None: ...
@@ -47,6 +52,7 @@ class Service(Protocol):
 class CallHandler:
     def __init__(self, service: Service) -> None:
         self.service = service
+        self.staging = ImportStaging()
 
     async def dispatch(self, method: str, args: dict[str, Any]) -> Any:
         group, _, name = method.partition(".")
@@ -114,8 +120,57 @@ class CallHandler:
         return base64.b64encode(await self.service.workspace.export_zip(history=history)).decode()
 
     async def vfs_importZip(self, data: str, history: bool | None = None) -> dict[str, Any]:
-        change = await self.service.workspace.import_zip(base64.b64decode(data), history=history)
+        raw = base64.b64decode(data)
+        if not history and archive.holds_git(raw):
+            await self.service.load_packages(GIT_PACKAGES)
+        return _change(await self.service.workspace.import_zip(raw, history=history))
+
+    async def vfs_exportGit(self) -> dict[str, Any]:
+        """The workspace as a git repository (a zip with `.git/`, base64) and its number of commits; the
+        chats give the agent turns their messages (docs/git.md)."""
+        await self.service.load_packages(GIT_PACKAGES)
+        notes = commit_notes(session.to_record() for session in self.service.engine.sessions.values())
+        data, commits = await self.service.workspace.export_git(notes)
+        return {"data": base64.b64encode(data).decode(), "commits": commits}
+
+    async def vfs_importStart(self) -> str:
+        """Begin an import that arrives in batches (a local folder); its id for the calls below."""
+        return self.staging.begin()
+
+    async def vfs_importAdd(
+        self, id: str, files: list[dict[str, Any]], data: str = "", folders: list[str] | None = None
+    ) -> dict[str, int]:
+        """One batch: `files` as `{path, size}` and `data` their bytes one after the other, in base64
+        (one string, not one per file: a folder has thousands of small files); empty `folders` by path."""
+        batch = _split(base64.b64decode(data), files)
+        limit = self.service.workspace.max_file_size
+        staged = self.staging.add(id, batch, list(folders or []), limit)
+        return {"files": len(staged.files), "bytes": staged.size}
+
+    async def vfs_importFinish(
+        self, id: str, disk: bool = False, deleted: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Commit every batch of the import as ONE recorded change: the user's, or with `disk` a change
+        made outside the app to the opened folder (`deleted`: its files gone from disk)."""
+        staged = self.staging.take(id)
+        author = DISK_AUTHOR if disk else "user"
+        folders = sorted(staged.folders)
+        change = await self.service.workspace.import_files(
+            staged.files, folders, deleted=list(deleted or []), author=author
+        )
         return _change(change)
+
+    async def vfs_mirrorPlan(
+        self, disk: dict[str, str], synced: dict[str, str], only: list[str] | None = None
+    ) -> dict[str, Any]:
+        """An opened folder against the workspace (`mirror`): the disk's and the last sync's sha256 by path
+        in, what to write where and what conflicts out."""
+        listing = await self.service.workspace.list("/", recursive=True, details=True)
+        files = {e["path"]: e["sha256"] for e in listing if e["kind"] == "file"}
+        return mirror.plan(files, disk, synced, only).to_dict()
+
+    async def vfs_importCancel(self, id: str) -> None:
+        self.staging.cancel(id)
 
     async def vfs_check(self) -> list[str]:
         return await self.service.workspace.check()
@@ -261,6 +316,18 @@ class CallHandler:
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
         self.service.learn_window(tested.base_url, tested.model, diagnosis.context_window)
         return diagnosis.to_dict()
+
+
+def _split(data: bytes, files: list[dict[str, Any]]) -> dict[str, bytes]:
+    """path -> bytes from the batch's concatenated bytes and each file's size."""
+    if sum(int(f["size"]) for f in files) != len(data):
+        raise ValueError("the batch's sizes do not add up to its bytes")
+    batch: dict[str, bytes] = {}
+    at = 0
+    for f in files:
+        batch[str(f["path"])] = data[at : at + int(f["size"])]
+        at += int(f["size"])
+    return batch
 
 
 def _change(change: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
 from agentlite.engine.plan_tracker import PlanTracker
+from agentlite.engine.project_instructions import read_instructions
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
@@ -78,7 +79,7 @@ class Turn:
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
         self.records = TurnRecorder(self.turn_id, deps.add, self.emit)
         self.link = TurnDialect((settings, transport), self.shared.dialects, self.emit, self.records.note)
-        self.budget = turn_budget(deps.limits, self.shared.windows, settings, self.counter)
+        self.budget = turn_budget(deps.limits, self.shared.server_counts, settings, self.counter)
         self.request = self._next_request(options.tool)
         self.compactor = self._compactor()
         self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
@@ -171,6 +172,7 @@ class Turn:
         )
         self.emit(started)
         await remember(self.text, self.shared.memory, self.deps.chat_id, self.emit)
+        self.request.instructions = await read_instructions(self.shared.workspace)  # counted in the fit
         await self.compactor.compact(self.user_message)
 
     # --- one round, with the strategy matrix ------------------------------------------------------
@@ -194,14 +196,14 @@ class Turn:
             if attempt is not None and await self._retry(error, attempt):
                 continue
             failures.clear()
-            if not await self._settle(error):
+            if not await self._settle(self.request.gave_up(error)):
                 return None
 
     async def _retry(self, error: ModelError, attempt: Attempt) -> bool:
         """Prepare the retry; False when the repair cannot change a request that must change."""
         squeeze = self._squeeze
         if attempt.repair is Repair.TRUNCATE and not await self.request.shrink(
-            error, attempt, self.shared.windows, squeeze
+            error, attempt, self.shared.server_counts, squeeze
         ):
             return False
         of = MATRIX[error.type].retries
@@ -253,6 +255,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
+        self.request.instructions = await read_instructions(self.shared.workspace)  # an edit applies now
         request, estimate = self.request.build()
         self.records.open_bubble(self.round + 1)
         self.reply = reply = Reply()
