@@ -49,6 +49,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         bench_folder,
         bench_ndjson,
         bench_offline,
+        bench_sandbox,
         bench_startup,
         bench_stream,
         bench_tokens,
@@ -63,6 +64,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "chunk_to_dom": bench_stream.chunk_to_dom,
         "ndjson_throughput": bench_ndjson.ndjson_throughput,
         "tokens": bench_tokens.tokens_by_dialect,
+        "eval_roundtrip": bench_sandbox.eval_roundtrip,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
         "folder_import": bench_folder.folder_import,
     }
