@@ -50,6 +50,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         bench_ndjson,
         bench_offline,
         bench_preview,
+        bench_sandbox,
         bench_startup,
         bench_stream,
         bench_tokens,
@@ -66,6 +67,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "tokens": bench_tokens.tokens_by_dialect,
         "preview_refresh": bench_preview.preview_refresh,
         "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
+        "eval_roundtrip": bench_sandbox.eval_roundtrip,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
         "folder_import": bench_folder.folder_import,
     }
