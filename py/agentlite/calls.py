@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from agentlite import connection, demo
+from agentlite.commands import PageSettings, SendMessage
 from agentlite.editor_state import EditorState
 from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
@@ -39,8 +40,8 @@ class Service(Protocol):
     def emitter(self, chat_id: str) -> Callable[[dict[str, Any]], None]: ...
     def endpoint_for(self, settings: Settings) -> Endpoint: ...
     def learn_window(self, base_url: str, model: str, size: int | None) -> None: ...
-    def apply_settings(self, values: dict[str, Any]) -> None: ...
-    def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None: ...
+    def apply_settings(self, page: PageSettings) -> None: ...
+    def start_turn(self, send: SendMessage) -> None: ...
     def editor_changed(self, editor: EditorState) -> None: ...
 
 
@@ -131,22 +132,29 @@ class CallHandler:
         text: str = "",
         mode: str | None = None,
         tool: str | None = None,
-        references: list[Any] | None = None,
+        references: list[object] | None = None,
         open_file: str | None = None,
-        selection: dict[str, Any] | None = None,
+        selection: dict[str, object] | None = None,
         edit: str | None = None,
         regenerate: bool = False,
     ) -> None:
         """A user message starts a turn: what the user said and what goes with it (the mode, a forced
         tool, attached files, the editor's file and selection; `edit`: the id of the message it
-        replaces, a new branch; `regenerate`: answer the last message again)."""
+        replaces, a new branch; `regenerate`: answer the last message again). Checked once, here, into
+        a typed `SendMessage`."""
         editor = EditorState.from_message(open_file, selection)
+        send = SendMessage.of(
+            id,
+            text,
+            mode=mode,
+            tool=tool,
+            references=references,
+            editor=editor,
+            edit=edit,
+            regenerate=regenerate,
+        )
         self.service.editor_changed(editor)
-        given = {"mode": mode, "tool": tool, "references": references, "edit": edit}
-        options: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
-        if regenerate:
-            options["regenerate"] = True
-        self.service.start_turn(id, str(text or ""), {**options, **editor.turn_options()})
+        self.service.start_turn(send)
 
     async def chats_stop(self, id: str) -> None:
         self.service.chat(id).stop()
@@ -159,9 +167,9 @@ class CallHandler:
 
     # --- the settings and the editor ----------------------------------------------------------------
 
-    async def settings_apply(self, settings: dict[str, Any]) -> None:
+    async def settings_apply(self, settings: dict[str, object]) -> None:
         """The page's settings, all in one: endpoint, key, model, dialect and the limits."""
-        self.service.apply_settings(settings)
+        self.service.apply_settings(PageSettings.from_message(settings))
 
     async def editor_changed(
         self, open_file: str | None = None, selection: dict[str, Any] | None = None

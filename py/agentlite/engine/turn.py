@@ -27,6 +27,7 @@ from agentlite.engine.dialect import empty_stream
 from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.shrink import SHRINK_UNSTATED
@@ -41,10 +42,8 @@ from agentlite.engine.turn_record import TurnRecorder
 from agentlite.engine.turn_request import NextRequest, turn_budget
 from agentlite.errors import ErrorType, ModelError
 from agentlite.events import ToolCallReady
-from agentlite.settings import Settings
 from agentlite.stream.decoder import StreamDecoder
 from agentlite.tools.result import ToolErrorType, ToolResult
-from agentlite.transport import ModelTransport
 
 log = logging.getLogger(__name__)
 NEXT, FINAL, INVALID, LOOP = "next", "final", "invalid", "loop"
@@ -59,8 +58,7 @@ class Turn:
         self,
         deps: TurnDeps,
         text: str,
-        settings: Settings,
-        transport: ModelTransport,
+        link: ModelLink,
         options: TurnOptions,
         again: Message | None = None,
     ) -> None:
@@ -77,8 +75,8 @@ class Turn:
         self.dispatcher: Dispatcher | None = None
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
         self.records = TurnRecorder(self.turn_id, deps.add, self.emit)
-        self.link = TurnDialect((settings, transport), self.shared.dialects, self.emit, self.records.note)
-        self.budget = turn_budget(deps.limits, self.shared.windows, settings, self.counter)
+        self.link = TurnDialect(link, self.shared.dialects, self.emit, self.records.note)
+        self.budget = turn_budget(deps.limits, self.shared.windows, link, self.counter)
         self.request = self._next_request(options.tool)
         self.compactor = self._compactor()
         self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
@@ -108,7 +106,7 @@ class Turn:
             self.budget,
             self.system,
             request_size=self.request.size,
-            endpoint=lambda: (link.settings, link.transport),
+            endpoint=lambda: link.model_link,
             memory=self.shared.memory,
             emit=self.emit,
         )
@@ -253,7 +251,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
-        request, estimate = self.request.build()
+        body, estimate = self.request.build()
         self.records.open_bubble(self.round + 1)
         self.reply = reply = Reply()
         self.dispatcher = dispatcher = self.deps.dispatcher(
@@ -265,8 +263,7 @@ class Turn:
         )
         on_ready = (lambda event: dispatcher.submit([self._call(event)])) if streaming else None
         await stream_reply(
-            self.link.transport,
-            request,
+            lambda: self.link.chat(body),
             decoder,
             self.emit,
             on_ready,

@@ -7,10 +7,10 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agentlite.endpoint import Endpoint
 from agentlite.engine.budget import Budget, Memo, window
 from agentlite.engine.chat_events import ContextMeter, Emit
 from agentlite.engine.history import Message
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.reply import Reply
 from agentlite.engine.shrink import stated_overflow, target_for
 from agentlite.engine.strategy import Attempt
@@ -18,18 +18,16 @@ from agentlite.engine.tokens import TokenCounter
 from agentlite.engine.turn_deps import ChatLimits
 from agentlite.engine.turn_dialect import TurnDialect
 from agentlite.errors import ModelError
-from agentlite.settings import Settings
 from agentlite.stream.request import build_request
-from agentlite.transport import ModelRequest
 
 Squeeze = Callable[[int], Awaitable[None]]  # cut the history until the request is about this many tokens
 
 
 def turn_budget(
-    limits: ChatLimits, windows: dict[tuple[str, str], int], settings: Settings, counter: TokenCounter
+    limits: ChatLimits, windows: dict[tuple[str, str], int], link: ModelLink, counter: TokenCounter
 ) -> Budget:
     """The chat's window, or the smaller one a refusal stated for this endpoint and model."""
-    stated = windows.get((settings.base_url, settings.model))
+    stated = windows.get(link.key)
     return Budget(counter, min(limits.window, stated or limits.window), limits.reserve)
 
 
@@ -61,7 +59,7 @@ class NextRequest:
 
     def body(self) -> tuple[dict[str, Any], int]:
         history = window(self.messages, self.memo, self.keep, current=self.current)
-        model, dialect = self.link.settings.model, self.link.dialect
+        model, dialect = self.link.model_link.model, self.link.dialect
         tools = self.tool_defs()
         return request_body(
             model, dialect, tools, history, system=self.system, forced=self.forced, counter=self.counter
@@ -71,12 +69,12 @@ class NextRequest:
         """Our count of the next request's tokens, tool definitions included."""
         return self.body()[1]
 
-    def build(self) -> tuple[ModelRequest, int]:
+    def build(self) -> tuple[dict[str, Any], int]:
+        """The body to send (`TurnDialect.chat`) and our count of it."""
         body, estimate = self.body()
         self.sent = (body, estimate)
         self.meter(estimate, "estimate")
-        settings = self.link.settings
-        return Endpoint.of(settings, self.link.transport).chat_request(body), estimate
+        return body, estimate
 
     def meter(self, used: int, source: str) -> None:
         self.emit(ContextMeter(used=used, window=self.budget.window, limit=self.budget.limit, source=source))
@@ -96,8 +94,7 @@ class NextRequest:
         refused, refused_size = self.sent
         overflow = stated_overflow(error.message)
         if overflow.window:
-            settings = self.link.settings
-            windows[(settings.base_url, settings.model)] = overflow.window
+            windows[self.link.model_link.key] = overflow.window
             self.budget.window = min(self.budget.window, overflow.window)
         else:
             self.keep = 10 if attempt.number <= 1 else 5  # no size stated: cut by message count first
