@@ -32,6 +32,7 @@ EXPECTED = (
     "tokens_json",
     "tokens_ndjson",
     "tokens_ndjson-text",
+    "prefix_reuse",
 )
 # How each figure is measured, by name or name prefix (the longest matching prefix wins).
 NOTES = {

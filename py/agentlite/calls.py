@@ -24,7 +24,7 @@ from agentlite.engine.chat_markdown import chat_markdown
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import Workspace, diffs
+from agentlite.workspace import Workspace, diffs, text_merge
 
 RENAME_CHARS = 80  # a tab title the user types
 GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
@@ -61,8 +61,18 @@ class CallHandler:
     async def vfs_readText(self, path: str) -> str | None:
         return await self.service.workspace.read_text(path)
 
-    async def vfs_writeText(self, path: str, text: str) -> None:
-        await self.service.workspace.write_text(path, text, author="user")
+    async def vfs_writeText(self, path: str, text: str, base: str | None = None) -> None:
+        """Save the user's text. The editor sends `base`, the text its typing started from: a write of
+        the agent's since then (waited for, under the path's lock) is merged in when the two touch
+        different lines; when they touch the same lines the user's text is saved. Both writes stay in
+        the history, the agent's first."""
+        workspace = self.service.workspace
+        async with self.service.engine.locks.hold(path):
+            if base is not None:
+                current = await workspace.read_text(path)
+                if current is not None and current != base:
+                    text = text_merge.merge(base, text, current) or text
+            await workspace.write_text(path, text, author="user")
 
     async def vfs_list(self, dir: str = "/", recursive: bool = False) -> list[dict[str, Any]]:
         return await self.service.workspace.list(dir or "/", recursive=recursive)

@@ -143,6 +143,7 @@ class Turn:
                 error = ModelError(ErrorType.INVALID_FORMAT, "the model's tool calls could not be read twice")
                 if not await self._settle(error):
                     break
+            await self.request.warm()  # a long call or result is counted without holding the worker
             await self.compactor.compact(self.user_message)
             await self.deps.save()  # every finished round, not only the turn
         self._respond()
@@ -169,6 +170,7 @@ class Turn:
         )
         self.emit(started)
         await remember(self.text, self.shared.memory, self.deps.chat_id, self.emit)
+        await self.request.warm()
         await self.compactor.compact(self.user_message)
 
     # --- one round, with the strategy matrix ------------------------------------------------------
@@ -251,6 +253,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
+        await self.request.warm()
         body, estimate = self.request.build()
         self.records.open_bubble(self.round + 1)
         self.reply = reply = Reply()

@@ -14,7 +14,7 @@ from agentlite.engine.model_link import ModelLink
 from agentlite.engine.reply import Reply
 from agentlite.engine.shrink import stated_overflow, target_for
 from agentlite.engine.strategy import Attempt
-from agentlite.engine.tokens import TokenCounter
+from agentlite.engine.tokens import TokenCounter, message_texts
 from agentlite.engine.turn_deps import ChatLimits
 from agentlite.engine.turn_dialect import TurnDialect
 from agentlite.errors import ModelError
@@ -64,6 +64,14 @@ class NextRequest:
         return request_body(
             model, dialect, tools, history, system=self.system, forced=self.forced, counter=self.counter
         )
+
+    async def warm(self) -> None:
+        """Count the long texts of the next request and of the history it comes from ahead, yielding
+        between pieces: the counts after it (the body, compaction) are then quick."""
+        history = window(self.messages, self.memo, self.keep, current=self.current)
+        model, dialect = self.link.model_link.model, self.link.dialect
+        body = wire_body(model, dialect, self.tool_defs(), history, system=self.system, forced=self.forced)
+        await self.counter.prepare([*message_texts(history), *message_texts(body["messages"])])
 
     def size(self) -> int:
         """Our count of the next request's tokens, tool definitions included."""
@@ -123,16 +131,29 @@ def request_body(
     counter: TokenCounter,
 ) -> tuple[dict[str, Any], int]:
     """`history` is the windowed history (`budget.window`); without tools it goes as plain text."""
+    body = wire_body(model, dialect, tools, history, system=system, forced=forced)
+    estimate = counter.messages(body["messages"])
+    if body.get("tools"):
+        estimate += counter.text(json.dumps(body["tools"]))
+    return body, estimate
+
+
+def wire_body(
+    model: str,
+    dialect: str,
+    tools: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    *,
+    system: str,
+    forced: str | None,
+) -> dict[str, Any]:
+    """The request's body (not counted)."""
     if not tools:
         dialect, history = "native", flatten(history)
     extra: dict[str, Any] = {}
     if forced and dialect == "native" and tools:
         extra["tool_choice"] = {"type": "function", "function": {"name": forced}}
-    body = build_request(model, dialect, history, tools, system=system, extra=extra)
-    estimate = counter.messages(body["messages"])
-    if body.get("tools"):
-        estimate += counter.text(json.dumps(body["tools"]))
-    return body, estimate
+    return build_request(model, dialect, history, tools, system=system, extra=extra)
 
 
 def flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
