@@ -67,7 +67,8 @@ NOTES = {
     "ndjson_throughput_cpython": "As ndjson_throughput, on the CPython that runs the benchmark.",
     "prefix_reuse": "Of each round's request, the share of o200k tokens that repeats the previous "
     "request from its first byte (tool definitions, then the messages), over the rounds of the "
-    "client-tools note's three scenarios run through the engine (files, an open file, a pinned memory) "
+    "client-tools note's three scenarios run through the engine (files, an AGENTS.md, an open file, a "
+    "pinned memory) "
     "against a scripted model, then a follow-up turn, in every dialect; the lowest scenario. Goal ≥ "
     "0.95, no floor. A round repeats at most the whole previous request: what it appends is new.",
     "prefix_kept": "The lowest share of a previous request (characters) that the next round repeats from "

@@ -1,7 +1,8 @@
 """The `prefix_reuse` workload: the client-tools note's scenarios run through the real engine (a
-workspace with files, an open file in the editor, a pinned memory, the agent's tools) against a scripted
-model, and every request it sends, rendered the way a provider reads it: the tool definitions first,
-then the messages in order. Imports `agentlite`, so `bench_prefix` imports it once `py/` is on the path.
+workspace with files and an AGENTS.md, an open file in the editor, a pinned memory, the agent's tools)
+against a scripted model, and every request it sends, rendered the way a provider reads it: the tool
+definitions first, then the messages in order. Imports `agentlite`, so `bench_prefix` imports it once
+`py/` is on the path.
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from agentlite.transport import ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
 from buildsys.bench_tokens import APP_OLD, Scenario
 
-FILES = {"/src/App.tsx": APP_OLD, "/src/index.tsx": 'import App from "./App";\n'}
+FILES = {
+    "/AGENTS.md": "Use TypeScript and function components. Keep each component in its own file.\n",
+    "/src/App.tsx": APP_OLD,
+    "/src/index.tsx": 'import App from "./App";\n',
+}
 OPEN_FILE = "/src/App.tsx"
 MEMORY = "The project uses React with TypeScript."
 FOLLOW_UP = "谢谢！还有别的要注意的吗？"  # a second turn, with another file open: rounds go on across turns
