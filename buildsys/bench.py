@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buildsys import (
+    bench_folder,
     bench_markdown,
     bench_ndjson,
     bench_offline,
@@ -37,6 +38,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "tokens": bench_tokens.tokens_by_dialect,
         "prefix_reuse": bench_prefix.prefix_reuse,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
+        "folder_import": bench_folder.folder_import,
     }
 
 
