@@ -12,7 +12,7 @@
 "use strict";
 
 const SCOPE = new URL("./", self.location.href);
-const FRAME = "sandbox/frame.html";
+const FRAMES = new Set(["sandbox/frame.html", "sandbox/preview.html"]); // the sandbox and preview frames
 // A sandboxed iframe's navigation bypasses the service worker, so offline the page loads the frame
 // unsandboxed and this header gives its document the opaque origin instead (the page then adds the
 // sandbox attribute for any later navigation).
@@ -47,7 +47,7 @@ async function answer(name, request) {
   // A missing entry (the browser dropped part of the cache) falls back to the network.
   const response = (await cache.match(new URL(name, SCOPE).href)) || (await fetch(request));
   if (request.method === "HEAD") return reshaped(response, null); // the start-up's "is it there?" checks
-  return name === FRAME ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
+  return FRAMES.has(name) ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
 }
 
 function reshaped(response, body, [name, value] = []) {

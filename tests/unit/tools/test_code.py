@@ -300,3 +300,18 @@ async def test_shell_validation_and_resource() -> None:
 
     tool = default_registry().get("shell_exec")
     assert tool is not None and tool.resource(ShellArgs(command="ls")) == "sandbox"
+
+
+async def test_eval_hands_the_workspace_modules_only_when_the_code_imports() -> None:
+    seen: list[dict[str, Any]] = []
+
+    def handler(_kind: str, payload: dict[str, Any], _timeout: int) -> dict[str, Any]:
+        seen.append(payload)
+        return {"value": "3", "type": "number", "logs": [], "error": None}
+
+    files = {"src/math.js": "export const add = (a, b) => a + b;\n", "src/x.txt": "no", "d.json": "{}"}
+    context = await with_sandbox(ScriptedSandbox(handler), files)
+    await call(context, "browser_js_eval", code="1 + 2")
+    await call(context, "browser_js_eval", code='(await import("/src/math.js")).add(1, 2)')
+    assert "files" not in seen[0]
+    assert seen[1]["files"] == {"/src/math.js": files["src/math.js"], "/d.json": "{}"}
