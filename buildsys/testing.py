@@ -9,7 +9,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from buildsys import assemble, llama_server
+from buildsys import assemble, llama_server, page_check
 from buildsys.common import ROOT, BuildError, python, run, say
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -42,7 +42,7 @@ def _step(name: str, cmd: list[str]) -> bool:
 
 
 def static_checks() -> list[str]:
-    """ruff format, ruff check and mypy; returns the names of the failed ones."""
+    """ruff format, ruff check, mypy and the page's type check and linter; the names of the failed ones."""
     failed = []
     sources = ["py", "tests", "buildsys", "build.py"]
     if not _step("ruff format --check", [python(), "-m", "ruff", "format", "--check", *sources]):
@@ -51,7 +51,7 @@ def static_checks() -> list[str]:
         failed.append("ruff check")
     if not _step("mypy", [python(), "-m", "mypy"]):
         failed.append("mypy")
-    return failed
+    return failed + page_check.page_checks()
 
 
 def pytest(paths: list[str], extra: list[str]) -> bool:

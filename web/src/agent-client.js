@@ -35,7 +35,7 @@ export class AgentClient {
     queueMicrotask(() => {
       for (const event of early) {
         if (event.type === "error") this.workerFailed(event);
-        else this.receive(event.data);
+        else this.receive(/** @type {MessageEvent} */ (event).data);
       }
     });
   }

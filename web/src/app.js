@@ -96,7 +96,7 @@ createChatExport(root, {
   importChat: (text) => client.call("chats.import", { text }).then((snapshot) => chat.open(snapshot)),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
-const openSettings = () => root.querySelector("[data-testid=settings-open]").click();
+const openSettings = () => root.querySelector(/** @type {"button"} */ ("[data-testid=settings-open]")).click();
 const welcome = createWelcomeView(root.querySelector(".messages"), {
   loadExamples: () => client.call("demo.examples"),
   onExample: (prompt) => chat.send(prompt),

@@ -42,9 +42,11 @@ function highlight(code, lang) {
   return html;
 }
 
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+/** The link targets of the open links, innermost last. @typedef {{linkTargets?: string[]}} LinkEnv */
+
+md.renderer.rules.link_open = (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
   const token = tokens[idx];
-  const href = token.attrGet("href") || "";
+  const href = /** @type {string} */ (token.attrGet("href") || "");
   token.attrSet("target", "_blank");
   token.attrSet("rel", "noopener noreferrer");
   token.attrSet("title", href);
@@ -52,7 +54,7 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
-md.renderer.rules.link_close = (tokens, idx, options, env, self) => {
+md.renderer.rules.link_close = (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
   const href = env.linkTargets?.pop();
   const shown = href ? `<span class="link-target"> (${md.utils.escapeHtml(linkHost(href))})</span>` : "";
   return self.renderToken(tokens, idx, options) + shown;
@@ -60,7 +62,7 @@ md.renderer.rules.link_close = (tokens, idx, options, env, self) => {
 
 md.renderer.rules.image = (tokens, idx) => {
   const token = tokens[idx];
-  const src = md.utils.escapeHtml(token.attrGet("src") || "");
+  const src = md.utils.escapeHtml(/** @type {string} */ (token.attrGet("src") || ""));
   const alt = md.utils.escapeHtml(token.content || "image");
   return `<button type="button" class="remote-image" data-src="${src}" title="Open ${src} in a new tab">Image not loaded: ${alt} (${src}) — click to open</button>`;
 };
@@ -68,7 +70,9 @@ md.renderer.rules.image = (tokens, idx) => {
 function linkHost(href) {
   try {
     const url = new URL(href);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.host + (url.pathname === "/" ? "" : url.pathname) : href;
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? url.host + (url.pathname === "/" ? "" : url.pathname)
+      : href;
   } catch {
     return href;
   }
@@ -97,7 +101,8 @@ export function renderBlocks(text) {
 
 // Rendering once ahead of the first answer compiles the parser's, the highlighter's and the DOM
 // parser's code paths, which otherwise cost the first streamed chunk several milliseconds.
-const WARM_UP_TEXT = "# A\n\nSome *text* with [a link](https://example.com) and `code`.\n\n- one\n- two\n\n```js\nconst a = 1;\n```\n";
+const WARM_UP_TEXT =
+  "# A\n\nSome *text* with [a link](https://example.com) and `code`.\n\n- one\n- two\n\n```js\nconst a = 1;\n```\n";
 
 /** Render a small sample once, when the page is idle. */
 export function warmUp() {

@@ -7,10 +7,10 @@ const DISMISSED_KEY = "agentlite.storage-warning-dismissed";
 /** Resolves to true when the browser will keep this site's data under storage pressure. */
 export async function requestPersistence() {
   try {
-    if (!navigator.storage || !navigator.storage.persist) return false;
+    if (!navigator.storage?.persist) return false;
     if (await navigator.storage.persisted()) return true;
     return await navigator.storage.persist();
-  } catch (error) {
+  } catch (_error) {
     return false;
   }
 }

@@ -8,7 +8,13 @@ export const PRESETS = Object.freeze([
   { id: "demo", label: "Demo model (offline)", base_url: "", model: "demo", key: false },
   { id: "openai", label: "OpenAI", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", key: true },
   { id: "deepseek", label: "DeepSeek", base_url: "https://api.deepseek.com/v1", model: "deepseek-chat", key: true },
-  { id: "openrouter", label: "OpenRouter", base_url: "https://openrouter.ai/api/v1", model: "openai/gpt-4o-mini", key: true },
+  {
+    id: "openrouter",
+    label: "OpenRouter",
+    base_url: "https://openrouter.ai/api/v1",
+    model: "openai/gpt-4o-mini",
+    key: true,
+  },
   {
     id: "ollama",
     label: "Ollama",
@@ -39,7 +45,7 @@ export const PRESETS = Object.freeze([
     base_url: "http://127.0.0.1:8000/v1",
     model: "",
     key: false,
-    cors: 'Start vLLM with this page\'s origin allowed: vllm serve MODEL --allowed-origins \'["{origin}"]\'',
+    cors: "Start vLLM with this page's origin allowed: vllm serve MODEL --allowed-origins '[\"{origin}\"]'",
   },
 ]);
 

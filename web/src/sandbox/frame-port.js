@@ -30,7 +30,7 @@ export function servePort(port, runners) {
       const result = await runner(payload || {}, { id, timeoutMs, channel });
       port.postMessage({ type: "result", id, ok: true, result });
     } catch (err) {
-      const message = String((err && err.message) || err);
+      const message = String(err?.message || err);
       port.postMessage({ type: "result", id, ok: false, error: { type: "failed", message } });
     }
   }

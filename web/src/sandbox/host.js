@@ -52,7 +52,10 @@ export class SandboxHost {
     const limit = Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS;
     const previous = this.queues.get(realm) || Promise.resolve();
     const job = previous.then(() => this.runNow(realm, kind, payload, limit));
-    this.queues.set(realm, job.catch(() => {}));
+    this.queues.set(
+      realm,
+      job.catch(() => {}),
+    );
     return job;
   }
 
@@ -190,7 +193,7 @@ class Realm {
     if (!message || typeof message !== "object") return;
     switch (message.type) {
       case "ready":
-        return this.bootWaiter && this.bootWaiter.resolve();
+        return this.bootWaiter?.resolve(undefined);
       case "boot_failed":
         return this.destroy(new SandboxError("unavailable", `runtime failed: ${clip(message.message, 500)}`));
       case "result":
@@ -269,8 +272,7 @@ function makeFrame(src, realm, sandboxByAttribute) {
   iframe.title = `sandbox (${realm})`;
   iframe.dataset.sandbox = realm;
   // Laid out (so DOM work measures real sizes) but off screen and invisible.
-  iframe.style.cssText =
-    "position:fixed;left:-20000px;top:0;width:1024px;height:768px;border:0;visibility:hidden";
+  iframe.style.cssText = "position:fixed;left:-20000px;top:0;width:1024px;height:768px;border:0;visibility:hidden";
   iframe.src = src;
   return iframe;
 }

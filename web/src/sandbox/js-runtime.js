@@ -27,7 +27,11 @@ export function start(port) {
 // Route console calls into the current run; output after a run has ended is dropped.
 function captureConsole() {
   for (const [method, level] of Object.entries(LEVELS)) {
-    console[method] = (...args) => record(level, safely(() => consoleText(args)));
+    console[method] = (...args) =>
+      record(
+        level,
+        safely(() => consoleText(args)),
+      );
   }
   addEventListener("error", (event) => record("error", `Uncaught ${event.message}`));
   addEventListener("unhandledrejection", (event) =>
@@ -84,7 +88,8 @@ function evalWithPosition(code, parseError) {
     return (0, eval)(code);
   } catch (err) {
     if (err instanceof SyntaxError && parseError && parseError.loc) {
-      err.where = `code:${parseError.loc.line}:${parseError.loc.column + 1}`;
+      /** @type {SyntaxError & {where?: string}} */ (err).where =
+        `code:${parseError.loc.line}:${parseError.loc.column + 1}`;
     }
     throw err;
   }
@@ -108,7 +113,7 @@ function describeError(err) {
   if (!(err instanceof Error)) {
     return { name: "Error", message: `Uncaught ${safely(() => inspect(err))}`, line: null };
   }
-  const line = err.where || whereInCode(String(err.stack || ""));
+  const line = /** @type {Error & {where?: string}} */ (err).where || whereInCode(String(err.stack || ""));
   return { name: err.name, message: cap(err.message, 4096), line };
 }
 
@@ -127,6 +132,6 @@ function safely(fn) {
   try {
     return fn();
   } catch (err) {
-    return `[unprintable: ${err && err.message}]`;
+    return `[unprintable: ${err ? err.message : err}]`;
   }
 }

@@ -27,7 +27,10 @@ async function install(python, requirements) {
   const shipped = available(python.lock);
   const missing = wanted.filter((req) => !shipped.has(normalise(nameOf(req))));
   if (missing.length) {
-    const known = [...shipped.values()].map((pkg) => pkg.name).sort().join(", ");
+    const known = [...shipped.values()]
+      .map((pkg) => pkg.name)
+      .sort()
+      .join(", ");
     return failed(`ERROR: cannot install ${missing.join(", ")}: ${NO_NETWORK} (${known}).\n`, 1);
   }
   const before = new Set(Object.keys(python.pyodide.loadedPackages));
@@ -55,7 +58,9 @@ async function micropipInstall(pyodide, requirements) {
     await micropip.install(list);
     return null;
   } catch (error) {
-    const lines = String(error.message || error).trim().split("\n");
+    const lines = String(error.message || error)
+      .trim()
+      .split("\n");
     return lines[lines.length - 1];
   } finally {
     list.destroy();
@@ -91,7 +96,10 @@ function nameOf(requirement) {
 }
 
 function normalise(name) {
-  return name.trim().toLowerCase().replace(/[-_.]+/g, "-");
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_.]+/g, "-");
 }
 
 function ok(stdout) {

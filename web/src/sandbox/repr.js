@@ -40,7 +40,8 @@ function showObject(value, depth, seen) {
   if (depth >= MAX_DEPTH) return Array.isArray(value) ? "[Array]" : "[Object]";
   seen.add(value);
   try {
-    if (Array.isArray(value) || ArrayBuffer.isView(value)) return showList(Array.from(value), depth, seen);
+    if (Array.isArray(value) || ArrayBuffer.isView(value))
+      return showList(Array.from(/** @type {ArrayLike<unknown>} */ (value)), depth, seen);
     if (value instanceof Map) return `Map(${value.size}) ${showEntries([...value], depth, seen, true)}`;
     if (value instanceof Set) return `Set(${value.size}) ${showList([...value], depth, seen)}`;
     return showEntries(Object.entries(value), depth, seen, false);

@@ -85,6 +85,7 @@ export function checkPath(path) {
     path.length > 1 &&
     path.length <= 4096 &&
     !path.endsWith("/") &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a path must not hold control characters
     !/[\u0000-\u001f]/.test(path) &&
     path
       .slice(1)

@@ -46,7 +46,10 @@ export function describeAction(name, args = {}, stat = null) {
 
 /** A diff of an edit's two blocks, as the unified diff the diff view reads. */
 function editDiff(args) {
-  const lines = (text) => String(text || "").replace(/\n$/, "").split("\n");
+  const lines = (text) =>
+    String(text || "")
+      .replace(/\n$/, "")
+      .split("\n");
   const old = lines(args.originalCode).map((l) => `-${l}`);
   const added = lines(args.newCode).map((l) => `+${l}`);
   return { diff: `@@ -1,${old.length} +1,${added.length} @@\n${[...old, ...added].join("\n")}`, added, old };

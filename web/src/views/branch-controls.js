@@ -5,6 +5,9 @@
 // tree; the page shows the active path and re-draws it from the engine's snapshot after a switch.
 import { button } from "../dom.js";
 
+/** Where a message sits in the chat tree: its id and turn, and which of how many versions it is.
+ * @typedef {{id?: string, turn?: string, node?: string, branch?: number, branches?: number}} BranchPlace */
+
 export function createBranchControls(root, actions) {
   const input = root.querySelector("[data-testid=chat-input]");
   const composer = root.querySelector(".composer");
@@ -12,7 +15,9 @@ export function createBranchControls(root, actions) {
   bar.className = "edit-bar";
   bar.dataset.testid = "edit-bar";
   bar.hidden = true;
-  const label = Object.assign(document.createElement("span"), { textContent: "Editing a message: sending starts a new branch" });
+  const label = Object.assign(document.createElement("span"), {
+    textContent: "Editing a message: sending starts a new branch",
+  });
   const restore = Object.assign(document.createElement("input"), { type: "checkbox" });
   restore.dataset.testid = "edit-restore-files";
   const restoreLabel = document.createElement("label");
@@ -28,7 +33,8 @@ export function createBranchControls(root, actions) {
     }
   });
 
-  /** A user message shown: its Edit action, and its switcher when it is one of several versions. */
+  /** A user message shown: its Edit action, and its switcher when it is one of several versions.
+   * @param {BranchPlace} [data] */
   function user(chat, view, data = {}) {
     if (data.id) view.el.dataset.messageId = data.id;
     const row = actionsRow(view);
@@ -37,6 +43,7 @@ export function createBranchControls(root, actions) {
   }
 
   /** An assistant message shown: its switcher when it starts one of several versions of an answer. */
+  /** @param {BranchPlace} [data] */
   function assistant(chat, view, data = {}) {
     if (data.branches > 1) actionsRow(view).prepend(switcher(chat, data));
   }
@@ -60,7 +67,7 @@ export function createBranchControls(root, actions) {
     actionsRow({ el: shown[shown.length - 1] }).append(regenerate);
   }
 
-  function switcher(chat, { branch, branches, node }) {
+  function switcher(chat, /** @type {BranchPlace} */ { branch, branches, node }) {
     const box = document.createElement("span");
     box.className = "branch-switch";
     box.dataset.testid = "branch-switch";
@@ -86,7 +93,8 @@ export function createBranchControls(root, actions) {
   function startEdit(chat, view) {
     if (chat.busy) return;
     cancelEdit();
-    const edit = (editing = { chat, view, id: view.el.dataset.messageId, turn: null });
+    editing = { chat, view, id: view.el.dataset.messageId, turn: null };
+    const edit = editing;
     view.el.classList.add("editing");
     input.value = view.text;
     restore.checked = false;

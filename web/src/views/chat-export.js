@@ -21,7 +21,11 @@ export function createChatExport(root, { activeChat, exportChat, importChat }) {
     item.setAttribute("role", "menuitem");
     menu.append(item);
   }
-  const picker = Object.assign(document.createElement("input"), { type: "file", accept: ".json,application/json", hidden: true });
+  const picker = Object.assign(document.createElement("input"), {
+    type: "file",
+    accept: ".json,application/json",
+    hidden: true,
+  });
   picker.dataset.testid = "chat-import-file";
   const importButton = button("Import chat", "chat-import", () => picker.click());
   importButton.title = "Open an exported chat (.json) as a new tab";
@@ -61,8 +65,15 @@ export function createChatExport(root, { activeChat, exportChat, importChat }) {
       say(`Could not import ${file.name}: ${err.message}`);
     }
   });
-  menu.addEventListener("keydown", (event) => event.key === "Escape" && (event.stopPropagation(), toggleMenu(false)));
-  document.addEventListener("click", (event) => !group.contains(event.target) && !menu.hidden && toggleMenu(false));
+  menu.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation();
+    toggleMenu(false);
+  });
+  document.addEventListener(
+    "click",
+    (event) => !group.contains(/** @type {Node} */ (event.target)) && !menu.hidden && toggleMenu(false),
+  );
 
   function say(text) {
     note.textContent = text;

@@ -12,7 +12,11 @@ export function createTabStrip(nav, newButton, { onActivate, onClose, onRename }
     tab.dataset.testid = "chat-tab";
     tab.dataset.chat = id;
     const label = Object.assign(document.createElement("span"), { className: "tab-title", textContent: title });
-    const close = Object.assign(document.createElement("button"), { type: "button", className: "tab-close", textContent: "×" });
+    const close = Object.assign(document.createElement("button"), {
+      type: "button",
+      className: "tab-close",
+      textContent: "×",
+    });
     close.dataset.testid = "chat-tab-close";
     close.tabIndex = -1;
     close.setAttribute("aria-label", `Close ${title}`);

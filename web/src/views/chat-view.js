@@ -31,7 +31,8 @@ export function createChatView(root, actions) {
       actions.onSend(chat.id, "", chat.mode, { regenerate: true });
     },
     restorePoint: (chat, message) => (message ? actions.restorePoint(chat.id, message) : Promise.resolve(null)),
-    onSwitch: (chat, node, index) => actions.onSwitch(chat.id, node, index).then((snapshot) => snapshot && fill(chat, snapshot)),
+    onSwitch: (chat, node, index) =>
+      actions.onSwitch(chat.id, node, index).then((snapshot) => snapshot && fill(chat, snapshot)),
   });
   const chats = new Map();
   const closed = new Set(); // chats the user closed: late events of their turns are dropped
@@ -55,7 +56,17 @@ export function createChatView(root, actions) {
     list.setAttribute("role", "tabpanel");
     messagesEl.append(list);
     const retries = new RetryNotices();
-    chats.set(id, { id, list, current: null, lastAssistant: null, cards: new Map(), busy: false, mode: chatMode, used: false, retries });
+    chats.set(id, {
+      id,
+      list,
+      current: null,
+      lastAssistant: null,
+      cards: new Map(),
+      busy: false,
+      mode: chatMode,
+      used: false,
+      retries,
+    });
     activate(id);
     return id;
   }
@@ -218,7 +229,8 @@ export function createChatView(root, actions) {
       const label = event.reason === "loop" && option === "retry" ? "Let it go on" : DECISION_LABEL[option] || option;
       box.append(button(label, `decision-${option}`, () => actions.onDecide(chat.id, option)));
     }
-    if (event.settings) box.append(button("Open settings", "", () => root.querySelector("[data-testid=settings-open]").click()));
+    if (event.settings)
+      box.append(button("Open settings", "", () => root.querySelector("[data-testid=settings-open]").click()));
     (chat.banner || chat.list).append(box);
     chat.decisions = box;
   }
@@ -257,7 +269,9 @@ export function createChatView(root, actions) {
   }
 
   function addRestoreButton(chat, user, turn) {
-    const restore = button("Restore files to before this turn", "restore-turn", () => actions.onRestoreTurn(chat.id, turn));
+    const restore = button("Restore files to before this turn", "restore-turn", () =>
+      actions.onRestoreTurn(chat.id, turn),
+    );
     restore.dataset.turn = turn;
     restore.className = "restore-turn";
     user.el.append(restore);
@@ -291,7 +305,9 @@ export function createChatView(root, actions) {
   const HANDLERS = {
     turn_start: turnStart,
     title: (chat, e) => tabs.setTitle(chat.id, e.title),
-    state: (chat, e) => chat.id === active && (status.textContent = `State: ${e.state}`),
+    state: (chat, e) => {
+      if (chat.id === active) status.textContent = `State: ${e.state}`;
+    },
     message_start: (chat, e) => {
       chat.current = new MessageView(e.role);
       chat.lastAssistant = chat.current;

@@ -61,7 +61,8 @@ export function createCodeActions(messages, { call, editor, flush }) {
     const version = versions.at(-1)?.version;
     const undo = actionButton("Undo", "code-undo", async () => {
       const newest = (await call("vfs.history", { path })).at(-1)?.version;
-      if (newest !== version) return box.replaceChildren(el("span", "", `${path} changed since: undo it from its history.`));
+      if (newest !== version)
+        return box.replaceChildren(el("span", "", `${path} changed since: undo it from its history.`));
       await call("vfs.undo", { path });
       box.replaceChildren(el("span", "", `Undone: ${path} is back as it was.`));
     });
@@ -82,7 +83,12 @@ export function createCodeActions(messages, { call, editor, flush }) {
     const confirm = el("button", "", "Save");
     confirm.type = "submit";
     confirm.dataset.testid = "code-save-confirm";
-    form.append(el("label", "", "Save as"), input, confirm, actionButton("Cancel", "code-cancel", () => box.remove()));
+    form.append(
+      el("label", "", "Save as"),
+      input,
+      confirm,
+      actionButton("Cancel", "code-cancel", () => box.remove()),
+    );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const path = input.value.trim();
@@ -152,7 +158,8 @@ export function createCodeActions(messages, { call, editor, flush }) {
       for (const node of record.addedNodes) {
         if (node.nodeType !== Node.ELEMENT_NODE) continue;
         if (node.matches(CODE_BLOCK)) decorate(node);
-        else if (node.firstElementChild) for (const pre of node.querySelectorAll("pre.code-block")) if (pre.matches(CODE_BLOCK)) decorate(pre);
+        else if (node.firstElementChild)
+          for (const pre of node.querySelectorAll("pre.code-block")) if (pre.matches(CODE_BLOCK)) decorate(pre);
       }
     }
   }

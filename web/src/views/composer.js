@@ -55,7 +55,9 @@ export function createComposer(form, { listFiles }) {
   }
 
   function mark() {
-    list.querySelectorAll("[role=option]").forEach((option, index) => option.setAttribute("aria-selected", String(index === selected)));
+    list.querySelectorAll("[role=option]").forEach((option, index) => {
+      option.setAttribute("aria-selected", String(index === selected));
+    });
     input.setAttribute("aria-activedescendant", `mention-option-${selected}`);
   }
 

@@ -54,8 +54,10 @@ export function createFileMenu(root, { call, onOpen, onError }) {
     });
   }
 
+  /** @returns {Array<[string, () => unknown]>} a menu item's label and its action */
   function items(target) {
     const folder = target.kind === "dir" ? target.path : target.path.slice(0, target.path.lastIndexOf("/")) || "/";
+    /** @type {Array<[string, () => unknown]>} */
     const list = [
       ["New file…", () => newFile(folder)],
       ["New folder…", () => newFolder(folder)],
@@ -73,7 +75,7 @@ export function createFileMenu(root, { call, onOpen, onError }) {
   }
 
   function openAt(target, x, y) {
-    returnFocus = document.activeElement;
+    returnFocus = /** @type {HTMLElement | null} */ (document.activeElement);
     const buttons = items(target).map(([label, action]) => {
       const button = document.createElement("button");
       Object.assign(button, { type: "button", role: "menuitem", textContent: label, tabIndex: -1 });
@@ -94,14 +96,14 @@ export function createFileMenu(root, { call, onOpen, onError }) {
   }
 
   menu.addEventListener("keydown", (event) => {
-    const buttons = [...menu.children];
-    const at = buttons.indexOf(document.activeElement);
+    const buttons = /** @type {HTMLElement[]} */ ([...menu.children]);
+    const at = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
     if (step) buttons[(at + step + buttons.length) % buttons.length].focus();
     if (event.key === "Escape" || event.key === "Tab") close();
     if (step || event.key === "Escape") event.preventDefault();
   });
-  document.addEventListener("pointerdown", (event) => menu.contains(event.target) || close());
+  document.addEventListener("pointerdown", (event) => menu.contains(/** @type {Node} */ (event.target)) || close());
 
   return { openAt, rename, remove, newFile };
 }

@@ -3,8 +3,24 @@
 // reports what the user asks for to its callbacks.
 
 const ICONS = {
-  ts: "TS", tsx: "TS", js: "JS", jsx: "JS", mjs: "JS", cjs: "JS", py: "PY", md: "MD", json: "{}",
-  css: "#", html: "<>", htm: "<>", txt: "TX", svg: "SV", png: "IM", jpg: "IM", jpeg: "IM", gif: "IM",
+  ts: "TS",
+  tsx: "TS",
+  js: "JS",
+  jsx: "JS",
+  mjs: "JS",
+  cjs: "JS",
+  py: "PY",
+  md: "MD",
+  json: "{}",
+  css: "#",
+  html: "<>",
+  htm: "<>",
+  txt: "TX",
+  svg: "SV",
+  png: "IM",
+  jpg: "IM",
+  jpeg: "IM",
+  gif: "IM",
 };
 const DRAG_TYPE = "application/x-agentlite-path";
 
@@ -70,7 +86,7 @@ export function createFileTree(tree, actions) {
   }
 
   function render(entries) {
-    const focused = document.activeElement?.closest?.("[data-testid=file-item]")?.dataset.path;
+    const focused = document.activeElement?.closest?.(/** @type {"li"} */ ("[data-testid=file-item]"))?.dataset.path;
     const byPath = new Map();
     const top = [];
     for (const entry of [...entries].sort(treeOrder)) {
@@ -123,8 +139,7 @@ export function createFileTree(tree, actions) {
       Home: () => focusItem(list[0]),
       End: () => focusItem(list.at(-1)),
       ArrowRight: () => li.dataset.kind === "dir" && (open ? focusItem(list[at + 1]) : setExpanded(li, true)),
-      ArrowLeft: () =>
-        open ? setExpanded(li, false) : focusItem(li.parentElement.closest("[data-testid=file-item]")),
+      ArrowLeft: () => (open ? setExpanded(li, false) : focusItem(li.parentElement.closest("[data-testid=file-item]"))),
       Enter: () => activate(li),
       " ": () => activate(li),
       F2: () => actions.onRename(li.dataset.path),

@@ -9,7 +9,10 @@ import { createHistoryView } from "./history-view.js";
 
 /** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
  * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed. */
-export function createFilesView(root, { call, onChoose = () => {}, onShown = () => {}, onSelect = () => {} }) {
+export function createFilesView(
+  root,
+  { call, onChoose = (_path) => {}, onShown = (_path) => {}, onSelect = () => {} },
+) {
   const editorHost = root.querySelector("#file-editor");
   const title = root.querySelector("#file-title");
   const empty = root.querySelector("#file-empty");
@@ -45,9 +48,9 @@ export function createFilesView(root, { call, onChoose = () => {}, onShown = () 
   createArchiveView(root, { call, onMessage: say });
   const emptyTree = root.querySelector("[data-testid=files-empty]");
   emptyTree.querySelector("[data-action=new-file]").addEventListener("click", () => menu.newFile("/"));
-  emptyTree.querySelector("[data-action=import]").addEventListener("click", () =>
-    root.querySelector("[data-testid=import-workspace]").click(),
-  );
+  emptyTree
+    .querySelector("[data-action=import]")
+    .addEventListener("click", () => root.querySelector("[data-testid=import-workspace]").click());
 
   function showClosed(path) {
     onShown(null);

@@ -31,7 +31,9 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
   function setOn(value) {
     on = value;
     toggle.setAttribute("aria-pressed", String(on));
-    toggle.title = on ? "The editor shows what the agent writes (click to stop)" : "Click to show what the agent writes";
+    toggle.title = on
+      ? "The editor shows what the agent writes (click to stop)"
+      : "Click to show what the agent writes";
     storage.setItem(STORE_KEY, String(on));
     if (!on) hide();
   }
@@ -66,7 +68,10 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     waiting.hidden = true;
     box.hidden = false;
     panel.dataset.follow = followed.phase;
-    title.textContent = followed.phase === "streaming" ? `The agent is writing ${followed.path || "a file"}…` : `The agent changed ${followed.path}`;
+    title.textContent =
+      followed.phase === "streaming"
+        ? `The agent is writing ${followed.path || "a file"}…`
+        : `The agent changed ${followed.path}`;
     if (followed.phase === "streaming") {
       liveWriter.write(followed.text);
     } else if (shownPhase !== "done") await showDone();
@@ -78,7 +83,9 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     await files.openFile(path);
     const text = await call("vfs.diff", { path, new: version });
     if (followed?.version !== version) return;
-    renderDiff(diff, text, (hunk) => act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`));
+    renderDiff(diff, text, (hunk) =>
+      act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`),
+    );
     undo.disabled = false;
   }
 
@@ -130,7 +137,10 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     if (!followed?.path) return;
     const { path, version } = followed;
     const newest = (await call("vfs.history", { path })).at(-1)?.version;
-    if (newest !== version) return (title.textContent = `${path} changed since: undo it from its history.`);
+    if (newest !== version) {
+      title.textContent = `${path} changed since: undo it from its history.`;
+      return;
+    }
     undo.disabled = true;
     await act(() => call("vfs.undo", { path }), "Undone");
   });

@@ -51,7 +51,11 @@ export function createMemoryView(root, { list, update, remove, add }) {
 
   function startEdit(item, memory) {
     editing = memory.id;
-    const field = Object.assign(document.createElement("textarea"), { className: "memory-field", value: memory.text, rows: 2 });
+    const field = Object.assign(document.createElement("textarea"), {
+      className: "memory-field",
+      value: memory.text,
+      rows: 2,
+    });
     field.dataset.testid = "memory-field";
     field.setAttribute("aria-label", "Memory text");
     const finish = (save) => {

@@ -117,5 +117,6 @@ function onBodyClick(event) {
     return;
   }
   const image = event.target.closest(".remote-image");
-  if (image && /^https?:\/\//i.test(image.dataset.src || "")) window.open(image.dataset.src, "_blank", "noopener,noreferrer");
+  if (image && /^https?:\/\//i.test(image.dataset.src || ""))
+    window.open(image.dataset.src, "_blank", "noopener,noreferrer");
 }

@@ -41,7 +41,8 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   function fill(settings) {
     for (const name of TEXT_FIELDS) field(name).value = settings[name] ?? "";
     field("remember_key").checked = Boolean(settings.remember_key);
-    for (const box of form.querySelectorAll("input[name=auto_approve]")) box.checked = settings.auto_approve.includes(box.value);
+    for (const box of form.querySelectorAll("input[name=auto_approve]"))
+      box.checked = settings.auto_approve.includes(box.value);
     preset.value = presetFor(settings.base_url)?.id || "custom";
     showKeyNote(settings);
     showResult(null);
@@ -126,13 +127,15 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
     result.append(Object.assign(document.createElement("strong"), { textContent: title ? `${title}: ` : "" }));
     result.append(diagnosis.message || "");
     const extra = detail(diagnosis, baseUrl);
-    if (extra) result.append(Object.assign(document.createElement("p"), { className: "connection-fix", textContent: extra }));
+    if (extra)
+      result.append(Object.assign(document.createElement("p"), { className: "connection-fix", textContent: extra }));
   }
 
   function detail(diagnosis, baseUrl) {
     if (diagnosis.outcome === "cors") return `Fix: ${corsFix(baseUrl, location.origin, preset.value)}`;
     if (diagnosis.outcome === "auth") return "Check the API key for this provider.";
-    if (diagnosis.outcome === "model_not_found") return `Available: ${(diagnosis.models || []).slice(0, 12).join(", ")}`;
+    if (diagnosis.outcome === "model_not_found")
+      return `Available: ${(diagnosis.models || []).slice(0, 12).join(", ")}`;
     if (diagnosis.outcome !== "ok" || diagnosis.tools == null) return "";
     return diagnosis.tools
       ? "The model calls tools natively; auto uses native tool calls."

@@ -31,7 +31,14 @@ export function createStorageNotice(root, { onExport, onDismiss, onReload }) {
         "are not guaranteed to stay. Export the workspace now and then to keep a copy.",
       [
         ["Export workspace", "storage-warning-export", () => onExport()],
-        ["Dismiss", "storage-warning-dismiss", () => (box.remove(), onDismiss())],
+        [
+          "Dismiss",
+          "storage-warning-dismiss",
+          () => {
+            box.remove();
+            onDismiss();
+          },
+        ],
       ],
     );
   }

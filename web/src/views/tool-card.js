@@ -1,7 +1,7 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
-import { button, frameWriter } from "../dom.js";
+import { frameWriter } from "../dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
@@ -111,15 +111,18 @@ export class ToolCard {
   }
 
   preview(field, text) {
-    if (field === "path") return (this.summaryEl.textContent = summarize({ path: text })); // the file, named early
+    if (field === "path") {
+      this.summaryEl.textContent = summarize({ path: text }); // the file, named early
+      return;
+    }
     if (!this.previewEl) {
       this.previewEl = document.createElement("pre");
       this.previewEl.className = "tool-preview";
       this.previewEl.dataset.testid = "tool-preview";
       this.el.append(this.previewEl);
+      this.previewWriter = frameWriter(this.previewEl); // the streamed text, drawn once per frame
     }
     this.previewEl.dataset.field = field;
-    this.previewWriter ??= frameWriter(this.previewEl);
     this.previewWriter.write(text);
   }
 
@@ -150,4 +153,3 @@ export class ToolCard {
     this.resultEl.textContent = message.length > 2000 ? `${message.slice(0, 2000)}…` : message;
   }
 }
-

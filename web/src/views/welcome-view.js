@@ -42,7 +42,14 @@ export function createWelcomeView(messages, { loadExamples, onExample, onConnect
   model.append(icon("model"), modelText, connect);
   const list = el("ul", "welcome-examples");
   list.setAttribute("aria-label", "Examples to try");
-  panel.append(title, el("p", "welcome-about", ABOUT), model, el("h3", "", "Try"), list, el("p", "welcome-files", FILES));
+  panel.append(
+    title,
+    el("p", "welcome-about", ABOUT),
+    model,
+    el("h3", "", "Try"),
+    list,
+    el("p", "welcome-files", FILES),
+  );
   messages.prepend(panel);
 
   function example({ prompt, detail }) {

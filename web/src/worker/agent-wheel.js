@@ -33,7 +33,7 @@ async function fetchOk(url) {
 /** The wheel's bytes (checked against the lock's sha256) and the packages it depends on. */
 export async function fetchAgentWheel() {
   const lock = await (await fetchOk(LOCK_URL())).json();
-  const entry = lock.packages && lock.packages.agentlite;
+  const entry = lock.packages?.agentlite;
   if (!entry) throw new Error("agentlite is missing from the package lock");
   const url = here(`./pyodide/${entry.file_name}`);
   const bytes = new Uint8Array(await (await fetchOk(url)).arrayBuffer());

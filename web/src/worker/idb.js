@@ -18,6 +18,7 @@ export const DB_NAME = "agentlite";
 // the old version are told to close through onVersionChange). Keep STORES in step with
 // STORES in py/agentlite/workspace/storage.py.
 export const SCHEMA_VERSION = 1;
+// biome-ignore format: one line per owner
 export const STORES = Object.freeze([
   // the workspace (agentlite.workspace)
   "meta", "entries", "versions", "blobs", "commits", "turns",
@@ -141,7 +142,7 @@ function abort(tx, reason) {
   tx.__failure = tx.__failure || reason;
   try {
     tx.abort();
-  } catch (error) {
+  } catch (_error) {
     // already finished or aborting
   }
 }
@@ -222,7 +223,7 @@ function holdReserve() {
     let request;
     try {
       request = indexedDB.open(RESERVE_DB, 1);
-    } catch (error) {
+    } catch (_error) {
       resolve(false);
       return;
     }
@@ -253,7 +254,7 @@ async function releaseReserve() {
   const before = await usage();
   await new Promise((resolve) => {
     const request = indexedDB.deleteDatabase(RESERVE_DB);
-    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+    request.onsuccess = request.onerror = request.onblocked = () => resolve(undefined);
   });
   for (let tries = 0; before !== null && tries < 20 && (await usage()) >= before; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -264,7 +265,7 @@ async function usage() {
   try {
     const { usage: used } = await navigator.storage.estimate();
     return typeof used === "number" ? used : null;
-  } catch (error) {
+  } catch (_error) {
     return null;
   }
 }
@@ -334,7 +335,7 @@ function writeBatch(batch, buffers, names) {
 export function acquireLock(name = LOCK_NAME) {
   if (!globalThis.navigator || !navigator.locks) return Promise.resolve(() => undefined);
   return new Promise((acquired) => {
-    navigator.locks.request(name, () => new Promise((release) => acquired(() => release())));
+    navigator.locks.request(name, () => new Promise((release) => acquired(() => release(undefined))));
   });
 }
 
@@ -346,7 +347,7 @@ export async function estimate() {
   try {
     const { usage, quota } = await navigator.storage.estimate();
     return JSON.stringify({ usage, quota });
-  } catch (error) {
+  } catch (_error) {
     return "{}";
   }
 }

@@ -57,10 +57,9 @@ export class Inbox {
         return false;
       });
     // A failed package load has already failed the page (worker.js): the turn then reports the error.
-    Promise.allSettled([this.tokenizer, this.deferred])
-      .finally(() => {
-        this.loading = false;
-        this.flush();
-      });
+    Promise.allSettled([this.tokenizer, this.deferred]).finally(() => {
+      this.loading = false;
+      this.flush();
+    });
   }
 }

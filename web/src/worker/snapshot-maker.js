@@ -10,6 +10,6 @@ self.onmessage = async ({ data }) => {
     const { snapshot, ms } = await makeSnapshot(data.wheel);
     self.postMessage({ ok: true, version, bytes: snapshot, ms }, [snapshot.buffer]);
   } catch (err) {
-    self.postMessage({ ok: false, reason: String((err && err.message) || err) });
+    self.postMessage({ ok: false, reason: String(err?.message || err) });
   }
 };

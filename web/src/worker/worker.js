@@ -27,7 +27,7 @@ self.onmessage = (event) => {
 
 class PhaseError extends Error {
   constructor(phase, cause) {
-    super(String((cause && cause.message) || cause));
+    super(String(cause?.message || cause));
     this.phase = phase;
   }
 }
@@ -161,7 +161,8 @@ async function start() {
   self.agentliteStart = { ...route, restore_ms: booted.restoreMs ?? null, timings };
   announce("ready", 1, { timings });
   post({ type: MSG.READY });
-  const deferred = (self.agentliteDeferred = loadDeferred(booted, wheel));
+  const deferred = loadDeferred(booted, wheel);
+  self.agentliteDeferred = deferred;
   inbox.open(service, booted.pyodide, deferred);
   self.agentliteSnapshotStored = snapshotForNextVisit(key, deferred, wheel);
 }
