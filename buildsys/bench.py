@@ -48,6 +48,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
     from buildsys import (
         bench_ndjson,
         bench_offline,
+        bench_pytest,
         bench_startup,
         bench_stream,
         bench_tokens,
@@ -62,6 +63,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "chunk_to_dom": bench_stream.chunk_to_dom,
         "ndjson_throughput": bench_ndjson.ndjson_throughput,
         "tokens": bench_tokens.tokens_by_dialect,
+        "pytest_sandbox": bench_pytest.pytest_sandbox,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
     }
 
