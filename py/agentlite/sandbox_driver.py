@@ -15,8 +15,17 @@ import sys
 import traceback
 
 LIBRARY = ("/lib/",)  # where the sandbox's own modules live; any other module came from the user's files
-# The interpreter's own folders in the frame: never the user's, so pytest never collects them.
-SYSTEM_FOLDERS = ("/lib", "/dev", "/proc", "/sys", "/home/pyodide")
+# The interpreter's own folders in the frame: never the user's, so pytest never collects them (a
+# workspace folder /lib is the user's, so only Python's own ones below it).
+_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+SYSTEM_FOLDERS = (
+    f"/lib/python{_VERSION}",
+    f"/lib/python{_VERSION.replace('.', '')}.zip",
+    "/dev",
+    "/proc",
+    "/sys",
+    "/home/pyodide",
+)
 
 
 class SandboxFolders:

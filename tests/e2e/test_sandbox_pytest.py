@@ -68,6 +68,9 @@ def test_pytest_reports_like_a_desktop_run_and_leaves_no_cache(harness: Harness,
     coloured = harness.shell("pytest -q --color=yes; pytest -q -k nothing; echo rc=$?", fixed)
     assert "\x1b[32m" in coloured["stdout"] and coloured["stdout"].splitlines()[-1] == "rc=5"
 
+    pip = harness.shell("pip install pytest", {})  # shipped now: micropip finds it among the app's wheels
+    assert pip["exit_code"] == 0 and pip["stdout"].splitlines()[1].startswith("Requirement already satisfied")
+
 
 def test_a_real_projects_suite_gives_the_counts_of_cpython(harness: Harness, tmp_path: Path) -> None:  # noqa: F811
     files = suites.files("toolz")

@@ -117,8 +117,11 @@ def test_pytest_runs_as_its_command_with_a_desktop_runs_exit_code(workdir: Path)
 
 
 def test_pytest_never_collects_the_sandboxs_own_folders() -> None:
-    plugin = SandboxFolders(("/lib", "/dev"))
-    assert plugin.pytest_ignore_collect(Path("/lib")) is True
-    assert plugin.pytest_ignore_collect(Path("/lib/python3.14/site-packages/x/test_x.py")) is True
+    plugin = SandboxFolders()
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert plugin.pytest_ignore_collect(Path(f"/lib/python{version}")) is True
+    assert plugin.pytest_ignore_collect(Path(f"/lib/python{version}/site-packages/x/test_x.py")) is True
+    assert plugin.pytest_ignore_collect(Path("/proc/self")) is True
+    assert plugin.pytest_ignore_collect(Path("/lib/test_x.py")) is None  # a workspace folder /lib
     assert plugin.pytest_ignore_collect(Path("/library/test_x.py")) is None
     assert plugin.pytest_ignore_collect(Path("/src/test_x.py")) is None
