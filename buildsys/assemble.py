@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline
+from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline, page_facts
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -162,6 +162,7 @@ def build() -> None:
         add_bytecode([w.name for w in wheels])
         lockfile.write([PYODIDE_DIR / w.name for w in wheels], info, PYODIDE_DIR / LOCK_NAME)
         stamps.mark("lock", lock_key)
+    page_facts.refresh()  # the page's tables of the agent's facts, before the page is bundled
     front_end(stamps)
     asset_urls.write(DIST)
     built = manifest.write(DIST, pins.pyodide_version)

@@ -1,6 +1,7 @@
 """The worker protocol: every message is `{type, id?, ...}`.
 
-Mirrors web/src/protocol.js (tests/unit/test_protocol.py keeps the two in step).
+The one definition: the build writes it to web/src/generated/protocol.json, which web/src/protocol.js
+reads (buildsys/page_facts.py).
 """
 
 from __future__ import annotations

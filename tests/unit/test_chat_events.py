@@ -1,7 +1,9 @@
-"""The chat events are defined once per side; these tests keep the two in step and the wire form fixed."""
+"""The chat events are defined once (engine/chat_events.py); the page reads the table generated from them
+(web/src/generated/chat-events.json, kept current by tests/unit/test_page_facts.py). These tests fix the
+wire form."""
 
 import ast
-import re
+import json
 from pathlib import Path
 
 from agentlite.engine.chat_events import (
@@ -20,18 +22,12 @@ from agentlite.errors import ErrorType, ModelError
 from agentlite.events import ThinkingDelta
 
 ROOT = Path(__file__).resolve().parents[2]
-JS = (ROOT / "web" / "src" / "chat-events.js").read_text()
-
-
-def js_events() -> dict[str, tuple[str, ...]]:
-    block = re.search(r"CHAT_EVENTS = Object\.freeze\(\{(.*?)\}\);", JS, re.DOTALL)
-    assert block, "CHAT_EVENTS not found in chat-events.js"
-    rows = re.findall(r"^\s*([a-z_]+):\s*\[(.*?)\],", block.group(1), re.MULTILINE)
-    return {kind: tuple(re.findall(r"\"([a-z_]+)\"", names)) for kind, names in rows}
+PAGE_TABLE = ROOT / "web" / "src" / "generated" / "chat-events.json"
 
 
 def test_kinds_and_fields_match_the_page() -> None:
-    assert js_events() == WIRE_FIELDS
+    page = json.loads(PAGE_TABLE.read_text())["events"]
+    assert {kind: tuple(names) for kind, names in page.items()} == WIRE_FIELDS
     assert set(WIRE_FIELDS) == KINDS
 
 

@@ -3,6 +3,10 @@
 // buffered by the worker and run once Python is up, so the composer works from the first second.
 import { MSG } from "./protocol.js";
 
+/** A method the page may call: py/agentlite/calls.py defines them, buildsys/page_facts.py lists them in
+ * web/src/generated/calls.json (read by the type check only, never bundled).
+ * @typedef {keyof typeof import("./generated/calls.json").methods} CallMethod */
+
 /** The worker web/src/worker-start.js started early, with the events that came before it was taken
  * over, or a fresh worker when that script did not run. */
 function adoptEarlyWorker(workerUrl) {
@@ -56,6 +60,7 @@ export class AgentClient {
     this.worker.postMessage(message);
   }
 
+  /** Ask the worker; resolves to the method's answer. @param {CallMethod} method */
   call(method, args = {}) {
     if (this.state === "failed") return Promise.reject(new Error(`agent unavailable: ${this.failure}`));
     const id = this.nextId++;

@@ -31,7 +31,7 @@ client.on("failed", (failure) => load.failed(failure));
 
 const panels = createPanelSwitcher(root);
 const files = createFilesView(root, {
-  call: (method, args) => client.call(`vfs.${method}`, args),
+  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
   onChoose: () => panels.show("editor"),
   onShown: (path) => {
     codeActions.setOpenFile(path);

@@ -42,7 +42,7 @@ function highlight(code, lang) {
   return html;
 }
 
-/** The link targets of the open links, innermost last. @typedef {{linkTargets?: string[]}} LinkEnv */
+/** The link targets of the open links, innermost last. @typedef {{linkTargets?: string[]} & Record<string, any>} LinkEnv */
 
 md.renderer.rules.link_open = (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
   const token = tokens[idx];

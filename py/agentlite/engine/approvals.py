@@ -107,10 +107,10 @@ async def _kind(
     tool: Tool, arguments: dict[str, Any], batch_size: int, exists: Exists
 ) -> tuple[Ask | None, str | None]:
     target = _resource(tool, arguments)
-    if tool.risk is Risk.DESTRUCTIVE:
+    if tool.asks == Ask.DELETE:
         return Ask.DELETE, target
-    if tool.risk is Risk.EXECUTE:
-        return (Ask.JS if "js" in tool.name else Ask.SHELL), None
+    if tool.asks in (Ask.JS, Ask.SHELL):
+        return Ask(tool.asks), None
     if tool.name == "edit_current_editor_document":
         return Ask.OVERWRITE, "open in the editor"
     destination = arguments.get("destination") if tool.name == "move_file" else None

@@ -2,9 +2,10 @@
 
 The page receives `{type: "event", chat, event}` with `event = event_dict(...)`: the `kind` first, then the
 fields in the order declared here. A field listed in a class's `OMIT_WHEN_NONE` is left out while it is
-None (the page tests for its presence). `web/src/chat-events.js` mirrors `WIRE_FIELDS`; a unit test keeps
-the two in step. Stream events (`agentlite.events`: text, thinking, tool_started, ...) are forwarded as
-the decoders make them. Once a chat is closed it sends nothing more, even while its turn winds down.
+None (the page tests for its presence). The build writes `WIRE_FIELDS` to
+`web/src/generated/chat-events.json`, the page's only copy (buildsys/page_facts.py). Stream events
+(`agentlite.events`: text, thinking, tool_started, ...) are forwarded as the decoders make them. Once a
+chat is closed it sends nothing more, even while its turn winds down.
 
 What the page sends back goes to `ChatSession`: `approve(call_id, approved, batch)`, `decide(choice)`,
 `stop()`, `configure(mode=, max_rounds=, auto_approve=, context_window=, reserve=)`.

@@ -138,6 +138,8 @@ TOOLS = [
         browser_js_eval,
         Risk.EXECUTE,
         resource=lambda _args: "sandbox",
+        content="code",
+        asks="js",
     ),
     Tool(
         "shell_exec",
@@ -147,5 +149,7 @@ TOOLS = [
         Risk.EXECUTE,
         streamed=("command",),
         resource=lambda _args: "sandbox",
+        content="command",
+        asks="shell",
     ),
 ]

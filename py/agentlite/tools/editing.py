@@ -163,4 +163,6 @@ TOOL = Tool(
     aliases=("file_write",),
     streamed=("originalCode", "newCode"),
     resource=path_resource("path"),
+    content="newCode",
+    path="path",
 )

@@ -55,4 +55,6 @@ TOOL = Tool(
     workspace_errors(edit_current_editor_document),
     Risk.MODIFY,  # the engine asks the user before it replaces the open document
     resource=lambda _args: "editor",
+    content="content",
+    asks="overwrite",
 )

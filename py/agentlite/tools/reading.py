@@ -182,6 +182,7 @@ TOOLS = [
         Risk.READ,
         aliases=("list_files",),
         resource=path_resource("path", "/"),
+        path="path",
     ),
     Tool(
         "read_file",
@@ -190,6 +191,7 @@ TOOLS = [
         workspace_errors(read_file),
         Risk.READ,
         resource=path_resource("path"),
+        path="path",
     ),
     Tool(
         "search",
@@ -199,5 +201,6 @@ TOOLS = [
         Risk.READ,
         aliases=("search_files", "grep"),
         resource=path_resource("path", "/"),
+        path="path",
     ),
 ]

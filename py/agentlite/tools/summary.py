@@ -90,4 +90,5 @@ TOOL = Tool(
     Risk.READ,
     streamed=("summary",),
     resource=lambda _args: "conversation",
+    content="summary",
 )

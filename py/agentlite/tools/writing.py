@@ -192,6 +192,8 @@ TOOLS = [
         aliases=("file_create",),
         streamed=("content",),
         resource=path_resource("path"),
+        content="content",
+        path="path",
     ),
     Tool(
         "write_file",
@@ -202,6 +204,9 @@ TOOLS = [
         aliases=("update_file",),
         streamed=("content",),
         resource=path_resource("path"),
+        content="content",
+        path="path",
+        asks="overwrite",
     ),
     Tool(
         "delete_file",
@@ -210,6 +215,8 @@ TOOLS = [
         workspace_errors(delete_file),
         Risk.DESTRUCTIVE,
         resource=path_resource("path"),
+        path="path",
+        asks="delete",
     ),
     Tool(
         "move_file",
@@ -218,6 +225,8 @@ TOOLS = [
         workspace_errors(move_file),
         Risk.MODIFY,
         resource=lambda args: _both(path_resource("source")(args), path_resource("destination")(args)),
+        path="source",
+        asks="overwrite",
     ),
     Tool(
         "rename_file",
@@ -226,6 +235,7 @@ TOOLS = [
         workspace_errors(rename_file),
         Risk.MODIFY,
         resource=lambda args: _both(path_resource("path")(args), _renamed(args)),
+        path="path",
     ),
     Tool(
         "create_folder",
@@ -234,5 +244,6 @@ TOOLS = [
         workspace_errors(create_folder),
         Risk.CREATE,
         resource=path_resource("path"),
+        path="path",
     ),
 ]

@@ -64,7 +64,7 @@ class FakeTools:
     gates: dict[str, asyncio.Event] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
 
-    def tool(self, name: str, risk: Risk, fail: bool = False) -> Tool:
+    def tool(self, name: str, risk: Risk, fail: bool = False, asks: str = "") -> Tool:
         async def run(_context: Any, args: PathArgs) -> ToolResult:
             self.active += 1
             self.most_active = max(self.most_active, self.active)
@@ -80,7 +80,7 @@ class FakeTools:
             finally:
                 self.active -= 1
 
-        return Tool(name, f"The {name} tool.", PathArgs, run, risk, resource=lambda a: _path(a))
+        return Tool(name, f"The {name} tool.", PathArgs, run, risk, resource=lambda a: _path(a), asks=asks)
 
     def registry(self) -> ToolRegistry:
         return ToolRegistry(
@@ -89,10 +89,10 @@ class FakeTools:
                 self.tool("list_directory", Risk.READ),
                 self.tool("create_file", Risk.CREATE),
                 self.tool("edit_file", Risk.MODIFY),
-                self.tool("write_file", Risk.MODIFY),
-                self.tool("delete_file", Risk.DESTRUCTIVE),
-                self.tool("shell_exec", Risk.EXECUTE),
-                self.tool("browser_js_eval", Risk.EXECUTE),
+                self.tool("write_file", Risk.MODIFY, asks="overwrite"),
+                self.tool("delete_file", Risk.DESTRUCTIVE, asks="delete"),
+                self.tool("shell_exec", Risk.EXECUTE, asks="shell"),
+                self.tool("browser_js_eval", Risk.EXECUTE, asks="js"),
                 self.tool("missing_file", Risk.READ, fail=True),
             ]
         )

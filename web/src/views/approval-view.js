@@ -2,6 +2,7 @@
 // "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the command it would run, and
 // Approve / Reject / Approve all on one row. Everything the model wrote goes into textContent only.
 import { button } from "../dom.js";
+import { toolFacts } from "../tools.js";
 import { renderDiff } from "./diff-view.js";
 
 const firstLine = (text, limit = 80) => {
@@ -9,6 +10,7 @@ const firstLine = (text, limit = 80) => {
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
 };
 
+/** @param {import("../tools.js").ToolName} name */
 const writeVerb = (name, stat) => {
   if (stat) return stat.exists ? "Overwrite" : "Create";
   return name === "write_file" ? "Overwrite" : "Create";
@@ -17,14 +19,16 @@ const writeVerb = (name, stat) => {
 /** The action of a call in words, from its tool and arguments; `stat` ({added, removed, exists}) when
  * the change to a file is known. */
 export function describeAction(name, args = {}, stat = null) {
-  const path = args.path || "";
+  const facts = toolFacts(name);
+  const path = (facts?.path && args[facts.path]) || "";
   const counts = stat ? ` (+${stat.added} −${stat.removed})` : "";
-  switch (name) {
+  if (facts?.kind === "run") return `Run in the sandbox: ${firstLine(args[facts.content])}`;
+  switch (facts?.name) {
     case "delete_file":
       return `Delete ${path}`;
     case "write_file":
     case "create_file":
-      return `${writeVerb(name, stat)} ${path}${counts}`;
+      return `${writeVerb(facts.name, stat)} ${path}${counts}`;
     case "edit_file":
       return `Edit ${path}${counts}`;
     case "edit_current_editor_document":
@@ -35,10 +39,6 @@ export function describeAction(name, args = {}, stat = null) {
       return `Rename ${path} to ${args.new_name || ""}`;
     case "create_folder":
       return `Create the folder ${path}`;
-    case "shell_exec":
-      return `Run in the sandbox: ${firstLine(args.command)}`;
-    case "browser_js_eval":
-      return `Run in the sandbox: ${firstLine(args.code)}`;
     default:
       return `Run ${name}`;
   }
@@ -57,21 +57,22 @@ function editDiff(args) {
 
 /** The command a call would run, or the diff of the change it would make (counted into `action`). */
 function whatItDoes(name, args, action, previewWrite) {
-  if (name === "shell_exec" || name === "browser_js_eval") {
+  const facts = toolFacts(name);
+  if (facts?.kind === "run") {
     const code = document.createElement("pre");
     code.className = "tool-command";
-    code.textContent = name === "shell_exec" ? args.command || "" : args.code || "";
+    code.textContent = args[facts.content] || "";
     return code;
   }
   const shown = document.createElement("div");
   shown.className = "diff";
-  if (name === "edit_file") {
+  if (facts?.name === "edit_file") {
     const { diff, added, old } = editDiff(args);
     action.textContent = describeAction(name, args, { added: added.length, removed: old.length, exists: true });
     renderDiff(shown, diff, null);
     return shown;
   }
-  const writes = name === "write_file" || name === "create_file";
+  const writes = facts?.name === "write_file" || facts?.name === "create_file";
   if (!writes || typeof args.content !== "string" || !previewWrite) return null;
   previewWrite(args.path, args.content).then(
     (stat) => {

@@ -7,7 +7,14 @@ import { button } from "../dom.js";
 
 /** Where a message sits in the chat tree: its id and turn, and which of how many versions it is.
  * @typedef {{id?: string, turn?: string, node?: string, branch?: number, branches?: number}} BranchPlace */
+/** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
+/** A chat as these controls see it: read-only, the chat view owns it (`actions.branchFrom` changes it).
+ * @typedef {Readonly<import("./chat-record.js").ChatRecord>} Chat */
 
+/** `actions.branchFrom(chat, el)`: everything shown after `el` goes, and the next turn starts a new branch.
+ * @param {{onRegenerate: (chat: Chat) => void, restorePoint: (chat: Chat, message: string) => Promise<string | null>,
+ *   branchFrom: (chat: ChatRecord, el: Element) => void, onSwitch: (chat: Chat, node: string, index: number) => unknown}} actions
+ */
 export function createBranchControls(root, actions) {
   const input = root.querySelector("[data-testid=chat-input]");
   const composer = root.querySelector(".composer");
@@ -34,7 +41,7 @@ export function createBranchControls(root, actions) {
   });
 
   /** A user message shown: its Edit action, and its switcher when it is one of several versions.
-   * @param {BranchPlace} [data] */
+   * @param {Chat} chat @param {BranchPlace} [data] */
   function user(chat, view, data = {}) {
     if (data.id) view.el.dataset.messageId = data.id;
     const row = actionsRow(view);
@@ -43,13 +50,14 @@ export function createBranchControls(root, actions) {
   }
 
   /** An assistant message shown: its switcher when it starts one of several versions of an answer. */
-  /** @param {BranchPlace} [data] */
+  /** @param {Chat} chat @param {BranchPlace} [data] */
   function assistant(chat, view, data = {}) {
     if (data.branches > 1) actionsRow(view).prepend(switcher(chat, data));
   }
 
   /** The Regenerate action goes on the newest answer only (on the last message of yours when its turn
    * left no answer, as after a failure). */
+  /** @param {Chat} chat */
   function lastAnswer(chat) {
     for (const old of chat.list.querySelectorAll("[data-testid=message-regenerate]")) old.remove();
     const shown = chat.list.querySelectorAll("[data-testid=message]");
@@ -59,15 +67,14 @@ export function createBranchControls(root, actions) {
     const regenerate = button("Regenerate", "message-regenerate", () => {
       if (chat.busy) return;
       cancelEdit(chat);
-      cutAfter(chat, lastUser);
-      chat.branching = true;
+      actions.branchFrom(chat, lastUser);
       actions.onRegenerate(chat);
     });
     regenerate.title = "Answer the last message again (the current answer stays as another version)";
     actionsRow({ el: shown[shown.length - 1] }).append(regenerate);
   }
 
-  function switcher(chat, /** @type {BranchPlace} */ { branch, branches, node }) {
+  function switcher(/** @type {Chat} */ chat, /** @type {BranchPlace} */ { branch, branches, node }) {
     const box = document.createElement("span");
     box.className = "branch-switch";
     box.dataset.testid = "branch-switch";
@@ -90,6 +97,7 @@ export function createBranchControls(root, actions) {
     return box;
   }
 
+  /** @param {Chat} chat */
   function startEdit(chat, view) {
     if (chat.busy) return;
     cancelEdit();
@@ -122,14 +130,14 @@ export function createBranchControls(root, actions) {
 
   /** At send: the edit under way in this chat, if any; its messages leave the page (they stay in the
    * other branch). Returns `{edit, restoreTurn}` for the send, or null. */
+  /** @param {Chat} chat */
   function takeEdit(chat) {
     if (!editing || editing.chat !== chat || !editing.id) return cancelEdit();
     const { view, id, turn } = editing;
     const restoreTurn = restore.checked && turn ? turn : null;
     cancelEdit();
-    cutAfter(chat, view.el);
+    actions.branchFrom(chat, view.el);
     view.el.remove();
-    chat.branching = true;
     return { edit: id, restoreTurn };
   }
 
@@ -144,12 +152,4 @@ function actionsRow(view) {
     view.el.append(row);
   }
   return row;
-}
-
-/** Everything shown after `el` goes: a new branch replaces it on the page. */
-function cutAfter(chat, el) {
-  while (el.nextSibling) el.nextSibling.remove();
-  if (chat.planEl && !chat.planEl.isConnected) chat.planEl = null;
-  if (chat.lastAssistant && !chat.lastAssistant.el.isConnected) chat.lastAssistant = null;
-  chat.banner = null;
 }

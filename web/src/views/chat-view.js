@@ -5,6 +5,7 @@
 import { isChatEvent } from "../chat-events.js";
 import { button, el } from "../dom.js";
 import { createBranchControls } from "./branch-controls.js";
+import { chatRecord } from "./chat-record.js";
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
 import { createComposer } from "./composer.js";
@@ -12,6 +13,9 @@ import { warmUp } from "../markdown.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
 import { ToolCard } from "./tool-card.js";
+
+/** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
+/** @typedef {import("../chat-events.js").ChatEventKind} ChatEventKind */
 
 const DECISION_LABEL = { retry: "Retry", alternative: "Try an alternative", skip: "Skip", cancel: "Cancel" };
 
@@ -31,9 +35,17 @@ export function createChatView(root, actions) {
       actions.onSend(chat.id, "", chat.mode, { regenerate: true });
     },
     restorePoint: (chat, message) => (message ? actions.restorePoint(chat.id, message) : Promise.resolve(null)),
+    branchFrom: (chat, el) => {
+      while (el.nextSibling) el.nextSibling.remove();
+      if (chat.planEl && !chat.planEl.isConnected) chat.planEl = null;
+      if (chat.lastAssistant && !chat.lastAssistant.el.isConnected) chat.lastAssistant = null;
+      chat.banner = null;
+      chat.branching = true;
+    },
     onSwitch: (chat, node, index) =>
       actions.onSwitch(chat.id, node, index).then((snapshot) => snapshot && fill(chat, snapshot)),
   });
+  /** @type {Map<string, ChatRecord>} */
   const chats = new Map();
   const closed = new Set(); // chats the user closed: late events of their turns are dropped
   let active = null;
@@ -55,18 +67,7 @@ export function createChatView(root, actions) {
     list.className = "message-list";
     list.setAttribute("role", "tabpanel");
     messagesEl.append(list);
-    const retries = new RetryNotices();
-    chats.set(id, {
-      id,
-      list,
-      current: null,
-      lastAssistant: null,
-      cards: new Map(),
-      busy: false,
-      mode: chatMode,
-      used: false,
-      retries,
-    });
+    chats.set(id, chatRecord(id, list, chatMode, new RetryNotices()));
     activate(id);
     return id;
   }
@@ -132,7 +133,7 @@ export function createChatView(root, actions) {
   }
 
   /** Show a chat's messages from its snapshot (after a reload, or on a new active branch). */
-  function fill(chat, snapshot) {
+  function fill(/** @type {ChatRecord} */ chat, snapshot) {
     branches.cancelEdit(chat);
     chat.list.replaceChildren();
     chat.planEl = chat.banner = chat.lastAssistant = null;
@@ -171,7 +172,7 @@ export function createChatView(root, actions) {
     composer.allowTools(value === "agent");
   }
 
-  function setBusy(chat, busy) {
+  function setBusy(/** @type {ChatRecord} */ chat, busy) {
     chat.busy = busy;
     chat.list.dataset.busy = String(busy);
     if (chat.id === active) stop.hidden = !busy;
@@ -199,7 +200,7 @@ export function createChatView(root, actions) {
   /** Keep the newest output in view: once per animation frame, as reading scrollHeight after every
    * streamed chunk would lay the page out again each time. */
   let scrolling = 0;
-  function scroll(chat) {
+  function scroll(/** @type {ChatRecord} */ chat) {
     if (chat.id !== active || scrolling) return;
     scrolling = requestAnimationFrame(() => {
       scrolling = 0;
@@ -207,20 +208,20 @@ export function createChatView(root, actions) {
     });
   }
 
-  function notice(chat, className, text) {
+  function notice(/** @type {ChatRecord} */ chat, className, text) {
     const box = el("div", `notice ${className}`, text);
     chat.list.append(box);
     return box;
   }
 
-  function banner(chat, event) {
+  function banner(/** @type {ChatRecord} */ chat, event) {
     const box = el("div", "error-banner", event.message, { testid: "error-banner", role: "alert" });
     box.dataset.errorType = event.error_type;
     chat.list.append(box);
     chat.banner = box;
   }
 
-  function decision(chat, event) {
+  function decision(/** @type {ChatRecord} */ chat, event) {
     const box = document.createElement("div");
     box.className = "decisions";
     if (event.advice) box.append(Object.assign(document.createElement("p"), { textContent: event.advice }));
@@ -235,6 +236,7 @@ export function createChatView(root, actions) {
     chat.decisions = box;
   }
 
+  /** The call's card, made on its first event. @param {ChatRecord} chat @param {string} id @param {string} [name] */
   function card(chat, id, name) {
     let found = chat.cards.get(id);
     if (!found) {
@@ -251,7 +253,7 @@ export function createChatView(root, actions) {
     return found;
   }
 
-  function turnStart(chat, event) {
+  function turnStart(/** @type {ChatRecord} */ chat, event) {
     const user = chat.pendingUser;
     chat.pendingUser = null;
     if (user && event.turn) addRestoreButton(chat, user, event.turn);
@@ -260,7 +262,7 @@ export function createChatView(root, actions) {
 
   /** A turn ended: the newest answer can be regenerated; after a new branch the page shows the
    * engine's view of it (with its version switchers). */
-  function turnEnded(chat) {
+  function turnEnded(/** @type {ChatRecord} */ chat) {
     setBusy(chat, false);
     chat.banner = null;
     if (!chat.branching) return branches.lastAnswer(chat);
@@ -268,7 +270,7 @@ export function createChatView(root, actions) {
     actions.snapshot(chat.id).then((snapshot) => snapshot && !chat.busy && fill(chat, snapshot));
   }
 
-  function addRestoreButton(chat, user, turn) {
+  function addRestoreButton(/** @type {ChatRecord} */ chat, user, turn) {
     const restore = button("Restore files to before this turn", "restore-turn", () =>
       actions.onRestoreTurn(chat.id, turn),
     );
@@ -277,7 +279,7 @@ export function createChatView(root, actions) {
     user.el.append(restore);
   }
 
-  function plan(chat, event) {
+  function plan(/** @type {ChatRecord} */ chat, event) {
     if (!chat.planEl) {
       chat.planEl = notice(chat, "plan", "");
       chat.planEl.dataset.testid = "plan";
@@ -294,7 +296,7 @@ export function createChatView(root, actions) {
   }
 
   /** Thinking: the message's own, or (ndjson) a tool's, which may come before its call: kept until then. */
-  function toolThinking(chat, event) {
+  function toolThinking(/** @type {ChatRecord} */ chat, event) {
     if (!event.tool_id) return chat.current?.appendThinking(event.text);
     const shown = chat.cards.get(event.tool_id);
     if (shown) return shown.thinking(event.text);
@@ -302,6 +304,8 @@ export function createChatView(root, actions) {
     chat.toolThinking.set(event.tool_id, (chat.toolThinking.get(event.tool_id) || "") + event.text);
   }
 
+  /** Each event kind's handler, which gets that kind's fields (the type check reads them from the engine's events).
+   * @type {{[K in ChatEventKind]?: (chat: ChatRecord, e: import("../chat-events.js").ChatEvents[K]) => unknown}} */
   const HANDLERS = {
     turn_start: turnStart,
     title: (chat, e) => tabs.setTitle(chat.id, e.title),

@@ -4,10 +4,14 @@
 // it off (remembered on this device). The user's typing is never replaced: while they type in the
 // editor the follow waits, says so, and catches up once they leave the editor (their text saved first).
 import { frameWriter } from "../dom.js";
+import { toolFacts } from "../tools.js";
 import { renderDiff } from "./diff-view.js";
 
-const WRITERS = new Set(["create_file", "write_file", "edit_file", "edit_current_editor_document"]);
-const STREAMED = new Set(["content", "newCode"]);
+/** The facts of a tool that writes a file's content (which the editor can follow), or null. */
+const writer = (name) => {
+  const facts = toolFacts(name);
+  return facts?.kind === "write" && facts.content ? facts : null;
+};
 const STORE_KEY = "agentlite.followAgent";
 
 /** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush). */
@@ -22,7 +26,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
   const close = box.querySelector("[data-testid=follow-close]");
   const waiting = root.querySelector("[data-testid=follow-waiting]");
   const editorHost = root.querySelector("#file-editor");
-  const calls = new Map(); // call id -> tool name, for the writers of this round
+  const calls = new Map(); // call id -> the writer's facts, for the writers of this round
   let on = storage.getItem(STORE_KEY) !== "false";
   let followed = null; // {id, name, path, text, version, phase: "streaming" | "done"}
   let shownPhase = null;
@@ -100,12 +104,13 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
 
   /** A streamed field of a writer: its path (named once, whole, before the content) or its content. */
   function preview(event) {
-    if (!calls.has(event.id) || !(STREAMED.has(event.field) || event.field === "path")) return;
+    const facts = calls.get(event.id);
+    if (!facts || !(event.field === facts.content || event.field === facts.path)) return;
     if (followed?.id !== event.id) {
-      followed = { id: event.id, name: calls.get(event.id), path: null, text: "", phase: "streaming" };
+      followed = { id: event.id, name: facts.name, path: null, text: "", phase: "streaming" };
       diff.replaceChildren();
     }
-    if (event.field === "path") followed.path = event.text.startsWith("/") ? event.text : `/${event.text}`;
+    if (event.field === facts.path) followed.path = event.text.startsWith("/") ? event.text : `/${event.text}`;
     else followed.text = event.text;
     render();
   }
@@ -125,7 +130,8 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
 
   function handle(event) {
     if (!on) return;
-    if (event.kind === "tool_started" && WRITERS.has(event.name)) calls.set(event.id, event.name);
+    const started = event.kind === "tool_started" && writer(event.name);
+    if (started) calls.set(event.id, started);
     else if (event.kind === "message_start") calls.clear();
     else if (event.kind === "tool_preview") preview(event);
     else if (event.kind === "tool_status") status(event);

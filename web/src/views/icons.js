@@ -1,5 +1,7 @@
 // Small inline SVG icons (no icon font, nothing fetched): one per tool and a few for the page. Paths are
 // constants of this module, built with createElementNS, so nothing the model writes becomes markup.
+import { toolFacts } from "../tools.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 const PATHS = {
@@ -18,6 +20,8 @@ const PATHS = {
   follow: "M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 10v4",
 };
 
+/** One icon per tool: the type check fails until a new tool has one (or when a tool here was renamed).
+ * @type {Record<import("../tools.js").ToolName, keyof typeof PATHS>} */
 const TOOL_ICON = {
   list_directory: "list",
   read_file: "read",
@@ -47,4 +51,4 @@ export function icon(name) {
   return svg;
 }
 
-export const toolIcon = (tool) => icon(TOOL_ICON[tool] || "note");
+export const toolIcon = (tool) => icon(TOOL_ICON[toolFacts(tool)?.name] || "note");

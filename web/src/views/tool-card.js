@@ -58,6 +58,7 @@ export class ToolCard {
     this.iconEl = next;
   }
 
+  /** A tool_status event: the card shows the new status. @param {import("../chat-events.js").ChatEvents["tool_status"]} event */
   status({ status, arguments: args, result, duration_ms, reason }) {
     this.previewWriter?.flush(); // the last streamed text is shown once the call has run
     this.el.dataset.status = status;
