@@ -52,6 +52,9 @@ NOTES = {
     "history_growth": "Storage after 100 one-line edits of a 1 MB file; floor: one copy of the file.",
     "undo_turn": "Undo of a turn that changed 1,000 files.",
     "read_oldest": "Reading the oldest version of a file with a long history.",
+    "git_export": "The workspace as a git repository zip (dulwich in Pyodide, on IndexedDB): a history of "
+    "1,000 versions over 200 files, one turn each, replayed into 1,000 commits, packed and zipped; the "
+    "zip's bytes are in the goal column.",
     "edit_tokens": "o200k tokens of an `edit_file` call changing one line of a 500-line file (native "
     "dialect: name + arguments JSON); floor: the `write_file` call rewriting the file whole.",
     "ndjson_throughput": "Pyodide in Chromium: a 0.35 MB ndjson reply (20 `write_file` calls, base64 "

@@ -5,7 +5,9 @@ IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh b
   strings in memory, in the same Pyodide (goal ≤ 3×);
 - history_growth: all bytes stored after a 1 MB file and 100 one-line edits; floor: one copy (≤ 2×);
 - undo_turn: undo of a turn that changed 1,000 files (goal ≤ 500 ms, no floor);
-- read_oldest: reading version 1 of 100 from storage; floor: reading the newest.
+- read_oldest: reading version 1 of 100 from storage; floor: reading the newest;
+- git_export: the workspace as a git repository zip, 1,000 versions over 200 files (goal ≤ 3 s, no floor;
+  the zip's bytes are reported beside it, docs/git.md).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from buildsys.bench_browser import ARGS, CHROMIUM
 from buildsys.common import DIST, ROOT
 from buildsys.serve import StaticServer
 
-NAMES = ("search", "history_growth", "undo_turn", "read_oldest")
+NAMES = ("search", "history_growth", "undo_turn", "read_oldest", "git_export")
 PAGE = "__bench"
 FILES = {
     "workspace.html": (ROOT / "web/bench/workspace.html", "text/html"),

@@ -36,6 +36,8 @@ class Sizes:
     undo_files: int = 1000  # DESIGN's goal: a 1,000-file turn
     oldest_versions: int = 100
     oldest_file_bytes: int = 100_000
+    git_versions: int = 1000  # the issue's git_export: 1,000 versions over 200 files
+    git_files: int = 200
 
 
 def _ms(start: float) -> float:
@@ -165,11 +167,34 @@ async def read_oldest(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
     return _figure(statistics.median(oldest), "ms", statistics.median(newest), RUNS, "floor: the newest")
 
 
+async def git_export(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """The workspace as a git repository (a zip with `.git/`): a history of 1,000 versions over 200 files,
+    one turn each (the bench page loads dulwich first, as the worker does on first use)."""
+    rng = random.Random(5)
+    texts = {f"/src/m{i % 10}/f{i}.py": _lines(rng, 2000, f"# {i}") for i in range(sizes.git_files)}
+    ws = await Workspace.open(await fresh())
+    names = sorted(texts)
+    for number in range(sizes.git_versions):
+        path = names[number % len(names)]
+        texts[path] = _edited(texts[path], rng, number)
+        await ws.write(path, texts[path], turn=f"bench-{number}", author="agent")
+    times, size = [], 0
+    for _ in range(3):
+        start = time.perf_counter()
+        data, commits = await ws.export_git()
+        times.append(_ms(start))
+        size = len(data)
+        if commits != sizes.git_versions:
+            raise AssertionError(f"git_export made {commits} commits, not {sizes.git_versions}")
+    return _figure(statistics.median(times), "ms", None, 3, f"≤ 3 s; the zip has {size:,} bytes")
+
+
 PROBES = {
     "search": search,
     "history_growth": history_growth,
     "undo_turn": undo_turn,
     "read_oldest": read_oldest,
+    "git_export": git_export,
 }
 
 

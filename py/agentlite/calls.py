@@ -20,12 +20,14 @@ from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
 from agentlite.engine.chat_file import export_document, fresh_chat_id, read_document
 from agentlite.engine.chat_markdown import chat_markdown
+from agentlite.engine.commit_notes import commit_notes
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import Workspace, diffs
+from agentlite.workspace import Workspace, archive, diffs
 
 RENAME_CHARS = 80  # a tab title the user types
+GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
 GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
 
 
@@ -38,6 +40,7 @@ class Service(Protocol):
     def chat(self, chat_id: str) -> ChatSession: ...
     def emitter(self, chat_id: str) -> Callable[[dict[str, Any]], None]: ...
     def endpoint_for(self, settings: Settings) -> Endpoint: ...
+    async def load_packages(self, names: list[str]) -> None: ...
     def learn_window(self, base_url: str, model: str, size: int | None) -> None: ...
     def apply_settings(self, values: dict[str, Any]) -> None: ...
     def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None: ...
@@ -114,8 +117,18 @@ class CallHandler:
         return base64.b64encode(await self.service.workspace.export_zip(history=history)).decode()
 
     async def vfs_importZip(self, data: str, history: bool | None = None) -> dict[str, Any]:
-        change = await self.service.workspace.import_zip(base64.b64decode(data), history=history)
-        return _change(change)
+        raw = base64.b64decode(data)
+        if not history and archive.holds_git(raw):
+            await self.service.load_packages(GIT_PACKAGES)
+        return _change(await self.service.workspace.import_zip(raw, history=history))
+
+    async def vfs_exportGit(self) -> dict[str, Any]:
+        """The workspace as a git repository (a zip with `.git/`, base64) and its number of commits; the
+        chats give the agent turns their messages (docs/git.md)."""
+        await self.service.load_packages(GIT_PACKAGES)
+        notes = commit_notes(session.to_record() for session in self.service.engine.sessions.values())
+        data, commits = await self.service.workspace.export_git(notes)
+        return {"data": base64.b64encode(data).decode(), "commits": commits}
 
     async def vfs_check(self) -> list[str]:
         return await self.service.workspace.check()

@@ -44,6 +44,7 @@ from agentlite.workspace.storage import StorageBackend
 
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
+LoadPackages = Callable[[list[str]], Awaitable[None]]
 log = logging.getLogger(__name__)
 CHAT_LIMITS = ("max_rounds", "auto_approve")  # the page's settings every chat's turns use
 
@@ -56,8 +57,10 @@ class AgentService:
         transport_for: TransportFor,
         *,
         storage: StorageBackend | None = None,
+        load_packages: LoadPackages | None = None,
     ) -> None:
         self.post = post
+        self._load_packages = load_packages
         self.workspace = workspace
         self.transport_for = transport_for
         self.settings = Settings()
@@ -85,6 +88,12 @@ class AgentService:
             self.sandbox.deliver(message)
         else:
             log.warning("unknown message type %r", kind)
+
+    async def load_packages(self, names: list[str]) -> None:
+        """Makes wheels of the build importable that the start-up does not load (dulwich); on CPython
+        they are installed already."""
+        if self._load_packages is not None:
+            await self._load_packages(names)
 
     def endpoint_for(self, settings: Settings) -> Endpoint:
         """The endpoint `settings` name, on a transport of its own (the demo model's or the network)."""

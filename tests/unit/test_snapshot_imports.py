@@ -16,12 +16,13 @@ from buildsys.common import ROOT
 PREFIX = ROOT / "web" / "src" / "worker" / "snapshot-imports.json"
 # Imported by Python itself before anything runs, or missing from Pyodide's standard library.
 NOT_LISTED = {"builtins", "sys", "posix", "marshal", "site", "ssl"}
-# Imports every pure module of the agent (the browser edge needs Pyodide) and prints what got imported.
+# Imports every pure module of the agent (the browser edge needs Pyodide) and prints what got imported;
+# not the git modules, whose library (dulwich) the worker loads on first use, long after the snapshot.
 PROBE = """
 import json, pkgutil, sys
 import agentlite
 for info in pkgutil.walk_packages(agentlite.__path__, "agentlite."):
-    if not info.name.startswith("agentlite.browser."):
+    if not info.name.startswith(("agentlite.browser.", "agentlite.workspace.git_")):
         __import__(info.name)
 __import__("agentlite.browser.tokenizer")
 print(json.dumps(sorted(sys.modules)))
@@ -29,14 +30,15 @@ print(json.dumps(sorted(sys.modules)))
 
 
 # Imports the listed agent modules as the worker does before the snapshot, with Pyodide's modules
-# stubbed and pydantic made unimportable, and starts a service; then tries every other module of the
-# agent. Prints the third-party modules imported and the modules that import without pydantic.
+# stubbed and pydantic (and dulwich, loaded on first use) made unimportable, and starts a service; then
+# tries every other module of the agent. Prints the third-party modules imported and the modules that
+# import without pydantic.
 WITHOUT_PYDANTIC = """
 import json, pkgutil, sys, types
 before = set(sys.modules)  # the interpreter's own start (site hooks) is not the agent's
 class NoPydantic:
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("pydantic", "pydantic_core"):
+        if name.split(".")[0] in ("pydantic", "pydantic_core", "dulwich"):
             raise ImportError(f"{name} is not loaded yet")
 sys.meta_path.insert(0, NoPydantic())
 sys.modules["js"] = types.ModuleType("js")

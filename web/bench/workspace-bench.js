@@ -10,7 +10,7 @@ async function start() {
     indexURL: here("../pyodide/"),
     lockFileURL: here("../pyodide/agentlite-lock.json"),
   });
-  await pyodide.loadPackage(["agentlite"]);
+  await pyodide.loadPackage(["agentlite", "dulwich"]); // dulwich: git_export (the worker loads it on first use)
   pyodide.registerJsModule("agentlite_idb", idb);
   const source = await (await fetch(here("./workspace_probes.py"))).text();
   pyodide.FS.writeFile("/home/pyodide/workspace_probes.py", source);

@@ -16,6 +16,7 @@ from typing import Any
 
 from agentlite.browser.fetch_transport import FetchTransport
 from agentlite.browser.idb_storage import IndexedDBStorage
+from agentlite.browser.packages import load_packages
 from agentlite.demo import demo_transport
 from agentlite.service import AgentService
 from agentlite.settings import Settings
@@ -47,7 +48,7 @@ async def start(post_json: Callable[[str], Any]) -> AgentService:
 
     storage = await IndexedDBStorage.open(on_version_change=connection_closed)
     workspace = await Workspace.open(storage)
-    service = AgentService(post, workspace, transport_for, storage=storage)
+    service = AgentService(post, workspace, transport_for, storage=storage, load_packages=load_packages)
     workspace.add_listener(lambda change: post({"type": "change", "change": change}))
     workspace.add_listener(lambda change: _announce(storage, change))
     storage.on_announce(lambda _detail: service.spawn(workspace.refresh()))

@@ -1,5 +1,6 @@
 """The demo model's reading of a request, as a model would read it: which dialect the system prompt asks
 for, the user's last request (without its <context> block) and the tool results that came back since.
+The project's instructions (AGENTS.md, a `<project-instructions>` block) are no request of the user's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ ENGINE_NOTES = (
     notes.NO_TOOLS_NOW,
     notes.GO_ON_AFTER_LOOP,
 )
+
+
+INSTRUCTIONS = re.compile(r"\A<project-instructions>\n.*?\n</project-instructions>\n*", re.S)
 
 
 @dataclass
@@ -49,8 +53,10 @@ class Conversation:
         return conv
 
     def _take(self, message: dict[str, Any], names: dict[str, str]) -> None:
-        content = str(message.get("content") or "")
+        content = re.sub(INSTRUCTIONS, "", str(message.get("content") or ""), count=1)
         role = message.get("role")
+        if role == "user" and not content:
+            return
         if role == "assistant":
             names.update({c["id"]: c["function"]["name"] for c in message.get("tool_calls") or ()})
         elif role == "tool":

@@ -222,16 +222,18 @@ class Notice(ChatEvent):
 @dataclass(frozen=True, kw_only=True)
 class ContextMeter(ChatEvent):
     """Tokens of the request (estimate before sending, provider usage after), the window and the budget;
-    after a compaction, how many results became stubs and how many messages the summary covers."""
+    after a compaction, how many results became stubs and how many messages the summary covers; the tokens
+    of the AGENTS.md layer (`instructions`) when the workspace has one."""
 
     kind: ClassVar[str] = "context"
-    OMIT_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"stubbed", "summarized"})
+    OMIT_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"stubbed", "summarized", "instructions"})
     used: int
     window: int
     limit: int
     source: str
     stubbed: int | None = None
     summarized: int | None = None
+    instructions: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

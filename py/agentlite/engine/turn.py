@@ -28,6 +28,7 @@ from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
 from agentlite.engine.plan_tracker import PlanTracker
+from agentlite.engine.project_instructions import read_instructions
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
@@ -171,6 +172,7 @@ class Turn:
         )
         self.emit(started)
         await remember(self.text, self.shared.memory, self.deps.chat_id, self.emit)
+        self.request.instructions = await read_instructions(self.shared.workspace)  # counted in the fit
         await self.compactor.compact(self.user_message)
 
     # --- one round, with the strategy matrix ------------------------------------------------------
@@ -253,6 +255,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
+        self.request.instructions = await read_instructions(self.shared.workspace)  # an edit applies now
         request, estimate = self.request.build()
         self.records.open_bubble(self.round + 1)
         self.reply = reply = Reply()

@@ -11,6 +11,7 @@ from agentlite.endpoint import Endpoint
 from agentlite.engine.budget import Budget, Memo, window
 from agentlite.engine.chat_events import ContextMeter, Emit
 from agentlite.engine.history import Message
+from agentlite.engine.project_instructions import instructions_message
 from agentlite.engine.reply import Reply
 from agentlite.engine.shrink import stated_overflow, target_for
 from agentlite.engine.strategy import Attempt
@@ -55,12 +56,16 @@ class NextRequest:
         self.keep: int | None = None  # a message-count cut after a refusal that stated no size
         self.no_tools = False  # the user's `no tools` alternative
         self.sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of it
+        self.instructions = ""  # the AGENTS.md layer, read again before each request (the turn sets it)
 
     def tool_defs(self) -> list[dict[str, Any]]:
         return [] if self.no_tools else self.all_tools()
 
     def body(self) -> tuple[dict[str, Any], int]:
-        history = window(self.messages, self.memo, self.keep, current=self.current)
+        history = [
+            *instructions_message(self.instructions),
+            *window(self.messages, self.memo, self.keep, current=self.current),
+        ]
         model, dialect = self.link.settings.model, self.link.dialect
         tools = self.tool_defs()
         return request_body(
@@ -79,7 +84,17 @@ class NextRequest:
         return Endpoint.of(settings, self.link.transport).chat_request(body), estimate
 
     def meter(self, used: int, source: str) -> None:
-        self.emit(ContextMeter(used=used, window=self.budget.window, limit=self.budget.limit, source=source))
+        """The meter, with the AGENTS.md layer's own share when there is one."""
+        share = self.counter.messages(instructions_message(self.instructions)) if self.instructions else None
+        self.emit(
+            ContextMeter(
+                used=used,
+                window=self.budget.window,
+                limit=self.budget.limit,
+                source=source,
+                instructions=share,
+            )
+        )
 
     def measured(self, estimate: int, reply: Reply) -> None:
         """The provider's count of what we sent: calibrate ours, show theirs."""

@@ -7,7 +7,9 @@ Timestamps are fixed (1980-01-01) and entries sorted, so export -> clear -> impo
 bytes, history included.
 
 Import of files (any zip: `files/...` or plain paths) is ONE recorded change in one turn; with
-`replace_all` everything not in the zip is deleted in that same change. Import of a history restores it
+`replace_all` everything not in the zip is deleted in that same change. A zip of a git working copy
+(a `.git/HEAD` in it) imports the files of its HEAD commit instead (`git_import`, which the
+Workspace calls). Import of a history restores it
 exactly and needs an empty workspace (`clear()` first).
 """
 
@@ -44,7 +46,7 @@ _RECORDS: dict[str, type[Entry] | type[Version] | type[Commit] | type[Turn]] = {
 }
 
 
-def _add(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True) -> None:
+def add_member(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True) -> None:
     """One member with fixed metadata; `packed=False` stores it as is (stored blobs are compressed)."""
     info = zipfile.ZipInfo(name, date_time=EPOCH)
     info.create_system = 3
@@ -65,9 +67,9 @@ async def export_zip(committer: Committer, history: bool) -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         for entry in live:
             if entry.kind == "dir":
-                _add(archive, "files" + entry.path + "/", b"")
+                add_member(archive, "files" + entry.path + "/", b"")
             else:
-                _add(archive, "files" + entry.path, contents[entry.sha256 or ""])
+                add_member(archive, "files" + entry.path, contents[entry.sha256 or ""])
         if history:
             await _export_history(committer, tree.meta, archive)
     return buffer.getvalue()
@@ -75,18 +77,20 @@ async def export_zip(committer: Committer, history: bool) -> bytes:
 
 async def _export_history(committer: Committer, meta: Meta, archive: zipfile.ZipFile) -> None:
     manifest = {"format": FORMAT, "schema": SCHEMA, "meta": json.loads(meta.to_json())}
-    _add(archive, "history/manifest.json", json.dumps(manifest, sort_keys=True, indent=1).encode() + b"\n")
+    add_member(
+        archive, "history/manifest.json", json.dumps(manifest, sort_keys=True, indent=1).encode() + b"\n"
+    )
     for store in _RECORDS:
         rows = await committer.storage.scan(store)
         lines = [value if isinstance(value, str) else value.decode() for _key, value in rows]
-        _add(archive, f"history/{store}.jsonl", "".join(line + "\n" for line in lines).encode())
+        add_member(archive, f"history/{store}.jsonl", "".join(line + "\n" for line in lines).encode())
     keys = await committer.storage.keys("blobs")
     for key, value in zip(keys, await committer.storage.get_many("blobs", keys), strict=True):
         if isinstance(value, bytes):
-            _add(archive, f"history/blobs/{key}", value, packed=value[:1] not in (b"Z", b"d"))
+            add_member(archive, f"history/blobs/{key}", value, packed=value[:1] not in (b"Z", b"d"))
 
 
-def _open(data: bytes) -> zipfile.ZipFile:
+def open_zip(data: bytes) -> zipfile.ZipFile:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as exc:
@@ -107,7 +111,7 @@ async def import_zip(
     turn: str | None,
     author: str | None,
 ) -> Change:
-    archive = _open(data)
+    archive = open_zip(data)
     has_history = "history/manifest.json" in archive.namelist()
     if history or (history is None and has_history and not (await committer.heads()).entries):
         if not has_history:
@@ -116,6 +120,18 @@ async def import_zip(
             )
         return await _import_history(committer, archive)
     return await _import_files(committer, archive, replace_all, turn, author)
+
+
+def holds_git(data: bytes) -> bool:
+    """True for a zip of a git working copy (a `.git/HEAD` in it, and no AgentLite history)."""
+    names = open_zip(data).namelist()
+    return "history/manifest.json" not in names and git_root(names) is not None
+
+
+def git_root(names: list[str]) -> str | None:
+    """The folder of the zip that holds a git working copy (`""` or `name/`); None without `.git/HEAD`."""
+    roots = [n[: -len(".git/HEAD")] for n in names if n == ".git/HEAD" or n.endswith("/.git/HEAD")]
+    return min(roots, key=len) if roots else None
 
 
 def _file_members(archive: zipfile.ZipFile) -> list[tuple[str, zipfile.ZipInfo]]:
@@ -149,13 +165,13 @@ async def _import_files(
         files[path] = archive.read(info)
 
     async def build(plan: Plan) -> None:
-        _import_plan(plan, folders, files, replace_all)
+        import_plan(plan, folders, files, replace_all)
         plan.note = "import"
 
     return await committer.mutate(build, turn, author)
 
 
-def _import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_all: bool) -> None:
+def import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_all: bool) -> None:
     tree = plan.tree
     for path in sorted(folders):
         entry = tree.at(path)

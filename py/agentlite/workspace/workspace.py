@@ -282,8 +282,22 @@ class Workspace:
     ) -> Change:
         """Import a zip. `history=None`: restore its history when it has one and this workspace is empty,
         else import its files as ONE change in one turn (`replace_all` also deletes what the zip lacks).
-        `history=True` insists on the history (the workspace must be empty: `clear()` first)."""
+        `history=True` insists on the history (the workspace must be empty: `clear()` first).
+        A zip of a git working copy imports its HEAD commit's files as ONE change (dulwich, loaded here)."""
+        if not history and archive.holds_git(data):
+            from agentlite.workspace import git_import  # dulwich loads on first use
+
+            return await git_import.import_git(self._machinery, data, replace_all, turn, author)
         return await archive.import_zip(self._machinery, data, history, replace_all, turn, author)
+
+    async def export_git(self, notes: dict[str, str] | None = None) -> tuple[bytes, int]:
+        """The workspace as a git repository: a zip of the files with `.git/`, one commit per recorded turn
+        that changed files (`notes`: a commit message by turn id); also how many commits it holds.
+
+        dulwich is imported here, on first use: the browser loads it only when the user asks for this."""
+        from agentlite.workspace import git_export  # dulwich loads on first use
+
+        return await git_export.export_git(self._machinery, notes or {})
 
     async def clear(self) -> None:
         """Erase everything, history included (not undoable): used before importing a full history."""

@@ -15,6 +15,8 @@ SMALL = Sizes(
     undo_files=10,
     oldest_versions=10,
     oldest_file_bytes=20_000,
+    git_versions=30,
+    git_files=6,
 )
 
 

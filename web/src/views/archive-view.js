@@ -1,9 +1,11 @@
-// Export and import of the workspace as a zip, with or without its history. Importing a zip that holds
-// a history replaces the workspace with it, after the user agrees; a zip of files only is added as one
-// recorded change.
+// Export and import of the workspace as a zip, with or without its history, and its export as a git
+// repository (a zip with .git/, docs/git.md). Importing a zip that holds a history replaces the workspace
+// with it, after the user agrees; a zip of files only is added as one recorded change, and so are the
+// files of HEAD of a zip of a git working copy.
 import { downloadBytes, fromBase64, toBase64 } from "./download.js";
 
 const HISTORY_MANIFEST = "history/manifest.json";
+const isGitHead = (name) => name === ".git/HEAD" || name.endsWith("/.git/HEAD");
 
 /** The member names of a zip, read from its central directory. */
 export function zipNames(bytes) {
@@ -25,6 +27,7 @@ export function zipNames(bytes) {
 
 export function createArchiveView(root, { call, onMessage }) {
   const exportButton = root.querySelector("[data-testid=export-workspace]");
+  const gitButton = root.querySelector("[data-testid=export-git]");
   const importButton = root.querySelector("[data-testid=import-workspace]");
   const withHistory = root.querySelector("#export-history");
   const picker = root.querySelector("#import-file");
@@ -37,16 +40,27 @@ export function createArchiveView(root, { call, onMessage }) {
     onMessage(`Exported the workspace${history ? " with its history" : ""}.`);
   }
 
+  async function exportGit() {
+    onMessage("Making the git repository…");
+    const { data, commits } = await call("exportGit", {});
+    const stamp = new Date().toISOString().slice(0, 10);
+    downloadBytes(`agentlite-workspace-${stamp}-git.zip`, fromBase64(data), "application/zip");
+    onMessage(`Exported the workspace as a git repository (${commits} commit${commits === 1 ? "" : "s"}).`);
+  }
+
   async function importZip(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const history = zipNames(bytes).includes(HISTORY_MANIFEST);
+    const names = zipNames(bytes);
+    const history = names.includes(HISTORY_MANIFEST);
+    const git = !history && names.some(isGitHead);
     if (history) {
       const question = `${file.name} holds a workspace with its history. Replace this workspace and its history with it?`;
       if (!window.confirm(question)) return;
       await call("clear");
     }
     await call("importZip", { data: toBase64(bytes), history });
-    onMessage(`Imported ${file.name}${history ? " with its history" : " as one change"}.`);
+    const what = history ? " with its history" : git ? " (the files of its git HEAD) as one change" : " as one change";
+    onMessage(`Imported ${file.name}${what}.`);
   }
 
   function guard(work) {
@@ -54,6 +68,7 @@ export function createArchiveView(root, { call, onMessage }) {
   }
 
   exportButton.addEventListener("click", guard(exportZip));
+  gitButton.addEventListener("click", guard(exportGit));
   importButton.addEventListener("click", () => picker.click());
   picker.addEventListener(
     "change",

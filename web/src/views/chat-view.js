@@ -354,7 +354,11 @@ export function createChatView(root, actions) {
   };
 
   function showMeter(context) {
-    meter.textContent = context ? `context ${context.used.toLocaleString()} / ${context.window.toLocaleString()}` : "";
+    const rules = context?.instructions ? ` · AGENTS.md ${context.instructions.toLocaleString()}` : "";
+    meter.textContent = context
+      ? `context ${context.used.toLocaleString()} / ${context.window.toLocaleString()}${rules}`
+      : "";
+    meter.dataset.instructions = context?.instructions ? String(context.instructions) : "";
     meter.dataset.used = context ? String(context.used) : "";
     meter.dataset.window = context ? String(context.window) : "";
   }
