@@ -46,6 +46,7 @@ def median(values: list[float]) -> float:
 
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
     from buildsys import (
+        bench_folder,
         bench_ndjson,
         bench_offline,
         bench_pytest,
@@ -65,6 +66,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "tokens": bench_tokens.tokens_by_dialect,
         "pytest_sandbox": bench_pytest.pytest_sandbox,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
+        "folder_import": bench_folder.folder_import,
     }
 
 

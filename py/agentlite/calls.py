@@ -24,7 +24,9 @@ from agentlite.engine.commit_notes import commit_notes
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import Workspace, archive, diffs
+from agentlite.workspace import Workspace, archive, diffs, mirror
+from agentlite.workspace.staging import ImportStaging
+from agentlite.workspace.turns import DISK_AUTHOR
 
 RENAME_CHARS = 80  # a tab title the user types
 GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
@@ -50,6 +52,7 @@ class Service(Protocol):
 class CallHandler:
     def __init__(self, service: Service) -> None:
         self.service = service
+        self.staging = ImportStaging()
 
     async def dispatch(self, method: str, args: dict[str, Any]) -> Any:
         group, _, name = method.partition(".")
@@ -129,6 +132,45 @@ class CallHandler:
         notes = commit_notes(session.to_record() for session in self.service.engine.sessions.values())
         data, commits = await self.service.workspace.export_git(notes)
         return {"data": base64.b64encode(data).decode(), "commits": commits}
+
+    async def vfs_importStart(self) -> str:
+        """Begin an import that arrives in batches (a local folder); its id for the calls below."""
+        return self.staging.begin()
+
+    async def vfs_importAdd(
+        self, id: str, files: list[dict[str, Any]], data: str = "", folders: list[str] | None = None
+    ) -> dict[str, int]:
+        """One batch: `files` as `{path, size}` and `data` their bytes one after the other, in base64
+        (one string, not one per file: a folder has thousands of small files); empty `folders` by path."""
+        batch = _split(base64.b64decode(data), files)
+        limit = self.service.workspace.max_file_size
+        staged = self.staging.add(id, batch, list(folders or []), limit)
+        return {"files": len(staged.files), "bytes": staged.size}
+
+    async def vfs_importFinish(
+        self, id: str, disk: bool = False, deleted: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Commit every batch of the import as ONE recorded change: the user's, or with `disk` a change
+        made outside the app to the opened folder (`deleted`: its files gone from disk)."""
+        staged = self.staging.take(id)
+        author = DISK_AUTHOR if disk else "user"
+        folders = sorted(staged.folders)
+        change = await self.service.workspace.import_files(
+            staged.files, folders, deleted=list(deleted or []), author=author
+        )
+        return _change(change)
+
+    async def vfs_mirrorPlan(
+        self, disk: dict[str, str], synced: dict[str, str], only: list[str] | None = None
+    ) -> dict[str, Any]:
+        """An opened folder against the workspace (`mirror`): the disk's and the last sync's sha256 by path
+        in, what to write where and what conflicts out."""
+        listing = await self.service.workspace.list("/", recursive=True, details=True)
+        files = {e["path"]: e["sha256"] for e in listing if e["kind"] == "file"}
+        return mirror.plan(files, disk, synced, only).to_dict()
+
+    async def vfs_importCancel(self, id: str) -> None:
+        self.staging.cancel(id)
 
     async def vfs_check(self) -> list[str]:
         return await self.service.workspace.check()
@@ -274,6 +316,18 @@ class CallHandler:
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
         self.service.learn_window(tested.base_url, tested.model, diagnosis.context_window)
         return diagnosis.to_dict()
+
+
+def _split(data: bytes, files: list[dict[str, Any]]) -> dict[str, bytes]:
+    """path -> bytes from the batch's concatenated bytes and each file's size."""
+    if sum(int(f["size"]) for f in files) != len(data):
+        raise ValueError("the batch's sizes do not add up to its bytes")
+    batch: dict[str, bytes] = {}
+    at = 0
+    for f in files:
+        batch[str(f["path"])] = data[at : at + int(f["size"])]
+        at += int(f["size"])
+    return batch
 
 
 def _change(change: Any) -> dict[str, Any]:

@@ -125,3 +125,55 @@ def test_a_context_length_refusal_is_retried_with_a_request_that_fits(
     last = page.locator("[data-testid=message][data-role=assistant]").last
     assert "Batch 96 was the slowest." in last.inner_text()
     assert page.locator("[data-testid=error-banner]").count() == 0
+
+
+def test_a_refusal_whose_window_our_count_meets_gets_a_smaller_request_that_fits(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    """The server counts 3× ours (another tokenizer, tool schemas in its template): our count of the
+    refused request fits the window it states, even with the answer's reserve and a ratio bounded as
+    provider usage is (2×); its count does not. Its count is the truth: the retry is cut until, scaled
+    by that ratio, it fits (docs/protocol.md, "Context windows that shrink")."""
+    log = "".join(f"{i:05d} worker {i % 7} finished batch {i * 13} in {i % 97} ms\n" for i in range(200))
+    model_server.script(
+        Scripted(chunks=tool_call_chunks(("read_file", {"path": "/build.log"}))),
+        Scripted(chunks=text_chunks("The log lists 200 batches.")),
+        Scripted(chunks=text_chunks("Batch 96 was the slowest.")),
+    )
+    refused: list[dict[str, Any]] = []
+    window: list[int] = []
+
+    def refuse_once(route: Route) -> None:
+        body = route.request.post_data_json
+        if refused or not str(body["messages"][-1].get("content")).endswith("which batch was slowest?"):
+            route.continue_()
+            return
+        ours = recount(body)
+        refused.append(body)
+        window.append(int(ours * 2.8))
+        message = (
+            f"This model's maximum context length is {window[0]} tokens. However, your messages "
+            f"resulted in {int(ours * 3)} tokens. Please reduce the length of the messages."
+        )
+        headers = {"Access-Control-Allow-Origin": "*", "Content-Type": "application/json"}
+        error = {
+            "error": {"message": message, "type": "invalid_request_error", "code": "context_length_exceeded"}
+        }
+        route.fulfill(status=400, headers=headers, body=json.dumps(error))
+
+    page.context.route(f"{model_server.base_url}/chat/completions", refuse_once)
+    start(page, origin, model_server)
+    page.evaluate("(text) => window.agentlite.vfs.writeText('/build.log', text)", log)
+    send(page, "read /build.log")
+    wait_idle(page)
+    send(page, "which batch was slowest?")
+    wait_idle(page)
+    assert len(refused) == 1, "the refused request reached the refusing route"
+    assert recount(refused[0]) <= window[0] * 0.95, "our own count of it fit the stated window"
+    retry = model_server.completions()[-1].body
+    assert retry["messages"][-1]["content"].endswith("which batch was slowest?")
+    assert recount(retry) * 3 <= window[0], "counted the server's way, the retry fits"
+    assert retry["messages"][0] == refused[0]["messages"][0], "the system prompt stays"
+    last = page.locator("[data-testid=message][data-role=assistant]").last
+    assert "Batch 96 was the slowest." in last.inner_text()
+    assert page.locator("[data-testid=error-banner]").count() == 0

@@ -118,3 +118,24 @@ def test_stop_before_the_headers_closes_the_connection(page: Page, origin: str, 
     assert page.locator("[data-testid=error-banner]").count() == 0
     send(page, "again")
     wait_reply(page, "Back again.")
+
+
+def test_content_in_a_lone_choice_one_after_a_role_chunk_of_choice_zero_is_shown(
+    page: Page, origin: str, model_server: Any
+) -> None:
+    """The role in choice 0, then every word alone in choice 1: each word reaches the answer
+    (docs/protocol.md, "Choice index")."""
+
+    def lone(index: int, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"choices": [{"index": index, "delta": delta, "finish_reason": finish}]}
+
+    words = [lone(1, {"content": word}) for word in ("Every ", "word ", "arrives.")]
+    model_server.script(
+        Scripted(chunks=sse(lone(0, {"role": "assistant", "content": ""}), *words, lone(1, {}, "stop")))
+    )
+    open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native")
+    send(page, "say something")
+    reply = wait_reply(page, "Every word arrives.")
+    assert reply.get_attribute("data-state") == "done"
+    assert page.locator("[data-testid=error-banner]").count() == 0
+    assert len(model_server.completions()) == 1, "no retry of an answer taken for empty"

@@ -8,6 +8,7 @@ import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
 import { createCodeActions } from "./views/code-actions.js";
 import { createFilesView } from "./views/files-view.js";
+import { createFolderOpenView } from "./views/folder-open-view.js";
 import { createFollowView } from "./views/follow-view.js";
 import { createLoadView } from "./views/load-view.js";
 import { createMemoryView } from "./views/memory-view.js";
@@ -68,6 +69,12 @@ const storageNotice = createStorageNotice(root, {
 });
 // A "closed" change: another tab upgraded the database; anything else: the workspace changed.
 client.on("change", (change) => (change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles()));
+const folder = createFolderOpenView(root, {
+  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
+  say: (text, failed) => files.say(text, failed),
+});
+client.on("change", (change) => folder.changed(change));
+client.ready.then(() => folder.restore()).catch((err) => console.warn("agentlite: open folder", err));
 persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, persistence.warningDismissed()));
 
 const chatCall = (method, args) => client.call(method, args).catch((err) => console.warn(`agentlite: ${method}`, err));
@@ -146,7 +153,7 @@ client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
 );
 
 applyToAgent(settings);
-installTestingApi(client);
+installTestingApi(client, folder);
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.
 const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });

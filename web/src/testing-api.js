@@ -1,7 +1,9 @@
 // window.agentlite (docs/contract.md, testing API): the testing API on the main thread. Each call goes to the
 // worker's workspace; code run in a sandbox frame can reach none of it.
 
-export function installTestingApi(client) {
+/** `folder`: the open-folder view; the tests open a folder of the origin private file system through it
+ * (the same handle interface as a folder the user picks, whose picker cannot be automated). */
+export function installTestingApi(client, folder) {
   const vfs = Object.freeze({
     readText: (path) => client.call("vfs.readText", { path }),
     writeText: (path, text) => client.call("vfs.writeText", { path, text }),
@@ -14,8 +16,19 @@ export function installTestingApi(client) {
     importZip: (base64) => client.call("vfs.importZip", { data: base64 }), // one recorded change
     check: () => client.call("vfs.check"), // [] when every head, version and content is consistent
   });
+  const folders = Object.freeze({
+    openPrivate: async (name) => {
+      const root = await navigator.storage.getDirectory();
+      return folder.open(await root.getDirectoryHandle(name, { create: true }), { ask: false });
+    },
+    sync: () => folder.sync(),
+    conflicts: () => folder.conflicts(),
+    // Changes made on both sides with no sync between them (else the browser's report of the disk's
+    // change may bring it in first): `work` runs while no sync does.
+    exclusive: (work) => folder.exclusive(work),
+  });
   Object.defineProperty(window, "agentlite", {
-    value: Object.freeze({ ready: client.ready, vfs }),
+    value: Object.freeze({ ready: client.ready, vfs, folder: folders }),
     enumerable: true,
   });
 }

@@ -19,6 +19,7 @@ from agentlite.engine.chats import ChatStore
 from agentlite.engine.dialect import DialectChooser
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.memory import Embedder, MemoryStore
+from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.session import ChatSession
 from agentlite.engine.strategy import Backoff
 from agentlite.engine.turn_deps import ModelLink, SharedDeps, ToolContextFactory
@@ -54,7 +55,7 @@ class Engine:
         self.storage = storage
         self.locks = ResourceLocks()
         self.dialects = DialectChooser()
-        self.windows: dict[tuple[str, str], int] = {}  # (base URL, model) -> window a refusal stated
+        self.server_counts = ServerCounts()  # what context refusals stated, per endpoint + model
         self.memory = MemoryStore(storage, embedder) if storage is not None else None
         self.store = ChatStore(storage) if storage is not None else None
         self.context_factory = context_factory
@@ -74,7 +75,7 @@ class Engine:
             workspace=self.workspace,
             memory=self.memory,
             dialects=self.dialects,
-            windows=self.windows,
+            server_counts=self.server_counts,
             locks=self.locks,
             exists=lambda path: self.exists(path),
             tool_context=self.tool_context,

@@ -29,7 +29,7 @@ _SENT = (
     re.compile(rf"request \({_NUMBER} tokens\)", re.I),
     re.compile(rf"(?:requested|prompt (?:has|contains|is)) {_NUMBER} tokens", re.I),
 )
-SHRINK_UNSTATED = 0.75  # without a stated window, a retry aims at this share of the refused request
+SHRINK_UNSTATED = 0.75  # a retry the stated window cannot size aims at this share of the refused request
 SAFETY = 0.95  # aim a little under the stated window: our count of the model's tokens is an estimate
 
 Measure = Callable[[], int]
@@ -60,10 +60,13 @@ def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> int | None:
 
 def target_for(overflow: Overflow, limit: int, refused: int) -> int:
     """The size the next request must stay under. `refused` is the refused request's size in the units
-    `limit` is in (the server's own count when it stated one and the counter was calibrated to it)."""
+    `limit` is in (the server's own count when it stated one: the counter was corrected to it). Always
+    under `refused`: a window our count already meets still gets a cut of `SHRINK_UNSTATED`."""
+    unstated = min(limit, int(refused * SHRINK_UNSTATED))
     if overflow.window is None:
-        return min(limit, int(refused * SHRINK_UNSTATED))
-    return min(limit, int(overflow.window * SAFETY))
+        return unstated
+    stated = min(limit, int(overflow.window * SAFETY))
+    return stated if stated < refused else unstated
 
 
 async def squeeze(

@@ -22,6 +22,10 @@ segment 24%), where chars/4 is off by 14.3% on average (63% worst: 33% low on Ch
 sent is compared with the count of that request, and the ratio (smoothed, within 0.5–2) scales every
 later count, so a model whose tokenizer is not o200k (Llama, Qwen, Claude) is counted in its own tokens.
 A counter that switches source (the tokenizer arrived) starts its cache and calibration afresh.
+
+A `context_length` refusal that states the refused request's size is the truth about that server's
+count: `correct()` adopts its ratio at once (no smoothing, bounds 0.2–10), and `seed()` starts a new
+chat's counter from the ratio remembered for its endpoint + model (`engine.server_counts`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ MESSAGE_OVERHEAD = 4  # role and separators per message (OpenAI's chat format)
 REPLY_PRIMING = 3
 SMOOTHING = 0.5  # weight of the newest calibration sample
 RATIO_BOUNDS = (0.5, 2.0)
+STATED_BOUNDS = (0.2, 10.0)  # a ratio a refusal states: far wider (tool schemas, another tokenizer)
 CACHE_SIZE = 4096
 
 Count = Callable[[str], int]
@@ -107,6 +112,7 @@ class TokenCounter:
         self.fixed = source
         self.ratio = 1.0
         self.samples = 0
+        self.baseline = 1.0  # the ratio a fresh start (or a source switch) begins from
         self._source: Count | None = None
         self._cache: dict[tuple[int, int], int] = {}
 
@@ -117,7 +123,7 @@ class TokenCounter:
     def text(self, text: str) -> int:
         source = self.source
         if source is not self._source:  # new units: cached counts and the ratio no longer apply
-            self._source, self.ratio, self.samples = source, 1.0, 0
+            self._source, self.ratio, self.samples = source, self.baseline, 0
             self._cache.clear()
         key = (hash(text), len(text))
         raw = self._cache.get(key)
@@ -141,10 +147,28 @@ class TokenCounter:
         if not reported or estimated <= 0 or self._switched():
             return  # nothing reported, or `estimated` was counted in units the counter has left
         raw = estimated / self.ratio
-        sample = min(max(reported / raw, RATIO_BOUNDS[0]), RATIO_BOUNDS[1])
+        low, high = min(RATIO_BOUNDS[0], self.baseline), max(RATIO_BOUNDS[1], self.baseline)
+        sample = min(max(reported / raw, low), high)
         weight = 1.0 if self.samples == 0 else SMOOTHING
         self.ratio = round(self.ratio * (1 - weight) + sample * weight, 4)
         self.samples += 1
+
+    def correct(self, estimated: int, reported: int) -> float | None:
+        """A refusal's count of a request we estimated at `estimated`: adopt its ratio outright.
+        Returns the new ratio, or None when `estimated` is in units the counter has left."""
+        if reported <= 0 or estimated <= 0 or self._switched():
+            return None
+        ratio = reported / (estimated / self.ratio)
+        self.ratio = self.baseline = round(min(max(ratio, STATED_BOUNDS[0]), STATED_BOUNDS[1]), 4)
+        self.samples += 1
+        return self.ratio
+
+    def seed(self, ratio: float) -> None:
+        """Start from the ratio a refusal stated for this turn's model, 1 when none did (a counter that
+        has calibrated already keeps its own ratio; the seed is where a switch of source restarts)."""
+        self.baseline = ratio
+        if self.samples == 0:
+            self.ratio = ratio
 
     def _switched(self) -> bool:
         return self._source is not None and self.source is not self._source

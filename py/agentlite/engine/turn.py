@@ -79,7 +79,7 @@ class Turn:
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
         self.records = TurnRecorder(self.turn_id, deps.add, self.emit)
         self.link = TurnDialect((settings, transport), self.shared.dialects, self.emit, self.records.note)
-        self.budget = turn_budget(deps.limits, self.shared.windows, settings, self.counter)
+        self.budget = turn_budget(deps.limits, self.shared.server_counts, settings, self.counter)
         self.request = self._next_request(options.tool)
         self.compactor = self._compactor()
         self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
@@ -196,14 +196,14 @@ class Turn:
             if attempt is not None and await self._retry(error, attempt):
                 continue
             failures.clear()
-            if not await self._settle(error):
+            if not await self._settle(self.request.gave_up(error)):
                 return None
 
     async def _retry(self, error: ModelError, attempt: Attempt) -> bool:
         """Prepare the retry; False when the repair cannot change a request that must change."""
         squeeze = self._squeeze
         if attempt.repair is Repair.TRUNCATE and not await self.request.shrink(
-            error, attempt, self.shared.windows, squeeze
+            error, attempt, self.shared.server_counts, squeeze
         ):
             return False
         of = MATRIX[error.type].retries

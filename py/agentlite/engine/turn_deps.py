@@ -3,7 +3,7 @@
 A turn never holds the chat session or the engine. What it may change in the chat goes through the
 narrow parts named here: `add` a message, the chat's `memo` and `messages` (the same objects the chat
 keeps, never replaced while a turn runs), `set_plan`, `save`; what it learns for every chat (a stated
-window, a dialect) goes into `windows` and `dialects`.
+window, how a server counts, a dialect) goes into `server_counts` and `dialects`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from agentlite.engine.history import Message
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
 from agentlite.engine.memory import MemoryStore
+from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.state import StateMachine
 from agentlite.engine.strategy import Backoff
 from agentlite.engine.task_plan import Plan
@@ -56,7 +57,7 @@ class SharedDeps:
     workspace: Workspace | None  # a Workspace, or None (tests, the demo without files)
     memory: MemoryStore | None
     dialects: DialectChooser  # the `auto` dialect each endpoint was found to speak
-    windows: dict[tuple[str, str], int]  # (base URL, model) -> the window a refusal stated
+    server_counts: ServerCounts  # what context refusals stated, per endpoint + model
     locks: ResourceLocks
     exists: Exists
     tool_context: ToolContextFactory  # (turn id, open file, save summary) -> what tools receive

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from agentlite.endpoint import Endpoint
@@ -13,12 +14,13 @@ from agentlite.engine.chat_events import ContextMeter, Emit
 from agentlite.engine.history import Message
 from agentlite.engine.project_instructions import instructions_message
 from agentlite.engine.reply import Reply
-from agentlite.engine.shrink import stated_overflow, target_for
+from agentlite.engine.server_counts import ServerCounts, model_key
+from agentlite.engine.shrink import Overflow, stated_overflow, target_for
 from agentlite.engine.strategy import Attempt
 from agentlite.engine.tokens import TokenCounter
 from agentlite.engine.turn_deps import ChatLimits
 from agentlite.engine.turn_dialect import TurnDialect
-from agentlite.errors import ModelError
+from agentlite.errors import ErrorType, ModelError
 from agentlite.settings import Settings
 from agentlite.stream.request import build_request
 from agentlite.transport import ModelRequest
@@ -27,10 +29,13 @@ Squeeze = Callable[[int], Awaitable[None]]  # cut the history until the request 
 
 
 def turn_budget(
-    limits: ChatLimits, windows: dict[tuple[str, str], int], settings: Settings, counter: TokenCounter
+    limits: ChatLimits, counts: ServerCounts, settings: Settings, counter: TokenCounter
 ) -> Budget:
-    """The chat's window, or the smaller one a refusal stated for this endpoint and model."""
-    stated = windows.get((settings.base_url, settings.model))
+    """The chat's window, or the smaller one a refusal stated for this endpoint and model, counted the
+    way that server counts when a refusal told us."""
+    key = model_key(settings)
+    counter.seed(counts.ratio(key) or 1.0)  # 1: nothing stated for this model (another's ratio must go)
+    stated = counts.window(key)
     return Budget(counter, min(limits.window, stated or limits.window), limits.reserve)
 
 
@@ -57,6 +62,7 @@ class NextRequest:
         self.no_tools = False  # the user's `no tools` alternative
         self.sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of it
         self.instructions = ""  # the AGENTS.md layer, read again before each request (the turn sets it)
+        self.smaller = 0  # smaller requests sent after context refusals, since the user last decided
 
     def tool_defs(self) -> list[dict[str, Any]]:
         return [] if self.no_tools else self.all_tools()
@@ -104,24 +110,46 @@ class NextRequest:
             self.meter(usage.prompt_tokens + (usage.completion_tokens or 0), "provider")
 
     async def shrink(
-        self, error: ModelError, attempt: Attempt, windows: dict[tuple[str, str], int], squeeze: Squeeze
+        self, error: ModelError, attempt: Attempt, counts: ServerCounts, squeeze: Squeeze
     ) -> bool:
-        """After a `context_length` refusal: learn the window it states (into `windows`, for every chat),
-        then cut until the request fits. Never the same body twice: False when nothing could change."""
-        refused, refused_size = self.sent
+        """After a `context_length` refusal: learn what it states (into `counts`, for every chat), then
+        cut the request under the refused one. Never the same body twice: False when nothing could go."""
+        refused = self.sent[0]
         overflow = stated_overflow(error.message)
+        self._learn(overflow, attempt, counts)
+        target = target_for(overflow, self.budget.limit, body_size(refused, self.counter))
+        if overflow.window or self.body()[0] == refused:
+            await squeeze(target)
+        changed = self.body()[0] != refused
+        self.smaller += changed
+        return changed
+
+    def _learn(self, overflow: Overflow, attempt: Attempt, counts: ServerCounts) -> None:
+        """The stated window bounds this turn and later ones; the stated size is the server's count of
+        what we sent, so ours is scaled to it from now on (docs/protocol.md, "Context windows that
+        shrink")."""
+        key = model_key(self.link.settings)
         if overflow.window:
-            settings = self.link.settings
-            windows[(settings.base_url, settings.model)] = overflow.window
+            counts.learn_window(key, overflow.window)
             self.budget.window = min(self.budget.window, overflow.window)
         else:
             self.keep = 10 if attempt.number <= 1 else 5  # no size stated: cut by message count first
         if overflow.sent:
-            self.counter.calibrate(refused_size, overflow.sent)  # count in the server's tokens from now
-        target = target_for(overflow, self.budget.limit, overflow.sent or refused_size)
-        if overflow.window or self.body()[0] == refused:
-            return await self.cut(target / max(1, self.size()), squeeze)
-        return True
+            ratio = self.counter.correct(self.sent[1], overflow.sent)
+            if ratio is not None:
+                counts.learn_ratio(key, ratio)
+
+    def gave_up(self, error: ModelError) -> ModelError:
+        """The error the user decides on: a context refusal says whether a smaller request was refused
+        too or nothing could be cut. The count of smaller requests starts again after the decision."""
+        if error.type is not ErrorType.CONTEXT_LENGTH:
+            return error
+        tried, self.smaller = self.smaller, 0
+        if tried:
+            note = f"A smaller request (about {self.sent[1]:,} tokens) was refused too."
+        else:
+            note = "Nothing more could be cut from the request."
+        return replace(error, message=f"{error.message.rstrip()} {note}")
 
     async def cut(self, share: float, squeeze: Squeeze) -> bool:
         """Squeeze the next request to `share` of its size; whether its body now differs from the last."""
@@ -147,10 +175,13 @@ def request_body(
     if forced and dialect == "native" and tools:
         extra["tool_choice"] = {"type": "function", "function": {"name": forced}}
     body = build_request(model, dialect, history, tools, system=system, extra=extra)
-    estimate = counter.messages(body["messages"])
-    if body.get("tools"):
-        estimate += counter.text(json.dumps(body["tools"]))
-    return body, estimate
+    return body, body_size(body, counter)
+
+
+def body_size(body: dict[str, Any], counter: TokenCounter) -> int:
+    """Our count of a request body's tokens: its messages and its tool definitions."""
+    tools = body.get("tools")
+    return counter.messages(body.get("messages") or []) + (counter.text(json.dumps(tools)) if tools else 0)
 
 
 def flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:

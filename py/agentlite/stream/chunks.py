@@ -1,11 +1,12 @@
 """OpenAI `chat.completion.chunk` decoding: one SSE event in, the parts of the reply it carries out.
 
 Providers stretch the format; each quirk handled here is one a real endpoint sends (docs/protocol.md, native):
-`choices: []` (Azure's first chunk, usage chunks), choices without `delta`, usage anywhere (top level,
-inside the choice, under `x_groq`), `reasoning_content` / `reasoning` thinking, Mistral's list-of-parts
-content, refusals, `obfuscation` padding (ignored), in-stream `{"error": ...}` objects, an `error:` field
-line, and finish reasons in other spellings (`end_turn`, `tool_use`, `max_tokens`). A character whose UTF-16
-halves arrive in two deltas is put back together (stream/surrogates.py).
+`choices: []` (Azure's first chunk, usage chunks), a lone choice numbered 1 (also after a role chunk
+numbered 0), choices without `delta`, usage anywhere (top level, inside the choice, under `x_groq`),
+`reasoning_content` / `reasoning` thinking, Mistral's list-of-parts content, refusals, `obfuscation`
+padding (ignored), in-stream `{"error": ...}` objects, an `error:` field line, and finish reasons in other
+spellings (`end_turn`, `tool_use`, `max_tokens`). A character whose UTF-16 halves arrive in two deltas is
+put back together (stream/surrogates.py).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class ChunkDecoder:
         self._noted_malformed = False
         self.decoded = 0  # events that were JSON objects (chunks, errors)
         self.malformed = 0  # events that were not
-        self._choice: int | None = None  # the choice this reply follows, fixed by the first chunk
+        self._kept: int | None = None  # once a chunk carried several choices: the one this reply keeps
         self._joiners = {kind: SurrogateJoiner() for kind in _TEXT_PARTS}
 
     def feed(self, events: list[SseEvent]) -> list[Part]:
@@ -93,7 +94,8 @@ class ChunkDecoder:
     def whole(self, payload: dict[str, Any]) -> list[Part]:
         """The parts of a completion that came as one JSON body instead of a stream."""
         self.decoded += 1
-        return self._mended(chunk_parts(payload, followed_choice(payload, None))) + self.close()
+        indexes = choice_indexes(payload)
+        return self._mended(chunk_parts(payload, min(indexes, default=None))) + self.close()
 
     def close(self) -> list[Part]:
         """Text halves that never met their other half (as U+FFFD)."""
@@ -135,8 +137,18 @@ class ChunkDecoder:
         if not isinstance(payload, dict):
             return self._malformed(data)
         self.decoded += 1
-        self._choice = followed_choice(payload, self._choice)
-        return chunk_parts(payload, self._choice)
+        return chunk_parts(payload, self._read_choice(payload))
+
+    def _read_choice(self, payload: dict[str, Any]) -> int | None:
+        """The choice index to read in this chunk (docs/protocol.md, "Choice index"): a lone choice
+        whatever its index, even one that changes after the role chunk (no streamed text is dropped);
+        once a chunk carries several choices, the lowest of them (choice 0) for the rest of the reply."""
+        indexes = choice_indexes(payload)
+        if self._kept is None and len(set(indexes)) > 1:
+            self._kept = min(indexes)
+        if self._kept is not None:
+            return self._kept
+        return indexes[0] if indexes else None
 
     def _malformed(self, data: str) -> list[Part]:
         self.malformed += 1
@@ -146,17 +158,12 @@ class ChunkDecoder:
         return [ProtocolNote(f"ignored an event that is not a JSON object: {data[:80]!r}")]
 
 
-def followed_choice(payload: dict[str, Any], followed: int | None) -> int | None:
-    """The choice index a reply is read from: choice 0 when a chunk offers several, a lone choice
-    whatever its index (some proxies number it 1; docs/protocol.md, "Choice index"). Fixed by the
-    first chunk that has a choice, so two choices are never mixed into one reply."""
-    if followed is not None:
-        return followed
+def choice_indexes(payload: dict[str, Any]) -> list[int]:
+    """The index of each choice a chunk carries, in order."""
     choices = payload.get("choices")
     if not isinstance(choices, list):
-        return None
-    indexes = [_choice_index(c) for c in choices if isinstance(c, dict)]
-    return min(indexes) if indexes else None
+        return []
+    return [_choice_index(c) for c in choices if isinstance(c, dict)]
 
 
 def _choice_index(choice: dict[str, Any]) -> int:

@@ -6,8 +6,9 @@ line, sorted by key) and `history/blobs/<sha256>` (the stored blob values, verif
 Timestamps are fixed (1980-01-01) and entries sorted, so export -> clear -> import -> export gives the same
 bytes, history included.
 
-Import of files (any zip: `files/...` or plain paths) is ONE recorded change in one turn; with
-`replace_all` everything not in the zip is deleted in that same change. A zip of a git working copy
+Import of files (any zip: `files/...` or plain paths, or a local folder's files through `staging`) is
+ONE recorded change in one turn; with `replace_all` everything not in the zip is deleted in that same
+change. A zip of a git working copy
 (a `.git/HEAD` in it) imports the files of its HEAD commit instead (`git_import`, which the
 Workspace calls). Import of a history restores it
 exactly and needs an empty workspace (`clear()` first).
@@ -164,8 +165,27 @@ async def _import_files(
         committer.check_size(path, info.file_size)
         files[path] = archive.read(info)
 
+    return await import_files(committer, folders, files, replace_all, turn, author)
+
+
+async def import_files(
+    committer: Committer,
+    folders: set[str],
+    files: dict[str, bytes],
+    replace_all: bool,
+    turn: str | None,
+    author: str | None,
+    deleted: frozenset[str] = frozenset(),
+) -> Change:
+    """Files and folders (normalised paths) as ONE recorded change: a zip's members or a local folder's
+    (`deleted`: files gone from that folder, deleted in the same change)."""
+
     async def build(plan: Plan) -> None:
         import_plan(plan, folders, files, replace_all)
+        for path in sorted(deleted - set(files)):
+            entry = plan.tree.at(path)
+            if entry is not None and entry.kind == "file" and entry.id not in plan.targets:
+                plan.set(entry.id, Target(None, "file"))
         plan.note = "import"
 
     return await committer.mutate(build, turn, author)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from agentlite.workspace.paths import check_label
 
 DEFAULT_AUTHOR = "user"
+DISK_AUTHOR = "disk"  # changes made outside the app to a folder it has open (`mirror`)
 
 
 @dataclass(frozen=True)

@@ -290,6 +290,24 @@ class Workspace:
             return await git_import.import_git(self._machinery, data, replace_all, turn, author)
         return await archive.import_zip(self._machinery, data, history, replace_all, turn, author)
 
+    async def import_files(
+        self,
+        files: dict[str, bytes],
+        folders: Sequence[str] = (),
+        *,
+        deleted: Sequence[str] = (),
+        turn: str | None = None,
+        author: str | None = None,
+    ) -> Change:
+        """Add files and folders (a local folder's, read by the page) as ONE change in one turn; the files
+        `deleted` (gone from an opened folder) are deleted in that same change."""
+        for path, data in files.items():
+            self._machinery.check_size(path, len(data))
+        named = {paths.normalize(p): data for p, data in files.items()}
+        made = {paths.normalize(p) for p in folders}
+        gone = frozenset(paths.normalize(p) for p in deleted)
+        return await archive.import_files(self._machinery, made, named, False, turn, author, gone)
+
     async def export_git(self, notes: dict[str, str] | None = None) -> tuple[bytes, int]:
         """The workspace as a git repository: a zip of the files with `.git/`, one commit per recorded turn
         that changed files (`notes`: a commit message by turn id); also how many commits it holds.

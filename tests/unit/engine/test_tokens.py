@@ -57,6 +57,33 @@ def test_calibration_is_bounded_and_ignores_missing_usage() -> None:
     assert counter.ratio == 2.0
 
 
+def test_a_refusals_count_is_adopted_outright_beyond_the_usage_bounds() -> None:
+    counter = TokenCounter()
+    counter.calibrate(100, 120)  # usage first: the refusal's count still wins, unsmoothed
+    assert counter.correct(120, 300) == 3.0 and counter.ratio == 3.0
+    assert counter.correct(100, 100_000) == 10.0, "bounded all the same: a misread number stays sane"
+
+
+def test_a_stated_ratio_widens_the_usage_bounds_instead_of_being_undone() -> None:
+    counter = TokenCounter()
+    counter.correct(100, 300)
+    counter.calibrate(300, 300)  # usage that agrees with the refusal's count keeps its ratio
+    assert counter.ratio == 3.0
+
+
+def test_a_seeded_ratio_starts_a_fresh_counter_and_survives_a_source_switch(no_tokenizer: None) -> None:
+    counter = TokenCounter()
+    text = "hello world " * 50
+    counter.seed(2.5)
+    assert counter.text(text) == round(estimate(text) * 2.5)
+    tokens.use(words)
+    assert counter.text(text) == 250, "the new units start from the stated ratio, not from 1"
+    calibrated = TokenCounter()
+    calibrated.calibrate(100, 150)
+    calibrated.seed(3.0)
+    assert calibrated.ratio == 1.5, "a counter the provider's usage calibrated keeps its own ratio"
+
+
 def test_messages_count_content_calls_and_overhead() -> None:
     counter = TokenCounter()
     plain = counter.messages([{"role": "user", "content": "hello"}])

@@ -8,3 +8,12 @@ declare var agentliteDeferred: Promise<unknown>;
 declare var agentliteSnapshotStored: Promise<unknown>;
 /** The tokenizer bundle once it is loading (web/src/worker/inbox.js). */
 declare var agentliteTokenizer: Promise<unknown>;
+
+/** File System Access, where the browser has it (Chromium): the folder picker, and the observer that
+ * reports changes made to a folder (web/src/views/folder-open-view.js). */
+interface Window {
+  showDirectoryPicker?: (options?: { mode?: "read" | "readwrite" }) => Promise<FileSystemDirectoryHandle>;
+  FileSystemObserver?: new (
+    callback: (records: unknown[]) => void,
+  ) => { observe(handle: FileSystemHandle, options?: { recursive?: boolean }): Promise<void>; disconnect(): void };
+}

@@ -188,5 +188,5 @@ export function createFileTree(tree, actions) {
     if (!inside && parentOf(source) !== folder) actions.onMove(source, folder);
   });
 
-  return { render, select };
+  return { render, select, dropFolder };
 }

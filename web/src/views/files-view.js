@@ -1,10 +1,11 @@
 // The files side of the workspace: the tree, the open file in the editor, its history, the context menu
-// and export / import. Every workspace change (the agent's, the user's, another tab's) refreshes what is
-// shown; refreshes that pile up while one runs collapse into one more.
+// and export / import (a zip, or a local folder). Every workspace change (the agent's, the user's,
+// another tab's) refreshes what is shown; refreshes that pile up while one runs collapse into one more.
 import { createArchiveView } from "./archive-view.js";
 import { createEditorView } from "./editor-view.js";
 import { createFileMenu } from "./file-menu.js";
 import { createFileTree } from "./file-tree.js";
+import { createFolderView } from "./folder-view.js";
 import { createHistoryView } from "./history-view.js";
 
 /** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
@@ -46,6 +47,7 @@ export function createFilesView(
       call("move", { source, destination: folder }).catch((err) => say(`Move failed: ${err.message}`, true)),
   });
   createArchiveView(root, { call, onMessage: say });
+  createFolderView(root, { call, say, dropTarget: (event) => tree.dropFolder(event) });
   const emptyTree = root.querySelector("[data-testid=files-empty]");
   emptyTree.querySelector("[data-action=new-file]").addEventListener("click", () => menu.newFile("/"));
   emptyTree
@@ -127,5 +129,6 @@ export function createFilesView(
     flush: () => editor.flush(),
     busy: () => editor.busy(),
     path: () => openPath,
+    say,
   };
 }

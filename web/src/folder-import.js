@@ -1,0 +1,117 @@
+// A local folder into the workspace: its files listed (from a folder input or a drop), then read and sent
+// to the worker in batches (`vfs.importStart`, `vfs.importAdd` …, `vfs.importFinish`), so a folder of
+// 10,000 files never freezes the page and still lands as ONE recorded change.
+import { toBase64 } from "./views/download.js";
+
+const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_FILES = 500;
+
+/** The files of an `<input webkitdirectory>`: their paths without the chosen folder's own name. */
+export function itemsFromInput(fileList, base = "/") {
+  return Array.from(fileList, (file) => {
+    const relative = (file.webkitRelativePath || file.name).split("/").slice(1).join("/") || file.name;
+    return { path: joinPath(base, relative), file };
+  });
+}
+
+/** The files and folders of a drop (DataTransfer items, read while the drop event runs): a dropped
+ * folder's contents land in `base`, a dropped file lands there itself. Returns {items, folders}. */
+export async function itemsFromDrop(dataTransferItems, base = "/") {
+  // Both taken now: the items are emptied once the drop event has run. A file with no entry (a drop
+  // made by a script) comes as the file itself.
+  const dropped = Array.from(dataTransferItems, (item) => ({
+    entry: item.webkitGetAsEntry?.(),
+    file: item.getAsFile(),
+  }));
+  const items = [];
+  const folders = [];
+  for (const { entry, file } of dropped) {
+    if (entry?.isDirectory) await walk(entry, base, items, folders);
+    else if (entry) items.push({ path: joinPath(base, entry.name), file: await fileOf(entry) });
+    else if (file) items.push({ path: joinPath(base, file.name), file });
+  }
+  return { items, folders };
+}
+
+async function walk(directory, path, items, folders) {
+  for (const entry of await allEntries(directory)) {
+    const inner = joinPath(path, entry.name);
+    if (entry.isDirectory) {
+      folders.push(inner);
+      await walk(entry, inner, items, folders);
+    } else {
+      items.push({ path: inner, file: await fileOf(entry) });
+    }
+  }
+}
+
+/** A directory reader answers in pieces (100 at a time in Chromium) until it answers with none. */
+async function allEntries(directory) {
+  const reader = directory.createReader();
+  const all = [];
+  for (;;) {
+    const some = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!some.length) return all;
+    all.push(...some);
+  }
+}
+
+const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+
+function joinPath(base, relative) {
+  return `${base === "/" ? "" : base}/${relative}`;
+}
+
+/** Send `items` ([{path, file}]) and `folders` as one import; `onProgress({files, bytes, totalFiles,
+ * totalBytes})` after each batch; `finish`: more of `vfs.importFinish` (`disk`, `deleted`). Returns the
+ * recorded change. A failure cancels the import. */
+export async function sendFolder(call, items, folders, onProgress = (_progress) => {}, finish = {}) {
+  const totalBytes = items.reduce((sum, item) => sum + item.file.size, 0);
+  const progress = { files: 0, bytes: 0, totalFiles: items.length, totalBytes };
+  const id = await call("importStart");
+  try {
+    const all = batches(items);
+    let reading = readBatch(all, 0);
+    for (let index = 0; ; index += 1) {
+      const batch = await reading;
+      if (!batch) break;
+      reading = readBatch(all, index + 1); // read the next batch while the worker stores this
+      await call("importAdd", { id, files: batch.files, data: batch.data, folders: index === 0 ? folders : [] });
+      Object.assign(progress, { files: progress.files + batch.files.length, bytes: progress.bytes + batch.bytes });
+      onProgress({ ...progress });
+    }
+    if (!items.length) await call("importAdd", { id, files: [], folders });
+    return await call("importFinish", { id, ...finish });
+  } catch (err) {
+    call("importCancel", { id }).catch(() => {});
+    throw err;
+  }
+}
+
+/** The items cut into batches of about BATCH_BYTES or BATCH_FILES. */
+function batches(items) {
+  const cut = [];
+  let current = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (current.length && (bytes + item.file.size > BATCH_BYTES || current.length >= BATCH_FILES)) {
+      cut.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += item.file.size;
+  }
+  if (current.length) cut.push(current);
+  return cut;
+}
+
+/** One batch read as one blob of its files end to end (one read, not one per file) and sent as one
+ * base64 string with each file's path and size. */
+async function readBatch(all, index) {
+  const batch = all[index];
+  if (!batch) return null;
+  const bytes = new Uint8Array(await new Blob(batch.map((item) => item.file)).arrayBuffer());
+  const files = batch.map(({ path, file }) => ({ path, size: file.size }));
+  return { files, data: toBase64(bytes), bytes: bytes.length };
+}

@@ -1,0 +1,72 @@
+// Which files of a local folder are brought in: everything but `.git/`, `node_modules/` and what the
+// folder's own `.gitignore` files exclude (each applies below its folder, as git reads them). What is
+// left out is kept, with its reason, so the user can be told and can bring it in after all.
+import ignore from "ignore";
+
+export const REASONS = { git: ".git/", modules: "node_modules/", ignored: ".gitignore" };
+
+/** `items`: [{path, file}] with workspace paths ("/src/a.js"), `folders`: paths of folders (a drop's,
+ * so empty ones come too). Returns {kept, skipped, folders}: each skipped item also has its `reason` (a
+ * key of REASONS); `folders` are the folders not skipped. */
+export async function selectFiles(items, folders = []) {
+  const rules = await gitignoreRules(items);
+  const kept = [];
+  const skipped = [];
+  for (const item of items) {
+    const reason = skipReason(item.path, rules, false);
+    if (reason) skipped.push({ ...item, reason });
+    else kept.push(item);
+  }
+  return { kept, skipped, folders: folders.filter((folder) => !skipReason(folder, rules, true)) };
+}
+
+/** The folders a path lies in, outermost first ("/a/b/c.txt" → ["/", "/a", "/a/b"]). */
+function foldersOf(path) {
+  const parts = path.split("/").slice(1, -1);
+  return ["/", ...parts.map((_, i) => `/${parts.slice(0, i + 1).join("/")}`)];
+}
+
+/** folder → an `ignore` matcher of that folder's .gitignore (not those inside skipped folders). */
+async function gitignoreRules(items) {
+  const rules = new Map();
+  const found = items.filter((item) => item.path.endsWith("/.gitignore") && !fixedReason(item.path));
+  await Promise.all(
+    found.map(async (item) => {
+      const folder = item.path.slice(0, -"/.gitignore".length) || "/";
+      rules.set(folder, ignore().add(await item.file.text()));
+    }),
+  );
+  return rules;
+}
+
+function fixedReason(path) {
+  const parts = path.split("/");
+  if (parts.includes(".git")) return "git";
+  if (parts.includes("node_modules")) return "modules";
+  return null;
+}
+
+/** Why `path` is left out (null: it is not); a folder's path is matched as a folder ("build/"). */
+function skipReason(path, rules, isFolder) {
+  const fixed = fixedReason(path);
+  if (fixed) return fixed;
+  for (const folder of foldersOf(path)) {
+    const matcher = rules.get(folder);
+    const relative = path.slice(folder === "/" ? 1 : folder.length + 1) + (isFolder ? "/" : "");
+    if (matcher?.ignores(relative)) return "ignored";
+  }
+  return null;
+}
+
+/** "1,200 in .git/, 12 left out by .gitignore": the skipped files counted by reason. */
+export function skippedText(skipped) {
+  const counts = new Map();
+  for (const { reason } of skipped) counts.set(reason, (counts.get(reason) || 0) + 1);
+  const parts = [];
+  for (const reason of Object.keys(REASONS).filter((key) => counts.has(key))) {
+    const count = counts.get(reason);
+    const where = reason === "ignored" ? "left out by .gitignore" : `in ${REASONS[reason]}`;
+    parts.push(`${count.toLocaleString("en")} ${where}`);
+  }
+  return parts.join(", ");
+}

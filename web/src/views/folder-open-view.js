@@ -1,0 +1,135 @@
+// "Open folder…" where the browser has the File System Access API: the workspace mirrors a folder on
+// disk (web/src/disk-mirror.js). It syncs after every workspace change (those paths), when the window
+// gets the focus, when the folder changes (FileSystemObserver, where the browser has it) and on demand;
+// after a reload it asks for permission again, and the sync then catches up on both sides.
+import { DiskMirror } from "../disk-mirror.js";
+import { forgetFolder, loadFolder, saveFolder } from "../folder-store.js";
+
+/** @type {{ mode: "readwrite" }} */
+const MODE = { mode: "readwrite" };
+
+export function createFolderOpenView(root, { call, say }) {
+  const openButton = root.querySelector("[data-testid=folder-open]");
+  const bar = root.querySelector("[data-testid=folder-status]");
+  const label = bar.querySelector(".folder-name");
+  const reconnect = bar.querySelector("[data-action=folder-reconnect]");
+  const list = root.querySelector("[data-testid=folder-conflicts]");
+  let mirror = null;
+  let watching = false;
+  let observer = null;
+
+  openButton.hidden = typeof window.showDirectoryPicker !== "function";
+
+  function showConflicts(conflicts) {
+    list.replaceChildren(...conflicts.map(conflictItem));
+    list.hidden = conflicts.length === 0;
+  }
+
+  function conflictItem({ path, workspace, disk }) {
+    const li = document.createElement("li");
+    Object.assign(li.dataset, { testid: "folder-conflict", path });
+    const what = !workspace
+      ? "deleted here, changed on disk"
+      : !disk
+        ? "changed here, deleted on disk"
+        : "changed here and on disk";
+    li.append(`${path}: ${what}. Keep `);
+    for (const [keep, text] of [
+      ["app", "this app's"],
+      ["disk", "the disk's"],
+    ]) {
+      const button = document.createElement("button");
+      Object.assign(button, { type: "button", textContent: text });
+      button.dataset.keep = keep;
+      button.addEventListener("click", () => mirror.resolve(path, keep).catch(failed));
+      li.append(button, " ");
+    }
+    return li;
+  }
+
+  const failed = (err) => say(`Syncing the folder failed: ${err.message}`, true);
+
+  /** Sync now (only `paths` when given); resolves to the plan it carried out. */
+  function sync(paths = null) {
+    if (!mirror || !watching) return Promise.resolve(null);
+    return mirror.sync(paths).catch((err) => {
+      failed(err);
+      throw err;
+    });
+  }
+
+  function watch() {
+    watching = true;
+    reconnect.hidden = true;
+    label.textContent = `Open folder: ${mirror.handle.name}`;
+    bar.hidden = false;
+    if (typeof window.FileSystemObserver === "function" && !observer) {
+      observer = new window.FileSystemObserver(() => sync().catch(() => {}));
+      observer.observe(mirror.handle, { recursive: true }).catch(() => {});
+    }
+    return sync();
+  }
+
+  /** Mirror `handle` from now on; its files come in, the workspace's go out, differences are conflicts. */
+  async function open(handle, { ask = true } = {}) {
+    const files = (await call("list", { dir: "/", recursive: true })).filter((e) => e.kind === "file");
+    const question = `The workspace has ${files.length} files. Files the folder lacks are written into ${handle.name}; files that differ are shown as conflicts. Open it?`;
+    if (ask && files.length && !window.confirm(question)) return null;
+    await saveFolder(handle, {});
+    observer?.disconnect();
+    observer = null;
+    mirror = new DiskMirror(handle, {}, { call, onConflicts: showConflicts });
+    const plan = await watch();
+    say(`Opened ${handle.name}: the workspace and the folder are kept in step.`);
+    return plan;
+  }
+
+  /** After a reload: the remembered folder, synced at once when permission holds, else on "Reconnect". */
+  async function restore() {
+    const saved = await loadFolder().catch(() => undefined);
+    if (!saved) return;
+    mirror = new DiskMirror(saved.handle, saved.synced, { call, onConflicts: showConflicts });
+    label.textContent = `Folder ${saved.handle.name} needs your permission again`;
+    bar.hidden = false;
+    const state = (await saved.handle.queryPermission?.(MODE)) ?? "granted";
+    if (state === "granted") await watch().catch(() => {});
+    else reconnect.hidden = false;
+  }
+
+  openButton.addEventListener("click", async () => {
+    try {
+      await open(await window.showDirectoryPicker(MODE));
+    } catch (err) {
+      if (err.name !== "AbortError") failed(err);
+    }
+  });
+  reconnect.addEventListener("click", async () => {
+    if ((await mirror.handle.requestPermission(MODE)) === "granted") await watch().catch(() => {});
+  });
+  bar.querySelector("[data-action=folder-sync]").addEventListener("click", () => sync().catch(() => {}));
+  bar.querySelector("[data-action=folder-close]").addEventListener("click", async () => {
+    observer?.disconnect();
+    [mirror, watching, observer] = [null, false, null];
+    bar.hidden = true;
+    showConflicts([]);
+    await forgetFolder();
+  });
+  window.addEventListener("focus", () => sync().catch(() => {}));
+
+  /** A workspace change (a worker `change` message): its paths go to disk; "disk"'s own came from there,
+   * and a "clear" is the first half of a history import, whose "import" follows. */
+  function changed(change) {
+    if (!change || change.author === "disk" || ["closed", "clear"].includes(change.type)) return;
+    const paths = change.type === "commit" ? change.paths : null;
+    sync(paths?.length ? paths : null).catch(() => {});
+  }
+
+  return {
+    open,
+    restore,
+    sync,
+    changed,
+    conflicts: () => (mirror ? [...mirror.conflicts.values()] : []),
+    exclusive: (work) => mirror.exclusive(work),
+  };
+}
