@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from buildsys import suites
-from buildsys.bench import Figure, median
 from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.bench_figure import Figure, median
 from buildsys.common import DIST, BuildError, say
 from buildsys.serve import StaticServer
 
