@@ -12,11 +12,13 @@ import pytest
 from agentlite.demo import red_green
 from agentlite.demo.scenarios import examples
 from agentlite.engine import Engine
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.strategy import Backoff
 from agentlite.sandbox import ScriptedSandbox, shell_result
 from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS
 from agentlite.workspace import MemoryStorage, Workspace
+from tests.unit.engine.support import turn_options
 from tests.unit.engine.test_demo import _sleep, finished, paced_demo, text_of
 
 PROMPT = "write a function and a test, then run the tests"
@@ -50,7 +52,7 @@ def run(dialect: str, approve: bool = True) -> tuple[list[dict[str, Any]], Works
                 asyncio.get_running_loop().call_soon(chat.approve, event["id"], approve)
 
         chat = engine.chat("demo", emit)
-        chat.start_turn(PROMPT, Settings(dialect=dialect), paced_demo())
+        chat.start_turn(PROMPT, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, {}))
         assert chat.task is not None
         await chat.task
         return events, workspace
