@@ -19,6 +19,7 @@ from buildsys import (
     bench_offline,
     bench_prefix,
     bench_preview,
+    bench_pytest,
     bench_sandbox,
     bench_startup,
     bench_stream,
@@ -42,6 +43,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
         "eval_roundtrip": bench_sandbox.eval_roundtrip,
         "prefix_reuse": bench_prefix.prefix_reuse,
+        "pytest_sandbox": bench_pytest.pytest_sandbox,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
         "folder_import": bench_folder.folder_import,
     }

@@ -152,11 +152,11 @@ import each other relatively. Long runs are stopped after a time limit."""
 
 SHELL_EXEC = prose(
     """Run a bash-like shell command (pipes, redirects, grep, sed, awk, find, sort, wc, jq,
-python3, ...) in a sandbox over a copy of the workspace text files, from the root folder '/'. Files the
-command creates, changes or deletes are written back to the workspace, recorded so the user can undo
-them. Returns the exit code, stdout and stderr (long output is cut in the middle). No network. Binary
-files are not available; in a very large workspace, only the files named in the command (and what
-fits after them) are given."""
+python3, pytest, ...) in a sandbox over a copy of the workspace text files, from the root folder '/'.
+Files the command creates, changes or deletes are written back to the workspace (caches such as
+__pycache__ and .pytest_cache are not), recorded so the user can undo them. Returns the exit code,
+stdout and stderr (long output is cut in the middle). No network. Binary files are not available; in
+a very large workspace, only the files named in the command (and what fits after them) are given."""
 )
 
 TOOLS = [
