@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo import red_green
+from agentlite.demo import red_green, web_page
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -228,6 +228,13 @@ SCENARIOS = (
         red_green.run,
         "write a function and a test, then run the tests",
         "runs pytest, fixes the bug, runs it green",
+        featured=True,
+    ),
+    Scenario(
+        ("web page", "webpage", "preview"),
+        web_page.run,
+        "make a small web page",
+        "writes a page and opens its preview",
         featured=True,
     ),
     Scenario(
