@@ -26,6 +26,7 @@ from agentlite.workspace.committer import Committer
 from agentlite.workspace.records import Commit, Turn, Version
 from agentlite.workspace.timeline import commits
 from agentlite.workspace.tree import Tree
+from agentlite.workspace.turns import DEFAULT_AUTHOR, DISK_AUTHOR
 
 BRANCH = "main"
 CONFIG = (
@@ -33,7 +34,7 @@ CONFIG = (
 )
 LISTED_PATHS = 20  # changed paths named in a commit message without notes
 BATCH_COMMITS = 100  # commits whose new contents are read from storage together
-WHO = {"user": "Changes by the user", "agent": "Changes by the agent", "disk": "Changes on disk"}
+WHO = {DEFAULT_AUTHOR: "Changes by the user", "agent": "Changes by the agent", DISK_AUTHOR: "Changes on disk"}
 
 
 def in_git(path: str) -> bool:
