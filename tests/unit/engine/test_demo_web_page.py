@@ -11,15 +11,10 @@ import pytest
 
 from agentlite.demo import web_page
 from agentlite.demo.scenarios import examples
-from agentlite.engine import Engine
-from agentlite.engine.model_link import ModelLink
-from agentlite.engine.strategy import Backoff
 from agentlite.sandbox import ScriptedSandbox
-from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS
-from agentlite.workspace import MemoryStorage, Workspace
-from tests.unit.engine.support import turn_options
-from tests.unit.engine.test_demo import _sleep, finished, paced_demo, text_of
+from agentlite.workspace import Workspace
+from tests.unit.engine.test_demo import finished, run_demo, text_of
 
 PROMPT = "make a small web page"
 READY = {
@@ -38,25 +33,7 @@ def run(dialect: str, report: dict[str, Any]) -> tuple[list[dict[str, Any]], Wor
         seen.append((kind, payload))
         return report
 
-    async def scenario() -> tuple[list[dict[str, Any]], Workspace]:
-        workspace = await Workspace.open(MemoryStorage())
-        engine = Engine(
-            workspace=workspace, sandbox=ScriptedSandbox(handler), sleep=_sleep, backoff=Backoff()
-        )
-        events: list[dict[str, Any]] = []
-
-        def emit(event: dict[str, Any]) -> None:
-            events.append(event)
-            if event["kind"] == "approval":
-                asyncio.get_running_loop().call_soon(chat.approve, event["id"], True)
-
-        chat = engine.chat("demo", emit)
-        chat.start_turn(PROMPT, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, {}))
-        assert chat.task is not None
-        await chat.task
-        return events, workspace
-
-    events, workspace = asyncio.run(scenario())
+    events, workspace = run_demo(PROMPT, ScriptedSandbox(handler), dialect)
     return events, workspace, seen
 
 
@@ -71,7 +48,7 @@ def test_writes_the_page_then_opens_its_preview(dialect: str) -> None:
     ]
     assert seen == [("preview", {"path": "/index.html"})]
     for path, text in web_page.FILES:
-        assert asyncio.run(workspace.read_text(path)) == text
+        assert _read(workspace, path) == text
     assert "The page is up in the Preview panel with its title, the button is there" in text_of(events)
 
 
@@ -90,3 +67,7 @@ def test_a_preview_that_cannot_open_is_said_as_such() -> None:
 
 def test_the_first_screen_offers_it() -> None:
     assert {"prompt": PROMPT, "detail": "writes a page and opens its preview"} in examples()
+
+
+def _read(workspace: Workspace, path: str) -> str | None:
+    return asyncio.run(workspace.read_text(path))
