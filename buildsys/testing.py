@@ -22,14 +22,25 @@ def install_test_extras() -> None:
     run([python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", *extras], "pip install")
 
 
-def install_chromium() -> None:
-    if CHROMIUM.exists():
+# The browsers of the end-to-end suites: the file each needs, and the Debian package that brings it.
+BROWSERS = {
+    CHROMIUM: "chromium",
+    Path("/usr/bin/firefox-esr"): "firefox-esr",
+    Path("/usr/bin/WebKitWebDriver"): "webkit2gtk-driver",  # brings MiniBrowser (WebKitGTK)
+    Path("/usr/bin/Xvfb"): "xvfb",  # MiniBrowser has no headless mode
+}
+
+
+def install_browsers() -> None:
+    """Install with apt the browsers that are missing (one `apt-get update`, one `apt-get install`)."""
+    missing = sorted({package for path, package in BROWSERS.items() if not path.exists()})
+    if not missing:
         return
     if shutil.which("apt-get") is None:
-        raise BuildError(f"{CHROMIUM} is missing and apt-get is not available: install Chromium")
-    say("installing Debian chromium with apt-get (first run on this machine)")
+        raise BuildError(f"{', '.join(missing)} missing and apt-get is not available: install them")
+    say(f"installing {', '.join(missing)} with apt-get (first run on this machine)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"]):
+    for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", *missing]):
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-6:])
@@ -79,7 +90,7 @@ def install_model_server() -> str | None:
 
 def test(extra: list[str]) -> int:
     install_test_extras()
-    install_chromium()
+    install_browsers()
     assemble.build()
     server_failure = install_model_server()
     failed = static_checks()
@@ -90,6 +101,9 @@ def test(extra: list[str]) -> int:
     e2e_extra = [f"--ignore={REAL_SERVER_TESTS}"] if server_failure else []
     if not pytest(["tests/e2e"], ["--timeout=300", *e2e_extra, *extra]):
         failed.append("end-to-end tests")
+    # Firefox ESR and WebKitGTK (tests/engines): one browser start each, after Chromium's suite.
+    if not pytest(["tests/engines"], ["--timeout=900", *extra]):
+        failed.append("engine tests (Firefox, WebKit)")
     if server_failure:
         failed.append(f"real model server not installed, {REAL_SERVER_TESTS} not run ({server_failure})")
     return _report(failed)

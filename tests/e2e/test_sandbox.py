@@ -1,4 +1,4 @@
-"""The sandbox frames in Chromium: model-written JS, shell and Python run in an opaque-origin iframe
+"""The sandbox in Chromium: model-written JS, shell and Python run in a Worker of an opaque-origin iframe
 that reaches no storage, no parent and no network, and whose runaway loop does not freeze the page.
 
 The SandboxHost is driven directly through a harness page served at the app's own origin (the
@@ -187,17 +187,18 @@ def test_eval_reaches_no_storage_no_parent_and_no_network(harness: Harness) -> N
         "top": "top.location.href",
         "fetch": f"await fetch('{origin}/index.html?probe=fetch')",
         "fetch-relative": "await fetch('/pyodide/agentlite-lock.json?probe=relative')",
+        "importScripts": f"importScripts('{origin}/start.js?probe=import-scripts')",
+        "import": f"await import('{origin}/start.js?probe=import')",
     }
     for name, code in blocked.items():
         result = harness.eval(code)
         assert result["error"] is not None, f"{name} was reachable: {result}"
 
+    # The document of the code is not rendered: an image it makes is never fetched.
     image = harness.eval(
-        "await new Promise((resolve, reject) => { const img = new Image();"
-        " img.onload = () => resolve('loaded'); img.onerror = () => reject(new Error('image blocked'));"
-        f" img.src = '{origin}/styles.css?probe=image'; }})"
+        f"const img = new Image(); img.src = '{origin}/styles.css?probe=image'; img.outerHTML"
     )
-    assert image["error"] is not None and image["error"]["message"] == "image blocked"
+    assert image["error"] is None and "probe=image" in image["value"]
 
     harness.page.wait_for_timeout(200)  # let any late network event arrive
     requests, failed, responses = harness.traffic.touching("probe=")
@@ -222,14 +223,9 @@ def test_messages_from_anything_but_the_channel_are_ignored(harness: Harness) ->
     page.wait_for_function("window.windowMessages >= 50")
     assert page.evaluate("window.pendingDone") is False  # the forgeries came while the run was waiting
     assert page.evaluate("window.pending")["result"]["value"] == "7"
-    # The same forgery from inside the frame reaches the page's window and still does nothing.
-    before = page.evaluate("window.windowMessages")
-    code = (
-        "for (let id = 0; id < 50; id++) parent.postMessage("
-        "{type: 'result', id, ok: true, result: {value: 'forged'}}, '*'); 'real'"
-    )
-    assert harness.eval(code)["value"] == '"real"'
-    assert page.evaluate("window.windowMessages") > before
+    # Code in the sandbox cannot even name the page's window: it runs in a Worker of the frame.
+    reach = harness.eval("[typeof parent, typeof top, typeof opener, typeof frameElement].join(' ')")
+    assert reach["value"] == '"undefined undefined undefined undefined"'
     # A second boot message to the frame (a new port, another runtime) is not taken.
     page.evaluate(
         """() => {

@@ -26,6 +26,7 @@ from tests.e2e.scripted_support import (
     approve_through,
     messages,
     start,
+    tool_results,
     wait_idle,
 )
 from tests.e2e.test_demo_scenarios import FINAL, card, vfs, wait_reply, wait_status
@@ -230,10 +231,13 @@ FORGERIES = """() => {
   }
   return forged.length * 2;
 }"""
+# Sandboxed code runs in a Worker of the frame (docs/execution.md): it cannot even name the page's window.
+# Were `parent` there, these forgeries would go to the page.
 FROM_THE_FRAME = (
+    "if (typeof parent === 'undefined') 'no parent'; else { "
     "for (const type of ['event', 'send', 'call', 'result', 'sandbox_run']) "
     "parent.postMessage({type, chat: 'chat-1', text: 'FORGED', event: {kind: 'text', text: 'FORGED'},"
-    " method: 'vfs.writeText', args: {path: '/forged.txt', text: 'FORGED'}}, '*'); 'posted'"
+    " method: 'vfs.writeText', args: {path: '/forged.txt', text: 'FORGED'}}, '*'); 'posted' }"
 )
 
 
@@ -260,10 +264,11 @@ def test_messages_posted_to_the_page_cause_nothing(
     assert approve_through(page, card(page, "browser_js_eval")) == "completed"
     wait_reply(page, "Posted.")
     wait_idle(page)
-    page.wait_for_function("window.__heard >= 5", timeout=WAIT_MS)  # the frame's messages arrived
+    assert "no parent" in tool_results(model_server)[0]
     before = page_state(page, model_server)
+    heard = page.evaluate("window.__heard")
     posted = page.evaluate(FORGERIES)
-    page.wait_for_function(f"window.__heard >= 5 + {posted}", timeout=WAIT_MS)
+    page.wait_for_function(f"window.__heard >= {heard} + {posted}", timeout=WAIT_MS)
     page.wait_for_timeout(500)  # anything they could set off has had its chance
     assert page_state(page, model_server) == before
     assert before["forged text"] == 0 and vfs(page, "readText", "/forged.txt") is None

@@ -51,7 +51,7 @@ def test_starting_without_an_install_says_how_to_install(
 def ran(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """`testing.test` with every step but the server install stubbed: the pytest runs it asked for."""
     ran: list[list[str]] = []
-    for step in ("install_test_extras", "install_chromium"):
+    for step in ("install_test_extras", "install_browsers"):
         monkeypatch.setattr(testing, step, lambda: None)
     monkeypatch.setattr(testing.assemble, "build", lambda: None)
     monkeypatch.setattr(testing, "static_checks", list)

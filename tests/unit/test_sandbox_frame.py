@@ -29,7 +29,8 @@ def test_the_csp_hash_matches_the_inline_bootstrap() -> None:
 def test_the_csp_allows_no_network_and_no_origin() -> None:
     csp = policy()
     assert csp["default-src"] == ["'none'"]
-    assert set(csp) == {"default-src", "script-src", "base-uri", "form-action"}
+    assert set(csp) == {"default-src", "script-src", "worker-src", "base-uri", "form-action"}
+    assert csp["worker-src"] == ["blob:"], "the runtime's worker comes from a blob: URL the frame made"
     script = [s for s in csp["script-src"] if not s.startswith("'sha256-")]
     assert sorted(script) == sorted(["blob:", "'unsafe-eval'", "'wasm-unsafe-eval'"])
     assert "'self'" not in " ".join(v for values in csp.values() for v in values)

@@ -1,8 +1,10 @@
 // The runtime of the "js" sandbox frame (browser_js_eval): evaluates model-written JavaScript and
 // reports the value of the last expression, the console output by level, and any error.
-// It runs inside the opaque-origin frame only; the host imports it there from text.
+// It runs in the opaque-origin frame's Worker only (frame-transport.js); the frame imports it there
+// from text. The Worker has no DOM: js-document.js gives it one without layout.
 import { parse } from "acorn";
-import { servePort } from "./frame-port.js";
+import { installDocument } from "./js-document.js";
+import { servePort } from "./runtime-port.js";
 import { cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
 import { consoleText, inspect } from "./repr.js";
 
@@ -20,6 +22,7 @@ const LEVELS = {
 let current = null; // the console capture of the run in progress; runs are serialised by the host
 
 export function start(port) {
+  installDocument();
   captureConsole();
   servePort(port, { js: evaluate });
 }

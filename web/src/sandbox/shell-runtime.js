@@ -4,7 +4,8 @@
 // the given files that are gone as `deleted`, new and removed folders as `created_dirs` and
 // `deleted_dirs`; the caller records them as one change.
 import { Bash } from "just-bash/browser";
-import { servePort } from "./frame-port.js";
+import shared from "../limits.json";
+import { servePort } from "./runtime-port.js";
 import { cap, CHANGED_LIMIT_BYTES } from "./limits.js";
 import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.js";
 
@@ -81,7 +82,7 @@ async function openSession(payload, run, usesPython) {
 // runaway loop; Python's first start in this frame gets the same allowance the host grants.
 function shellDeadline(timeoutMs, usesPython) {
   const ms = Math.max(100, timeoutMs - Math.min(1000, timeoutMs / 10));
-  return usesPython && !pythonStarted() ? ms + 60_000 : ms;
+  return usesPython && !pythonStarted() ? ms + shared.sandbox.start_allowance_ms : ms;
 }
 
 function givenFiles(files) {

@@ -1,6 +1,6 @@
-// The frame's end of the MessageChannel to the SandboxHost. Everything the frame hears after boot
-// arrives here; nothing listens on the window. Runs are answered by id; the frame can also ask the
-// host for a runtime asset by name (the host only hands out a fixed list of files).
+// The runtime's end of the MessageChannel to the SandboxHost, in the sandbox frame's Worker (see
+// frame-transport.js). Everything the runtime hears after boot arrives here. Runs are answered by id;
+// the runtime can also ask the host for a runtime asset by name (the host only hands out a fixed list).
 
 export function servePort(port, runners) {
   withoutPeerConnections();
@@ -53,7 +53,7 @@ export function servePort(port, runners) {
 }
 
 // CSP does not govern WebRTC; take the constructors away so code here cannot open peer connections
-// by accident. (Best effort: a determined script can find them again in a child about:blank frame.)
+// by accident. (Best effort; a Worker has none in most engines anyway.)
 function withoutPeerConnections() {
   for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCIceCandidate"]) {
     try {

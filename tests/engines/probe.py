@@ -1,0 +1,116 @@
+"""In-page probes for the engine suite: short scripts, each bounded, that read the page or start work in
+it; long waits poll (never one script that waits for minutes). Shared by every engine."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tests.engines.drivers import Engine, EngineTimeout
+
+POLL_S = 0.25
+READY_S = 180.0  # Pyodide's first start in a slow engine on a loaded 2-core machine
+
+
+@dataclass
+class Probe:
+    engine: Engine
+    origin: str
+
+    def open(self, path: str) -> None:
+        self.engine.goto(f"{self.origin}/{path}", timeout_s=120.0)
+
+    def value(self, expression: str, timeout_s: float = 20.0) -> Any:
+        return self.engine.eval(expression, timeout_s)
+
+    def wait_for(self, expression: str, timeout_s: float, what: str) -> Any:
+        """Poll `expression` until it is truthy; its value. Each poll is bounded on its own."""
+        deadline = time.monotonic() + timeout_s
+        last: Any = None
+        while time.monotonic() < deadline:
+            last = self.value(expression)
+            if last:
+                return last
+            time.sleep(POLL_S)
+        raise EngineTimeout(f"{self.engine.name}: {what} not within {timeout_s:.0f} s (last: {last!r})")
+
+    # The sandbox harness (tests/engines/harness.py)
+
+    def start_run(self, name: str, kind: str, payload: dict[str, Any], timeout_ms: int = 30_000) -> None:
+        args = ", ".join(json.dumps(a) for a in (name, kind, payload, timeout_ms))
+        self.value(f"window.startRun({args})")
+
+    def outcome(self, name: str, timeout_s: float = 200.0) -> dict[str, Any]:
+        found: dict[str, Any] = self.wait_for(f"window.runs[{json.dumps(name)}]", timeout_s, f"run {name}")
+        assert found.get("type") != "harness_guard", f"the host never answered run {name}"
+        return found
+
+    def ok(self, name: str, kind: str, payload: dict[str, Any], timeout_ms: int = 30_000) -> dict[str, Any]:
+        self.start_run(name, kind, payload, timeout_ms)
+        found = self.outcome(name)
+        assert found["ok"], f"{self.engine.name}: {kind} run failed: {found}"
+        result: dict[str, Any] = found["result"]
+        return result
+
+    # The app
+
+    def wait_ready(self) -> None:
+        state = self.wait_for(
+            "(document.querySelector('[data-testid=app]') || {dataset: {}}).dataset.state"
+            " !== 'loading' && document.querySelector('[data-testid=app]')?.dataset.state",
+            READY_S,
+            "the app's start",
+        )
+        assert state == "ready", f"{self.engine.name}: the app did not start: {state}"
+
+    def count(self, selector: str) -> int:
+        return int(self.value(f"document.querySelectorAll({json.dumps(selector)}).length"))
+
+    def settled(self, selector: str, quiet_s: float = 2.0) -> int:
+        """How many elements match once the number has not changed for `quiet_s` (a chat restored
+        after `ready` shows up a moment later)."""
+        last, since = self.count(selector), time.monotonic()
+        while time.monotonic() - since < quiet_s:
+            time.sleep(POLL_S)
+            now = self.count(selector)
+            if now != last:
+                last, since = now, time.monotonic()
+        return last
+
+    def turn(self, text: str, tool: str, final_within_s: float = 120.0) -> tuple[str, str]:
+        """Send `text`, approve the `tool` call it makes; the call's final status and the answer's text.
+        Counts what was there before (once a restored chat has settled), so an earlier chat's cards and
+        answers are never taken."""
+        cards_selector = f"[data-testid=tool-card][data-tool={tool}]"
+        answers_selector = "[data-testid=message][data-role=assistant]"
+        cards, answers = self.settled(cards_selector), self.settled(answers_selector)
+        self.value(
+            "(() => { const input = document.querySelector('[data-testid=chat-input]');"
+            f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
+            " document.querySelector('[data-testid=chat-send]').click(); return true; })()"
+        )
+        card = f"document.querySelectorAll({json.dumps(cards_selector)})[{cards}]"
+        final = ["completed", "failed", "rejected"]
+        status = self.wait_for(
+            f"(() => {{ const c = {card}; if (!c) return null; const s = c.dataset.status;"
+            " if (s === 'awaiting-approval') c.querySelector('[data-testid=tool-approve]').click();"
+            f" return {json.dumps(final)}.includes(s) ? s : null; }})()",
+            final_within_s,
+            f"a {tool} card's end",
+        )
+        answer = f"[...document.querySelectorAll({json.dumps(answers_selector)})].at(-1)"
+        text = self.wait_for(
+            f"(() => {{ const all = document.querySelectorAll({json.dumps(answers_selector)});"
+            f" const m = {answer}; if (all.length <= {answers}) return null;"
+            " const over = ['done', 'error', 'interrupted'].includes(m.dataset.state);"
+            " return over ? m.innerText || ' ' : null; })()",
+            60,
+            "the answer",
+        )
+        return str(status), str(text)
+
+    def vfs(self, method: str, *args: str) -> Any:
+        call = ", ".join(json.dumps(a) for a in args)
+        return self.value(f"window.agentlite.vfs.{method}({call})")

@@ -1,0 +1,109 @@
+"""Every engine, one browser start each (Firefox ESR, WebKitGTK; Chromium is tests/e2e): the sandbox runs
+JS, the shell and Python off the page's thread; a runaway loop in any runtime ends after its timeout
+while the page keeps painting, and the next run works; the app starts, the demo answers through the JS
+sandbox, the shell runs on the workspace, and after one visit the app reloads and works offline.
+The tests of a module run in order on one browser; the offline test stops the server, the runaway loops
+come last of all."""
+
+from __future__ import annotations
+
+from buildsys.common import DIST
+from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.serve import StaticServer
+from tests.engines.harness import HARNESS, HarnessHandler
+from tests.engines.probe import Probe
+
+LOOPS = {
+    "js": ("js", {"code": "while (true) {}"}),
+    "python": ("python", {"code": "while True: pass", "files": {}}),
+    "shell-python": ("shell", {"command": 'python3 -c "while True: pass"', "files": {}}),
+}
+
+
+def test_the_sandbox_runs_js_shell_and_python_in_an_opaque_origin(probe: Probe) -> None:
+    probe.open(HARNESS.lstrip("/"))
+    probe.wait_for("window.harnessReady === true", 60, "the harness")
+    assert probe.ok("sum", "js", {"code": "[1, 2, 3].reduce((a, b) => a + b, 0) * 7"})["value"] == "42"
+    dom = "document.body.innerHTML = '<ul><li>a</li><li>b</li></ul>'; document.querySelectorAll('li').length"
+    assert probe.ok("dom", "js", {"code": dom})["value"] == "2"
+    assert probe.ok("origin", "js", {"code": "origin"})["value"] == '"null"'
+    for name, code in {"storage": "localStorage.length", "idb": "indexedDB.open('agentlite')"}.items():
+        assert probe.ok(name, "js", {"code": code})["error"] is not None, f"{name} was reachable"
+    fetched = probe.ok("fetch", "js", {"code": "await fetch('/index.html')"})
+    assert fetched["error"] is not None, "the sandbox reached the network"
+
+    shell = probe.ok(
+        "shell", "shell", {"command": "cat a.txt | tr a-z A-Z > b.txt", "files": {"/a.txt": "hi\n"}}
+    )
+    assert shell["exit_code"] == 0 and shell["changed"] == {"/b.txt": "HI\n"}, shell
+    python = probe.ok("python", "python", {"code": "print(6 * 7)", "files": {}}, 60_000)
+    assert python["stdout"] == "42\n", python
+
+
+def test_the_app_starts_and_the_demo_answers_through_the_js_sandbox(probe: Probe) -> None:
+    probe.open("index.html")
+    probe.wait_ready()
+    status, answer = probe.turn("sum of primes below 1000", "browser_js_eval")
+    assert status == "completed" and "76127" in answer, answer
+
+
+def test_the_shell_and_python_run_on_the_workspace(probe: Probe) -> None:
+    command = "echo engine > shell.txt && python3 -c 'print(6 * 7)' > py.txt"
+    with ModelServer() as model:
+        model.script(
+            Scripted(chunks=tool_call_chunks(("shell_exec", {"command": command}))),
+            Scripted(chunks=text_chunks("Shell done.")),
+        )
+        probe.open(f"index.html?base_url={model.base_url}&model=test-model&dialect=native")
+        probe.wait_ready()
+        status, answer = probe.turn("run the shell", "shell_exec", 240)
+        assert status == "completed" and "Shell done." in answer, answer
+    assert probe.vfs("readText", "/shell.txt") == "engine\n"
+    assert probe.vfs("readText", "/py.txt") == "42\n"
+
+
+def test_after_one_visit_the_app_reloads_and_works_offline(served: tuple[Probe, StaticServer]) -> None:
+    probe, server = served
+    probe.open("index.html")
+    probe.wait_ready()
+    probe.wait_for(
+        "navigator.serviceWorker.ready.then(() => caches.keys())"
+        ".then((names) => names.some((n) => n.startsWith('agentlite-build-')))",
+        120,
+        "the service worker's cache",
+    )
+    server.__exit__(None, None, None)  # the app's server is gone
+    probe.open("index.html")
+    probe.wait_ready()
+    assert probe.value("navigator.serviceWorker.controller !== null")
+    status, answer = probe.turn("sum of primes below 1000", "browser_js_eval")
+    assert status == "completed" and "76127" in answer, answer
+
+
+def test_a_runaway_loop_in_any_runtime_ends_and_the_page_keeps_painting(
+    served: tuple[Probe, StaticServer],
+) -> None:
+    # Last: in WebKitGTK a Python loop's Worker keeps spinning after its frame is gone (docs/execution.md),
+    # which would slow every later test. Its own server: the offline test stopped the app's.
+    with StaticServer(DIST, handler_class=HarnessHandler) as server:
+        probe = Probe(served[0].engine, server.origin)
+        probe.open(HARNESS.lstrip("/"))
+        probe.wait_for("window.harnessReady === true", 60, "the harness")
+        runaway_loops(probe)
+
+
+def runaway_loops(probe: Probe) -> None:
+    # Pyodide is up first, so each loop is timed alone.
+    probe.ok("warm", "python", {"code": "pass", "files": {}}, 60_000)
+    for name, (kind, payload) in LOOPS.items():
+        probe.start_run(name, kind, payload, 3000)
+        ticks = probe.value("window.ticks")
+        probe.wait_for(f"window.ticks > {ticks} + 5", 30, f"painting while the {name} loop runs")
+        assert probe.value(f"window.runs[{name!r}]") is None, f"the {name} loop ended too early"
+        outcome = probe.outcome(name, 120)
+        assert not outcome["ok"] and outcome["type"] == "timeout", (name, outcome)
+        if kind == "js":
+            assert probe.ok(f"{name}-next", "js", {"code": "6 * 7"})["value"] == "42"
+        else:
+            after = probe.ok(f"{name}-next", "python", {"code": "print(6 * 7)", "files": {}}, 60_000)
+            assert after["stdout"] == "42\n", after
