@@ -26,6 +26,7 @@ from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
 from agentlite.workspace import Workspace, archive, diffs, mirror, text_merge
+from agentlite.workspace.page_files import page_files
 from agentlite.workspace.staging import ImportStaging
 from agentlite.workspace.turns import DISK_AUTHOR
 
@@ -86,6 +87,9 @@ class CallHandler:
     async def vfs_readBase64(self, path: str) -> str | None:
         data = await self.service.workspace.read_bytes(path)
         return None if data is None else base64.b64encode(data).decode()
+
+    async def vfs_pageFiles(self, known: dict[str, str] | None = None) -> dict[str, Any]:
+        return await page_files(self.service.workspace, known)
 
     async def vfs_history(self, path: str) -> list[dict[str, Any]]:
         return await self.service.workspace.history(path)

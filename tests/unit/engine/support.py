@@ -97,6 +97,7 @@ class FakeTools:
                 self.tool("delete_file", Risk.DESTRUCTIVE, asks="delete"),
                 self.tool("shell_exec", Risk.EXECUTE, asks="shell"),
                 self.tool("browser_js_eval", Risk.EXECUTE, asks="js"),
+                self.tool("preview_page", Risk.EXECUTE, asks="js"),
                 self.tool("missing_file", Risk.READ, fail=True),
             ]
         )
