@@ -246,7 +246,7 @@ SCENARIOS = (
     Scenario(
         ("title", "app.tsx"), _title, "change the title of App.tsx", "plans, reads, then edits", featured=True
     ),
-    Scenario(("search", "find ", "grep"), _search, "search for App", "searches the workspace", featured=True),
+    Scenario(("search", "find ", "grep"), _search, "search for App", "searches the workspace"),
     Scenario(("long",), _long_file, "write a long file", "a file streaming in live", featured=True),
     Scenario(("list", "files"), _list, "list files", "lists the workspace"),
     Scenario(
