@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route
 
-from buildsys import manifest, offline
+from buildsys import manifest, offline, pins
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from buildsys.serve import StaticServer
@@ -26,9 +26,17 @@ from tests.e2e.test_demo_scenarios import card, vfs, wait_reply
 SW_ALLOWED = {"service_workers": "allow"}
 
 
+KEPT = """async ([cache, names]) => {
+  const kept = await (await caches.open(cache)).keys();
+  const paths = new Set(kept.map((request) => new URL(request.url).pathname.slice(1)));
+  return names.every((name) => paths.has(name));
+}"""
+
+
 def offline_ready(page: Page) -> str:
-    """Wait until the service worker of this page has installed its cache and is active; its cache name."""
-    return str(
+    """Wait until one visit is complete: the page's service worker has installed its cache, is active and
+    has kept the files it keeps after activating (pytest's wheels, `BUILD.later`); its cache name."""
+    cache = str(
         page.evaluate(
             """async () => {
               await navigator.serviceWorker.ready;
@@ -37,6 +45,12 @@ def offline_ready(page: Page) -> str:
             }"""
         )
     )
+    later = sorted(offline.on_demand_names(pins.load()))
+    for _ in range(240):  # up to 2 minutes
+        if page.evaluate(KEPT, [cache, later]):
+            break
+        page.wait_for_timeout(500)
+    return cache
 
 
 class Gone:

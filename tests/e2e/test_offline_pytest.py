@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page
-
 from buildsys import offline, pins
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
@@ -21,21 +19,6 @@ CACHED = """async (cache) => {
 }"""
 
 
-KEPT = """async ([cache, names]) => {
-  const kept = await (await caches.open(cache)).keys();
-  const paths = new Set(kept.map((request) => new URL(request.url).pathname.slice(1)));
-  return names.every((name) => paths.has(name));
-}"""
-
-
-def wait_kept(page: Page, cache: str, names: list[str]) -> None:
-    """Wait (up to 2 minutes) until the worker has kept `names`: it does so after activating."""
-    for _ in range(240):
-        if page.evaluate(KEPT, [cache, names]):
-            return
-        page.wait_for_timeout(500)
-
-
 def test_pytest_wheels_are_kept_after_one_visit_and_work_offline(context_factory: Any) -> None:
     on_demand = offline.on_demand_names(pins.load())
     context = context_factory(**SW_ALLOWED)
@@ -46,7 +29,6 @@ def test_pytest_wheels_are_kept_after_one_visit_and_work_offline(context_factory
         page.goto(f"{origin}/index.html")
         wait_ready(page)
         cache = offline_ready(page)
-        wait_kept(page, cache, sorted(on_demand))
         assert on_demand <= set(page.evaluate(CACHED, cache))
 
     gone = Gone(context, origin)
