@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline, page_facts
+from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline, page_facts, preview_vendor
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -44,6 +44,10 @@ BUNDLES = {
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/host.js": "sandbox-host.js",
+    # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
+    # page first has TypeScript or JSX.
+    "src/preview/index.js": "preview.js",
+    "src/preview/transpiler.js": "preview-transpiler.js",
     "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
 }
@@ -52,7 +56,7 @@ SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
 DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (-20%), no source map
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
-MINIFIED_BUNDLES = {"app.js"}
+MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js"}
 
 
 def pyodide_core(pins: pinning.Pins) -> dict:
@@ -164,6 +168,7 @@ def build() -> None:
         stamps.mark("lock", lock_key)
     page_facts.refresh()  # the page's tables of the agent's facts, before the page is bundled
     front_end(stamps)
+    preview_vendor.build(stamps)
     asset_urls.write(DIST)
     built = manifest.write(DIST, pins.pyodide_version)
     offline.write(DIST, built)

@@ -2,60 +2,35 @@
 measured side by side in one run. Prints one table; `--json FILE` also writes the figures, `--markdown
 FILE` the table with the machine it ran on (bench_markdown.py).
 
-A benchmark is a function returning one or more `Figure`s; register it in BENCHMARKS.
+A benchmark is a function returning one or more `Figure`s (`bench_figure`, the leaf they all share);
+register it in `_registry`.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from buildsys import (
+    bench_folder,
+    bench_markdown,
+    bench_ndjson,
+    bench_offline,
+    bench_prefix,
+    bench_preview,
+    bench_pytest,
+    bench_sandbox,
+    bench_startup,
+    bench_stream,
+    bench_tokens,
+    bench_workspace,
+)
+from buildsys.bench_figure import Figure
 from buildsys.common import BuildError, say
 
 
-@dataclass
-class Figure:
-    name: str
-    value: float
-    unit: str
-    floor: float | None = None  # the floor's own measurement, same unit
-    runs: int = 1
-    goal: str = ""
-
-    @property
-    def ratio(self) -> float | None:
-        return None if not self.floor else self.value / self.floor
-
-    def to_json(self) -> dict:
-        ratio = self.ratio
-        return {
-            "value": round(self.value, 3),
-            "unit": self.unit,
-            "floor": None if self.floor is None else round(self.floor, 3),
-            "ratio": None if ratio is None else round(ratio, 3),
-            "runs": self.runs,
-        }
-
-
-def median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def _registry() -> dict[str, Callable[[], list[Figure]]]:
-    from buildsys import (
-        bench_folder,
-        bench_ndjson,
-        bench_offline,
-        bench_sandbox,
-        bench_startup,
-        bench_stream,
-        bench_tokens,
-        bench_workspace,
-    )
-
     return {
         "ready_warm": bench_startup.ready_warm,
         "ready_cold": bench_offline.ready_cold,
@@ -64,7 +39,11 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "chunk_to_dom": bench_stream.chunk_to_dom,
         "ndjson_throughput": bench_ndjson.ndjson_throughput,
         "tokens": bench_tokens.tokens_by_dialect,
+        "preview_refresh": bench_preview.preview_refresh,
+        "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
         "eval_roundtrip": bench_sandbox.eval_roundtrip,
+        "prefix_reuse": bench_prefix.prefix_reuse,
+        "pytest_sandbox": bench_pytest.pytest_sandbox,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
         "folder_import": bench_folder.folder_import,
     }
@@ -86,8 +65,6 @@ def bench(only: list[str], json_path: str | None, markdown_path: str | None = No
         Path(json_path).write_text(json.dumps({f.name: f.to_json() for f in figures}, indent=2))
         say(f"wrote {json_path}")
     if markdown_path:
-        from buildsys import bench_markdown
-
         bench_markdown.write(markdown_path, figures)
         say(f"wrote {markdown_path}")
     return 0

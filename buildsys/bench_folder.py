@@ -14,8 +14,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench import Figure, median
 from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench_figure import Figure, median
 from buildsys.common import DIST, say
 from buildsys.serve import StaticServer
 

@@ -11,8 +11,9 @@ import re
 import subprocess
 from pathlib import Path
 
-from buildsys.bench import Figure
+from buildsys import pins
 from buildsys.bench_browser import CHROMIUM
+from buildsys.bench_figure import Figure
 
 # Every figure the contract names, in the order of docs/benchmarks.md's table.
 EXPECTED = (
@@ -31,9 +32,17 @@ EXPECTED = (
     "tokens_json",
     "tokens_ndjson",
     "tokens_ndjson-text",
+    "preview_refresh",
+    "preview_refresh_tsx",
+    "prefix_reuse",
 )
 # How each figure is measured, by name or name prefix (the longest matching prefix wins).
 NOTES = {
+    "preview_refresh_tsx": "As preview_refresh, on a 5-file TSX React page (sucrase, the shipped React); "
+    "no floor (a static server cannot serve TSX).",
+    "preview_refresh": "A workspace write (`vfs.writeText` in the app) → the change drawn in the Preview "
+    "panel (the page notes Date.now() on the next animation frame), 10-file vanilla page; floor: a bare "
+    "iframe loading the same page from a static server after the same write to disk.",
     "ready_warm": "Returning visit: navigation → `data-state=ready` in Chromium with a warm HTTP and wasm "
     "cache and Pyodide restored from the stored memory snapshot, interleaved with `bare.html` (a worker "
     "that boots the Pyodide core only) as the floor.",
@@ -63,6 +72,14 @@ NOTES = {
     "`bytes.split(b'\\n')` over the same bytes).",
     "ndjson_text_throughput": "As ndjson_throughput, for the `ndjson-text` dialect (text chunks).",
     "ndjson_throughput_cpython": "As ndjson_throughput, on the CPython that runs the benchmark.",
+    "prefix_reuse": "Of each round's request, the share of o200k tokens that repeats the previous "
+    "request from its first byte (tool definitions, then the messages), over the rounds of the "
+    "client-tools note's three scenarios run through the engine (files, an AGENTS.md, an open file, a "
+    "pinned memory) "
+    "against a scripted model, then a follow-up turn, in every dialect; the lowest scenario. Goal ≥ "
+    "0.95, no floor. A round repeats at most the whole previous request: what it appends is new.",
+    "prefix_kept": "The lowest share of a previous request (characters) that the next round repeats from "
+    "its first byte, over the same rounds: 1 when every round only appends.",
     "tokens_": "o200k tokens (gpt-tokenizer) of the same `write_file` call (the client-tools note's "
     "Button.tsx) as the model writes it in the dialect; floor: the file content alone.",
     "tokens_json_scenario": "The client-tools note scenario N, all rounds: every request (agent system "
@@ -120,8 +137,6 @@ def _chromium_version() -> str:
 
 
 def _pyodide_version() -> str:
-    from buildsys import pins
-
     return pins.load().pyodide_version
 
 

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench import Figure
 from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.bench_figure import Figure
 from buildsys.common import DIST, ROOT, say
 from buildsys.serve import StaticServer
 

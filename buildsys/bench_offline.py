@@ -10,7 +10,6 @@ import tempfile
 import threading
 from typing import Any
 
-from buildsys.bench import Figure, median
 from buildsys.bench_browser import (
     ARGS,
     CHROMIUM,
@@ -19,6 +18,7 @@ from buildsys.bench_browser import (
     time_to_ready,
     wait_for_value,
 )
+from buildsys.bench_figure import Figure, median
 from buildsys.common import DIST, say
 from buildsys.serve import Handler, StaticServer
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from buildsys.bench import Figure
 from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench_figure import Figure
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
 

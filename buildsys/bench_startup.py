@@ -12,8 +12,8 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
-from buildsys.bench import Figure, median
 from buildsys.bench_browser import READY_PROBE, persistent_context, time_to_ready, wait_for_value
+from buildsys.bench_figure import Figure, median
 from buildsys.common import DIST, say
 from buildsys.serve import StaticServer
 

@@ -18,8 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench import Figure
 from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.bench_figure import Figure
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks
 from buildsys.serve import StaticServer

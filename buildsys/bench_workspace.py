@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from buildsys.bench import Figure
 from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.bench_figure import Figure
 from buildsys.common import DIST, ROOT
 from buildsys.serve import StaticServer
 

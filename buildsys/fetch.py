@@ -19,7 +19,7 @@ NETWORK_HINTS = re.compile(
 )
 
 
-def _run_download(cmd: list[str], what: str, cwd: Path) -> None:
+def run_download(cmd: list[str], what: str, cwd: Path) -> None:
     try:
         proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     except FileNotFoundError as exc:
@@ -45,7 +45,7 @@ def npm_packages(stamps: Stamps) -> None:
     if shutil.which("npm") is None:
         raise BuildError("npm is not installed: install Node.js 20+ and npm, then run again")
     say("npm ci (web/package-lock.json)")
-    _run_download(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], "npm ci", WEB)
+    run_download(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], "npm ci", WEB)
     stamps.mark("npm", key)
 
 
@@ -61,7 +61,7 @@ def wheels(pins: pinning.Pins) -> dict[str, Path]:
         cmd += ["--platform", pins.platform, "--python-version", pins.python, "--implementation", "cp"]
         cmd += ["--abi", pins.abi, "--abi", "none", "-d", str(WHEEL_CACHE), "-r", str(requirements)]
         cmd += ["--disable-pip-version-check", "--quiet"]
-        _run_download(cmd, "downloading wheels", WHEEL_CACHE)
+        run_download(cmd, "downloading wheels", WHEEL_CACHE)
     found = {}
     for wheel in pins.wheels:
         path = WHEEL_CACHE / wheel.file
@@ -80,6 +80,6 @@ def build_tools() -> None:
     say(f"installing {BROTLI_PIN} (brotli copies of the large files)")
     cmd = [python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", BROTLI_PIN]
     try:
-        _run_download(cmd, f"pip install {BROTLI_PIN}", ROOT)
+        run_download(cmd, f"pip install {BROTLI_PIN}", ROOT)
     except BuildError as exc:
         say(f"{exc}; going on with gzip copies only")

@@ -3,7 +3,8 @@
 What it caches is decided here, at build time, so the worker holds one fixed list of files and their
 sha256: it can check every byte it stores against the build it belongs to and never mix two builds.
 The cache is named after the build id (`cache_name`); old builds' caches share the prefix and are
-deleted when a newer worker activates.
+deleted when a newer worker activates. Files pinned `on_demand` (pytest's wheels, pins.toml) are not
+fetched at install: the worker checks and keeps them the first time the page asks for them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from buildsys import pins as pinning
 from buildsys.common import WEB
 
 TEMPLATE = WEB / "service-worker.js"
@@ -28,8 +30,13 @@ def cache_name(build: str) -> str:
     return CACHE_PREFIX + build
 
 
-def precached(files: dict[str, dict]) -> dict[str, str]:
-    """path -> sha256 of the files the worker stores at install, sorted by path."""
+def on_demand_names(pins: pinning.Pins) -> frozenset[str]:
+    """The served paths of the wheels pinned `on_demand`."""
+    return frozenset(f"pyodide/{wheel.file}" for wheel in pins.wheels if wheel.on_demand)
+
+
+def kept(files: dict[str, dict]) -> dict[str, str]:
+    """path -> sha256 of every file the worker answers, sorted by path."""
     return {
         name: files[name]["sha256"]
         for name in sorted(files)
@@ -37,13 +44,24 @@ def precached(files: dict[str, dict]) -> dict[str, str]:
     }
 
 
-def render(manifest: dict, template: str) -> str:
+def precached(files: dict[str, dict], on_demand: frozenset[str] = frozenset()) -> dict[str, str]:
+    """path -> sha256 of the files the worker stores at install, sorted by path."""
+    return {name: sha for name, sha in kept(files).items() if name not in on_demand}
+
+
+def later(files: dict[str, dict], on_demand: frozenset[str]) -> dict[str, str]:
+    """path -> sha256 of the files the worker stores when first asked for."""
+    return {name: sha for name, sha in kept(files).items() if name in on_demand}
+
+
+def render(manifest: dict, template: str, on_demand: frozenset[str] = frozenset()) -> str:
     """The worker's source: one `const BUILD = {...};` line, then the template."""
     build = {
         "build": manifest["build"],
         "cache": cache_name(manifest["build"]),
         "prefix": CACHE_PREFIX,
-        "files": precached(manifest["files"]),
+        "files": precached(manifest["files"], on_demand),
+        "later": later(manifest["files"], on_demand),
         "manifest": manifest,
     }
     header = "// Written by `python build.py` (buildsys/offline.py): this build's id and files.\n"
@@ -52,5 +70,5 @@ def render(manifest: dict, template: str) -> str:
 
 def write(dist: Path, manifest: dict) -> Path:
     target = dist / SERVICE_WORKER
-    target.write_text(render(manifest, TEMPLATE.read_text()))
+    target.write_text(render(manifest, TEMPLATE.read_text(), on_demand_names(pinning.load())))
     return target

@@ -15,6 +15,18 @@ class Wheel:
     version: str
     file: str
     sha256: str
+    # Fetched by the page only when first needed (pytest's wheels): not part of the offline precache.
+    on_demand: bool = False
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A project's source distribution whose own tests are run in the sandbox (tests, benchmarks)."""
+
+    name: str
+    version: str
+    file: str
+    sha256: str
 
 
 @dataclass(frozen=True)
@@ -25,6 +37,7 @@ class Pins:
     abi: str
     pyodide_files: dict[str, str]
     wheels: list[Wheel]
+    suites: list[Suite]
 
 
 def load(path: Path = ROOT / "pins.toml") -> Pins:
@@ -37,6 +50,7 @@ def load(path: Path = ROOT / "pins.toml") -> Pins:
         abi=core["abi"],
         pyodide_files=dict(core["files"]),
         wheels=[Wheel(**entry) for entry in data["wheel"]],
+        suites=[Suite(**entry) for entry in data.get("suite", [])],
     )
 
 

@@ -5,14 +5,15 @@
 // that sha256, so a file of another build (a deploy during the install) fails the install and a cache
 // never mixes builds; the next update check starts over. Activation deletes older builds' caches.
 // A newer worker waits until the page asks it to take over (the page's "update available" notice),
-// so an open page keeps running the build it started with.
+// so an open page keeps running the build it started with. `BUILD.later` lists files fetched only when
+// first needed (pytest's wheels): they are checked the same way and kept the first time they are asked for.
 //
 // Only same-origin GETs (and HEADs) of this build's files are answered; everything else, above all the
 // model endpoint (another origin, POST), is left alone: never intercepted, never cached.
 "use strict";
 
 const SCOPE = new URL("./", self.location.href);
-const FRAME = "sandbox/frame.html";
+const FRAMES = new Set(["sandbox/frame.html", "sandbox/preview.html"]); // the sandbox and preview frames
 // A sandboxed iframe's navigation bypasses the service worker, so offline the page loads the frame
 // unsandboxed and this header gives its document the opaque origin instead (the page then adds the
 // sandbox attribute for any later navigation).
@@ -35,7 +36,7 @@ function fileOf(request) {
   const url = new URL(request.url);
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
   const name = url.pathname.slice(SCOPE.pathname.length) || "index.html";
-  if (name === "build.json" || Object.hasOwn(BUILD.files, name)) return name;
+  if (name === "build.json" || Object.hasOwn(BUILD.files, name) || Object.hasOwn(BUILD.later, name)) return name;
   return null;
 }
 
@@ -44,10 +45,19 @@ async function answer(name, request) {
     return new Response(JSON.stringify(BUILD.manifest), { headers: { "Content-Type": "application/json" } });
   }
   const cache = await caches.open(BUILD.cache);
+  const url = new URL(name, SCOPE).href;
   // A missing entry (the browser dropped part of the cache) falls back to the network.
-  const response = (await cache.match(new URL(name, SCOPE).href)) || (await fetch(request));
+  const response = (await cache.match(url)) || (await fetchMissing(cache, name, url, request));
   if (request.method === "HEAD") return reshaped(response, null); // the start-up's "is it there?" checks
-  return name === FRAME ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
+  return FRAMES.has(name) ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
+}
+
+// A file of `BUILD.later` is kept once fetched (and checked); any other missing file is passed through.
+async function fetchMissing(cache, name, url, request) {
+  if (request.method !== "GET" || !Object.hasOwn(BUILD.later, name)) return fetch(request);
+  const response = await verified(url, BUILD.later);
+  await cache.put(url, response.clone());
+  return response;
 }
 
 function reshaped(response, body, [name, value] = []) {
@@ -63,21 +73,21 @@ async function precache() {
   const fetcher = async () => {
     while (next < names.length) {
       const url = new URL(names[next++], SCOPE).href;
-      if (!(await cache.match(url))) await cache.put(url, await verified(url));
+      if (!(await cache.match(url))) await cache.put(url, await verified(url, BUILD.files));
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_FETCHES }, fetcher));
 }
 
 // The file at `url`, fetched past the HTTP cache, only if its bytes are this build's.
-async function verified(url) {
+async function verified(url, sums) {
   const name = url.slice(SCOPE.href.length);
   const response = await fetch(url, { cache: "no-cache" });
   if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
   const bytes = await response.arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-  if (hex !== BUILD.files[name]) throw new Error(`${name} is not the file of build ${BUILD.build}`);
+  if (hex !== sums[name]) throw new Error(`${name} is not the file of build ${BUILD.build}`);
   const type = response.headers.get("Content-Type") || "application/octet-stream";
   return new Response(bytes, { headers: { "Content-Type": type } });
 }

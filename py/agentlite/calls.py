@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from agentlite import connection, demo
+from agentlite.commands import PageSettings, SendMessage
 from agentlite.editor_state import EditorState
 from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
@@ -24,7 +25,8 @@ from agentlite.engine.commit_notes import commit_notes
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
-from agentlite.workspace import Workspace, archive, diffs, mirror
+from agentlite.workspace import Workspace, archive, diffs, mirror, text_merge
+from agentlite.workspace.page_files import page_files
 from agentlite.workspace.staging import ImportStaging
 from agentlite.workspace.turns import DISK_AUTHOR
 
@@ -44,8 +46,8 @@ class Service(Protocol):
     def endpoint_for(self, settings: Settings) -> Endpoint: ...
     async def load_packages(self, names: list[str]) -> None: ...
     def learn_window(self, base_url: str, model: str, size: int | None) -> None: ...
-    def apply_settings(self, values: dict[str, Any]) -> None: ...
-    def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None: ...
+    def apply_settings(self, page: PageSettings) -> None: ...
+    def start_turn(self, send: SendMessage) -> None: ...
     def editor_changed(self, editor: EditorState) -> None: ...
 
 
@@ -66,8 +68,18 @@ class CallHandler:
     async def vfs_readText(self, path: str) -> str | None:
         return await self.service.workspace.read_text(path)
 
-    async def vfs_writeText(self, path: str, text: str) -> None:
-        await self.service.workspace.write_text(path, text, author="user")
+    async def vfs_writeText(self, path: str, text: str, base: str | None = None) -> None:
+        """Save the user's text. The editor sends `base`, the text its typing started from: a write of
+        the agent's since then (waited for, under the path's lock) is merged in when the two touch
+        different lines; when they touch the same lines the user's text is saved. Both writes stay in
+        the history, the agent's first."""
+        workspace = self.service.workspace
+        async with self.service.engine.locks.hold(path):
+            if base is not None:
+                current = await workspace.read_text(path)
+                if current is not None and current != base:
+                    text = text_merge.merge(base, text, current) or text
+            await workspace.write_text(path, text, author="user")
 
     async def vfs_list(self, dir: str = "/", recursive: bool = False) -> list[dict[str, Any]]:
         return await self.service.workspace.list(dir or "/", recursive=recursive)
@@ -75,6 +87,9 @@ class CallHandler:
     async def vfs_readBase64(self, path: str) -> str | None:
         data = await self.service.workspace.read_bytes(path)
         return None if data is None else base64.b64encode(data).decode()
+
+    async def vfs_pageFiles(self, known: dict[str, str] | None = None) -> dict[str, Any]:
+        return await page_files(self.service.workspace, known)
 
     async def vfs_history(self, path: str) -> list[dict[str, Any]]:
         return await self.service.workspace.history(path)
@@ -186,22 +201,29 @@ class CallHandler:
         text: str = "",
         mode: str | None = None,
         tool: str | None = None,
-        references: list[Any] | None = None,
+        references: list[object] | None = None,
         open_file: str | None = None,
-        selection: dict[str, Any] | None = None,
+        selection: dict[str, object] | None = None,
         edit: str | None = None,
         regenerate: bool = False,
     ) -> None:
         """A user message starts a turn: what the user said and what goes with it (the mode, a forced
         tool, attached files, the editor's file and selection; `edit`: the id of the message it
-        replaces, a new branch; `regenerate`: answer the last message again)."""
+        replaces, a new branch; `regenerate`: answer the last message again). Checked once, here, into
+        a typed `SendMessage`."""
         editor = EditorState.from_message(open_file, selection)
+        send = SendMessage.of(
+            id,
+            text,
+            mode=mode,
+            tool=tool,
+            references=references,
+            editor=editor,
+            edit=edit,
+            regenerate=regenerate,
+        )
         self.service.editor_changed(editor)
-        given = {"mode": mode, "tool": tool, "references": references, "edit": edit}
-        options: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
-        if regenerate:
-            options["regenerate"] = True
-        self.service.start_turn(id, str(text or ""), {**options, **editor.turn_options()})
+        self.service.start_turn(send)
 
     async def chats_stop(self, id: str) -> None:
         self.service.chat(id).stop()
@@ -214,9 +236,9 @@ class CallHandler:
 
     # --- the settings and the editor ----------------------------------------------------------------
 
-    async def settings_apply(self, settings: dict[str, Any]) -> None:
+    async def settings_apply(self, settings: dict[str, object]) -> None:
         """The page's settings, all in one: endpoint, key, model, dialect and the limits."""
-        self.service.apply_settings(settings)
+        self.service.apply_settings(PageSettings.from_message(settings))
 
     async def editor_changed(
         self, open_file: str | None = None, selection: dict[str, Any] | None = None

@@ -57,15 +57,6 @@ class EditorState:
         path = open_file if isinstance(open_file, str) and 0 < len(open_file) <= MAX_PATH_CHARS else None
         return cls(path, Selection.from_message(selection) if path else None)
 
-    def turn_options(self) -> dict[str, str]:
-        """The turn's `open_file` and `selection` options (absent when there is none)."""
-        options = {}
-        if self.open_file:
-            options["open_file"] = self.open_file
-        if self.selection:
-            options["selection"] = self.selection.describe()
-        return options
-
 
 def _line(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int | float):

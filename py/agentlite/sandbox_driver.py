@@ -4,6 +4,8 @@ It does not run in the agent: the build embeds this file's text in the shell san
 (web/src/sandbox/python-runtime.js), whose own Pyodide executes it once and then calls
 `run_command` for every command. It is a module of the package so that it is linted, typed and
 tested on CPython like the rest. argv, cwd, `SystemExit` and tracebacks behave as under `python`.
+pytest (`pytest`, `python -m pytest`) runs with one plugin of ours: it never collects the sandbox's own
+folders, which a desktop project never holds but the workspace, at `/`, sits above.
 
 No `from __future__` import here: `compile()` below would pass it on to the user's code.
 """
@@ -15,6 +17,30 @@ import traceback
 from typing import Any, SupportsIndex
 
 LIBRARY = ("/lib/",)  # where the sandbox's own modules live; any other module came from the user's files
+# The interpreter's own folders in the frame: never the user's, so pytest never collects them (a
+# workspace folder /lib is the user's, so only Python's own ones below it).
+_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+SYSTEM_FOLDERS = (
+    f"/lib/python{_VERSION}",
+    f"/lib/python{_VERSION.replace('.', '')}.zip",
+    "/dev",
+    "/proc",
+    "/sys",
+    "/home/pyodide",
+)
+
+
+class SandboxFolders:
+    """pytest plugin: skip the sandbox's own folders when collecting from the workspace root."""
+
+    def __init__(self, folders: tuple[str, ...] = SYSTEM_FOLDERS) -> None:
+        self.folders = folders
+
+    def pytest_ignore_collect(self, collection_path: os.PathLike[str]) -> bool | None:
+        path = os.fspath(collection_path)
+        return True if any(path == f or path.startswith(f + "/") for f in self.folders) else None
+
+
 MONITOR_TOOL = 4  # a sys.monitoring tool id no one else uses (5 is the optimizer's)
 
 
@@ -81,9 +107,11 @@ def run_command(
     library: tuple[str, ...] = LIBRARY,
     deadline_s: float | None = None,
 ) -> int | None:
-    """Run `target` (a script path for "file", a module name for "module", else source code) in `cwd`
-    with `argv`; the exit code, or None when `deadline_s` (if given) ran out first. Modules
-    imported from the user's files are forgotten afterwards, so the next run sees their new content."""
+    """Run `target` (a script path for "file", a module name for "module" or for "entry", an installed
+    command such as `pytest`, which unlike `python -m` does not put `cwd` on sys.path; else source
+    code) in `cwd` with `argv`; the exit code, or None when `deadline_s` (if given) ran out first.
+    Modules imported from the user's files are forgotten afterwards, so the next run sees their new
+    content."""
     if deadline_s is None:
         return _run(mode, target, argv, cwd, library)
     with Deadline(deadline_s) as deadline:
@@ -104,9 +132,13 @@ def _run(mode: str, target: str, argv: list[str], cwd: str, library: tuple[str, 
         if mode == "file":
             sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
             runpy.run_path(target, run_name="__main__")
-        elif mode == "module":
-            sys.path.insert(0, cwd)
-            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        elif mode in ("module", "entry"):
+            if mode == "module":
+                sys.path.insert(0, cwd)
+            if target == "pytest":
+                _run_pytest()
+            else:
+                runpy.run_module(target, run_name="__main__", alter_sys=True)
         else:
             sys.path.insert(0, cwd)
             exec(compile(target, "<string>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
@@ -124,6 +156,15 @@ def _run(mode: str, target: str, argv: list[str], cwd: str, library: tuple[str, 
         sys.stderr.flush()
         sys.path[:] = saved_path
         _forget_user_modules(library)
+
+
+def _run_pytest() -> None:
+    """What pytest's own `__main__` does (exit with `console_main()`), with our plugin added."""
+    import pytest
+
+    code = pytest.main(plugins=[SandboxFolders()])
+    sys.stdout.flush()
+    raise SystemExit(int(code))
 
 
 def _exit_code(exc: SystemExit) -> int:

@@ -12,7 +12,9 @@ With each endpoint the page sets, the service learns what the endpoint offers: t
 context window from its `/models` listing (read once per base URL + model, in the background), and
 long-term memory's embedder when an `embedding_model` is set. The window a turn uses is the user's
 (a non-zero `context_window` in the settings), else the listing's, else the engine's
-default.
+default. The service keeps one `ModelLink` (endpoint, model, dialect, window) from the page's settings
+and the window it knows, made again when either changes, and hands it to each turn with the message's
+typed options (`agentlite.commands.SendMessage`).
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from typing import Any
 
 from agentlite import connection
 from agentlite.calls import CallHandler
+from agentlite.commands import PageSettings, SendMessage
 from agentlite.editor_state import EditorState
 from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
 from agentlite.engine.budget import DEFAULT_WINDOW
 from agentlite.engine.memory import EndpointEmbedder
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
-from agentlite.limits import EVAL_TIMEOUT_S
 from agentlite.protocol import Msg
 from agentlite.sandbox import SandboxClient
 from agentlite.settings import Settings
@@ -46,7 +49,6 @@ Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
 LoadPackages = Callable[[list[str]], Awaitable[None]]
 log = logging.getLogger(__name__)
-CHAT_LIMITS = ("max_rounds", "auto_approve")  # the page's settings every chat's turns use
 
 
 class AgentService:
@@ -70,7 +72,7 @@ class AgentService:
             None, workspace, sandbox=self.sandbox, storage=storage, context_factory=self._tool_context
         )
         self.chats: dict[str, ChatSession] = self.engine.sessions
-        self.chat_limits: dict[str, Any] = {}  # CHAT_LIMITS the page set
+        self.link: ModelLink | None = None  # what turns talk to (None: no settings yet, the demo model)
         self.editor = EditorState()  # what the page's editor shows, as last reported
         # the tools' contexts of live turns, by turn id (a finished turn's goes with it)
         self.contexts: weakref.WeakValueDictionary[str, ToolContext] = weakref.WeakValueDictionary()
@@ -99,13 +101,12 @@ class AgentService:
         """The endpoint `settings` name, on a transport of its own (the demo model's or the network)."""
         return Endpoint.of(settings, self.transport_for(settings))
 
-    def apply_settings(self, values: dict[str, Any]) -> None:
+    def apply_settings(self, page: PageSettings) -> None:
         """The page's settings: the endpoint, the chats' limits, the tools' limits."""
-        self.settings = settings = Settings.from_message(values)
-        self.tool_settings = _tool_settings(values)
-        self.chat_limits = {k: values[k] for k in CHAT_LIMITS if values.get(k) is not None}
-        endpoint = self.endpoint_for(settings)
-        self.engine.endpoint_changed(settings, endpoint.transport)
+        self.settings = settings = page.settings
+        self.tool_settings = page.tools
+        self.engine.limits_changed(page.limits)
+        self._link_to(ModelLink.of(settings, self.transport_for(settings), self.context_window()))
         if self.engine.memory is not None:
             self.engine.memory.use_embedder(self._embedder(settings))
         key = (settings.base_url, settings.model)
@@ -113,11 +114,17 @@ class AgentService:
             self.windows[key] = None
             self.spawn(self._read_window(settings))
 
-    def start_turn(self, chat_id: str, text: str, options: dict[str, Any]) -> None:
-        """A message of the user: a turn of the chat with the current settings and limits."""
-        limits = {**self.chat_limits, "context_window": self.context_window()}
-        transport = self.endpoint_for(self.settings).transport
-        self.chat(chat_id).start_turn(text, self.settings, transport, **options, **limits)
+    def start_turn(self, send: SendMessage) -> None:
+        """A message of the user: a turn of the chat on the current link (the chat has its limits)."""
+        link = self.link
+        if link is None:  # no settings applied yet: the defaults (the demo model)
+            link = self._link_to(ModelLink.of(self.settings, self.transport_for(self.settings)))
+        self.chat(send.chat_id).start_turn(send.text, link, send.options)
+
+    def _link_to(self, link: ModelLink) -> ModelLink:
+        self.link = link
+        self.engine.endpoint_changed(link)
+        return link
 
     def editor_changed(self, editor: EditorState) -> None:
         """Another file opened or a new selection: running turns' tools see the file now open."""
@@ -133,9 +140,13 @@ class AgentService:
         )
 
     def learn_window(self, base_url: str, model: str, size: int | None) -> None:
-        """Record a model's window from a listing (the connection test reads one too)."""
+        """Record a model's window from a listing (the connection test reads one too); the link's
+        window follows when it is the current model's."""
         if size:
             self.windows[(base_url, model)] = size
+        link = self.link
+        if link is not None and link.key == (base_url, model) and link.window != self.context_window():
+            self._link_to(replace(link, window=self.context_window()))
 
     async def _read_window(self, settings: Settings) -> None:
         size = await connection.model_window(self.endpoint_for(settings), settings.model)
@@ -181,14 +192,3 @@ class AgentService:
             self.post({"type": Msg.REPLY.value, "id": call_id, "ok": False, "error": str(exc)})
         else:
             self.post({"type": Msg.REPLY.value, "id": call_id, "ok": True, "value": value})
-
-
-def _tool_settings(settings: dict[str, Any]) -> ToolSettings:
-    try:
-        seconds = float(settings.get("eval_timeout_s") or 0)
-    except (TypeError, ValueError):
-        seconds = 0
-    if not seconds:
-        return ToolSettings()
-    bound = EVAL_TIMEOUT_S
-    return replace(ToolSettings(), eval_timeout_ms=int(min(bound.high, max(bound.low, seconds)) * 1000))

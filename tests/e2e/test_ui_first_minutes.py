@@ -7,6 +7,7 @@ screenshots (docs/screenshot-welcome.png, docs/screenshot-follow.png)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -159,6 +160,37 @@ def test_the_follow_waits_while_the_user_types(app: Page) -> None:
     expect(view).to_have_attribute("data-path", LONG, timeout=WAIT_MS)
     expect(app.locator("[data-testid=follow-view] .follow-title")).to_have_text(f"The agent changed {LONG}")
     wait_file(app, "/src/App.tsx", "export const title = 'Old';\n// mine\n// still mine\n")
+
+
+def test_typing_in_the_file_the_agent_edits_keeps_both_changes(app: Page) -> None:
+    """The user types in the file while the agent edits it: the typing is saved after the agent's edit,
+    merged with it (different lines), and both are in the file's history."""
+    source = "export default function App() {\n  return <h1>Old</h1>;\n}\n"
+    vfs(app, "writeText", "/src/App.tsx", source)
+    open_file(app, "/src/App.tsx")
+    app.locator("[data-testid=file-view]").click()
+    app.keyboard.press("Control+End")
+    app.keyboard.type("/")
+    typed = "/"
+    app.evaluate(
+        """() => {
+          document.querySelector('[data-testid=chat-input]').value = "change the title of App.tsx to 'New'";
+          document.querySelector('[data-testid=chat-send]').click();
+        }"""
+    )
+    edit = app.locator("[data-testid=tool-card][data-tool=edit_file]")
+    deadline = time.monotonic() + WAIT_MS / 1000
+    # The user types on while the agent lists, reads and edits: the typing's save waits for a pause.
+    while not (edit.count() and edit.first.get_attribute("data-status") in FINAL):
+        assert time.monotonic() < deadline, "the agent's edit did not finish"
+        app.keyboard.type("/")
+        typed += "/"
+        app.wait_for_timeout(50)
+    assert edit.first.get_attribute("data-status") == "completed"
+    app.keyboard.type(" mine\n")
+    wait_file(app, "/src/App.tsx", source.replace("Old", "New") + typed + " mine\n")
+    authors = [v.get("author") for v in vfs(app, "history", "/src/App.tsx")]
+    assert authors[-2:] == ["agent", "user"]
 
 
 def test_code_from_the_chat_saves_as_a_file_and_applies_to_the_open_file_each_with_undo(app: Page) -> None:

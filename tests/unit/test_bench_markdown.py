@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from buildsys import bench_markdown
-from buildsys.bench import Figure
+from buildsys.bench_figure import Figure
 
 FACTS = {"CPU": "Test CPU", "cores": "2", "Chromium": "Chromium 140.0", "Pyodide": "314.0.7", "date": "today"}
 

@@ -44,9 +44,9 @@ def test_a_malformed_selection_is_no_selection(value: Any) -> None:
     assert Selection.from_message(value) is None
 
 
-def test_no_open_file_means_no_selection_and_no_options() -> None:
+def test_no_open_file_means_no_selection() -> None:
     state = EditorState.from_message(None, {"start_line": 1, "end_line": 1, "text": "a"})
-    assert state == EditorState() and state.turn_options() == {}
+    assert state == EditorState()
     assert EditorState.from_message(42).open_file is None
     assert EditorState.from_message("x" * 5000).open_file is None
 

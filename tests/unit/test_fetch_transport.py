@@ -127,7 +127,8 @@ def in_pieces(body: bytes, size: int = 7) -> list[bytes]:
 
 
 async def reply_of(browser: Browser) -> Any:
-    return await stream_reply(transport(), request(), StreamDecoder("native"), lambda _event: None)
+    sending = transport()
+    return await stream_reply(lambda: sending.send(request()), StreamDecoder("native"), lambda _event: None)
 
 
 def test_http_error_that_echoes_the_key_is_masked(browser: Browser) -> None:

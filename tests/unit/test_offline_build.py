@@ -78,3 +78,22 @@ def test_a_copy_follows_its_file_and_goes_with_it(tmp_path: Path) -> None:
     compress.write(dist, tmp_path / "store")
     assert gzip.decompress((dist / "app.js.gz").read_bytes()) == b"let c = 3;\n" * 300
     assert not (dist / "old.js.gz").exists() and not (dist / "old.js.br").exists()
+
+
+def test_on_demand_wheels_are_kept_when_first_asked_for_not_at_install(tmp_path: Path) -> None:
+    files = {"index.html": b"i", "pyodide/pytest-9.whl": b"p", "pyodide/pydantic-2.whl": b"d"}
+    built = manifest.write(make_dist(tmp_path, files), "314")
+    later = frozenset({"pyodide/pytest-9.whl"})
+    data = json.loads(
+        re.match(r"(?:// .*\n)const BUILD = (.*);\n", offline.render(built, "", later)).group(1)
+    )  # type: ignore[union-attr]
+    assert list(data["files"]) == ["index.html", "pyodide/pydantic-2.whl"]
+    assert data["later"] == {"pyodide/pytest-9.whl": built["files"]["pyodide/pytest-9.whl"]["sha256"]}
+
+
+def test_the_pinned_on_demand_wheels_are_pytest_and_its_dependencies() -> None:
+    from buildsys import pins
+
+    names = offline.on_demand_names(pins.load())
+    wanted = ("pytest-", "pluggy-", "iniconfig-", "packaging-", "pygments-")
+    assert sorted(n.split("/")[1].split("-")[0] + "-" for n in names) == sorted(wanted)

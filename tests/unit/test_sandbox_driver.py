@@ -4,12 +4,13 @@ cwd, exit codes, tracebacks and the user's own modules."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from agentlite.sandbox_driver import run_command
+from agentlite.sandbox_driver import SandboxFolders, run_command
 
 
 @pytest.fixture
@@ -84,3 +85,43 @@ def test_the_users_code_keeps_evaluated_annotations(
     code = "def f(x: int) -> None: pass\nprint(f.__annotations__['x'] is int)"
     assert run(workdir, "code", code, ["-c"]) == 0
     assert capsys.readouterr().out == "True\n"
+
+
+# A fresh CPython per run: a pytest nested inside this test run would share its state.
+PYTEST_RUN = """
+import os, sys
+from agentlite.sandbox_driver import run_command
+roots = tuple(os.path.abspath(p) for p in [*sys.path, sys.prefix, sys.base_prefix] if p and p != os.getcwd())
+sys.exit(run_command(sys.argv[1], "pytest", ["pytest", *sys.argv[2:]], os.getcwd(), roots))
+"""
+
+
+def pytest_in_driver(workdir: Path, mode: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-c", PYTEST_RUN, mode, "-p", "no:cacheprovider", *args]
+    return subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_pytest_runs_as_its_command_with_a_desktop_runs_exit_code(workdir: Path) -> None:
+    (workdir / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (workdir / "test_calc.py").write_text(
+        "from calc import add\n\ndef test_zero():\n    assert add(0, 0) == 0\n\n"
+        "def test_add():\n    assert add(2, 3) == 5\n"
+    )
+    failed = pytest_in_driver(workdir, "entry")
+    assert failed.returncode == 1 and "1 failed, 1 passed" in failed.stdout, failed.stdout + failed.stderr
+    assert "assert -1 == 5" in failed.stdout
+    (workdir / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    passed = pytest_in_driver(workdir, "module")
+    assert passed.returncode == 0 and "2 passed" in passed.stdout
+
+
+def test_pytest_never_collects_the_sandboxs_own_folders() -> None:
+    plugin = SandboxFolders()
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert plugin.pytest_ignore_collect(Path(f"/lib/python{version}")) is True
+    assert plugin.pytest_ignore_collect(Path(f"/lib/python{version}/site-packages/x/test_x.py")) is True
+    assert plugin.pytest_ignore_collect(Path("/proc/self")) is True
+    assert plugin.pytest_ignore_collect(Path("/lib/test_x.py")) is None  # a workspace folder /lib
+    assert plugin.pytest_ignore_collect(Path("/library/test_x.py")) is None
+    assert plugin.pytest_ignore_collect(Path("/src/test_x.py")) is None

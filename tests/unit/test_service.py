@@ -6,6 +6,7 @@ import asyncio
 import json
 from typing import Any
 
+from agentlite.commands import PageSettings
 from agentlite.demo import demo_transport
 from agentlite.engine.budget import DEFAULT_WINDOW
 from agentlite.service import AgentService
@@ -228,7 +229,7 @@ def test_a_connection_test_teaches_the_listed_window() -> None:
 def test_the_demo_model_asks_nothing_and_uses_no_embeddings() -> None:
     endpoint = Endpoint()
     service, _ = endpoint_service(endpoint)
-    service.apply_settings({"model": "demo", "embedding_model": "e5"})
+    service.apply_settings(PageSettings.from_message({"model": "demo", "embedding_model": "e5"}))
     assert service.engine.memory is not None and service.engine.memory.embedder is None
     assert endpoint.paths() == [] and service.context_window() == DEFAULT_WINDOW
 

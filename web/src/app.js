@@ -13,6 +13,7 @@ import { createFollowView } from "./views/follow-view.js";
 import { createLoadView } from "./views/load-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
+import { createPreviewView } from "./views/preview-view.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
@@ -69,6 +70,12 @@ const storageNotice = createStorageNotice(root, {
 });
 // A "closed" change: another tab upgraded the database; anything else: the workspace changed.
 client.on("change", (change) => (change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles()));
+const preview = createPreviewView(root, {
+  call: (method, args) => client.call(method, args),
+  baseUrl: new URL("./", import.meta.url),
+  onOpen: () => panels.show("editor"),
+});
+client.on("change", (change) => change?.type !== "closed" && preview.changed());
 const folder = createFolderOpenView(root, {
   call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
   say: (text, failed) => files.say(text, failed),
@@ -139,8 +146,11 @@ createSettingsView(root, {
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
+// preview_page is answered by the Preview panel, every other kind by a sandbox frame.
+const runKind = (kind, payload, timeoutMs) =>
+  kind === "preview" ? preview.run(String(payload?.path || "/index.html")) : sandbox.run(kind, payload, timeoutMs);
 client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
-  sandbox.run(kind, payload, timeout_ms).then(
+  runKind(kind, payload, timeout_ms).then(
     (result) => client.post({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
     (err) =>
       client.post({

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from agentlite.demo import red_green
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -221,6 +222,13 @@ class Scenario:
 SCENARIOS = (
     Scenario(
         ("rate limit",), _rate_limited, "rate limit", "a 429 answer and its automatic retry", chat_mode=True
+    ),
+    Scenario(
+        ("pytest", "run the tests", "and a test"),
+        red_green.run,
+        "write a function and a test, then run the tests",
+        "runs pytest, fixes the bug, runs it green",
+        featured=True,
     ),
     Scenario(
         ("prime",), _primes, "sum of primes below 1000", "runs JavaScript in the sandbox", featured=True

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agentlite.endpoint import Endpoint
 from agentlite.engine.budget import Budget, Memo, facts_from_summary, fallback_summary, fit, summary_request
 from agentlite.engine.chat_events import ContextMeter, Emit, SummaryMade
 from agentlite.engine.history import Message, keep_last
 from agentlite.engine.memory import MemoryStore
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.reply import drain_text
 from agentlite.engine.shrink import squeeze
-from agentlite.engine.turn_deps import ModelLink
 from agentlite.errors import ModelError
 
 
 class Compactor:
     """Fits the chat's history (its `messages` and `memo`, changed in place) into the turn's budget.
 
-    `request_size` is the turn's count of its next request; `endpoint` the settings and transport the
-    turn uses now (they may change while the user decides), for summary requests."""
+    `request_size` is the turn's count of its next request; `endpoint` the model link the turn uses
+    now (they may change while the user decides), for summary requests."""
 
     def __init__(
         self,
@@ -69,11 +68,10 @@ class Compactor:
         await squeeze(self.messages, self.memo, current, self.request_size, target, self.summarize)
 
     async def summarize(self, previous: str, messages: list[Message]) -> str:
-        settings, transport = self.endpoint()
-        body = {"model": settings.model, "stream": True, "messages": summary_request(previous, messages)}
-        request = Endpoint.of(settings, transport).chat_request(body)
+        link = self.endpoint()
+        body = {"model": link.model, "stream": True, "messages": summary_request(previous, messages)}
         try:
-            text = (await drain_text(transport, request)).strip()
+            text = (await drain_text(lambda: link.endpoint.chat(body))).strip()
         except ModelError:
             text = ""
         source = "model" if text else "fallback"

@@ -19,15 +19,14 @@ from agentlite.engine.chats import ChatStore
 from agentlite.engine.dialect import DialectChooser
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.memory import Embedder, MemoryStore
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.server_counts import ServerCounts
-from agentlite.engine.session import ChatSession
+from agentlite.engine.session import ChatSession, PageLimits
 from agentlite.engine.strategy import Backoff
-from agentlite.engine.turn_deps import ModelLink, SharedDeps, ToolContextFactory
-from agentlite.settings import Settings
+from agentlite.engine.turn_deps import SharedDeps, ToolContextFactory
 from agentlite.tools.catalog import default_registry
 from agentlite.tools.context import SandboxRunner, ToolContext
 from agentlite.tools.registry import ToolRegistry
-from agentlite.transport import ModelTransport
 from agentlite.workspace import Workspace
 from agentlite.workspace.storage import StorageBackend
 
@@ -63,7 +62,8 @@ class Engine:
         self.backoff = backoff or Backoff()
         self.clock = clock
         self.sessions: dict[str, ChatSession] = {}
-        self.endpoint: ModelLink | None = None  # (Settings, ModelTransport) last set by the page
+        self.endpoint: ModelLink | None = None  # the link the page set last
+        self.limits = PageLimits()  # what the page's settings set for every chat
         self._save_failed = False
         self.shared = self._shared()
 
@@ -85,15 +85,23 @@ class Engine:
             clock=self.clock,
         )
 
-    def endpoint_changed(self, settings: Settings, transport: ModelTransport) -> None:
+    def endpoint_changed(self, link: ModelLink) -> None:
         """The page saved new endpoint settings. A turn waiting on a decision goes on with them, so a key
         entered after an auth error is the key its retry sends."""
-        self.endpoint = (settings, transport)
+        self.endpoint = link
+
+    def limits_changed(self, limits: PageLimits) -> None:
+        """The page's limits for every chat: each chat keeps them in its settings from now on."""
+        self.limits = limits
+        for session in self.sessions.values():
+            session.settings.adopt(limits)
 
     def chat(self, chat_id: str, emit: Post) -> ChatSession:
-        """The chat with this id (created on first use)."""
+        """The chat with this id (created on first use, with the page's limits)."""
         if chat_id not in self.sessions:
-            self.sessions[chat_id] = ChatSession(self.shared, chat_id, emit, self.save_chat)
+            session = ChatSession(self.shared, chat_id, emit, self.save_chat)
+            session.settings.adopt(self.limits)
+            self.sessions[chat_id] = session
         return self.sessions[chat_id]
 
     async def restore(self, emit_for: Callable[[str], Post]) -> dict[str, Any]:
@@ -111,6 +119,7 @@ class Engine:
                 self.shared, chat_id, emit_for(chat_id), self.save_chat
             )
             session.load_record(record)
+            session.settings.adopt(self.limits)
             self.sessions[chat_id] = session
         return {"chats": [self.sessions[str(r["id"])].snapshot() for r in records], "active": active}
 

@@ -11,6 +11,8 @@
 Prefix stability: the system prompt depends only on the mode, so it is the same every round and every
 turn of a chat; the per-turn layers live in the user message they belong to, so rounds only append and a
 provider's prompt cache keeps hitting. The system prompt is never repeated inside the history.
+`python build.py bench --only prefix_reuse` measures it over the client-tools scenarios and a follow-up
+turn: every round repeats the whole previous request (`prefix_kept` 1.0).
 """
 
 from __future__ import annotations

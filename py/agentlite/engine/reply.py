@@ -8,7 +8,7 @@ so far, so the engine can keep the partial answer and never replay it blindly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from agentlite.engine.chat_events import Emit
@@ -25,9 +25,10 @@ from agentlite.events import (
     Usage,
 )
 from agentlite.stream.decoder import StreamDecoder
-from agentlite.transport import ModelRequest, ModelResponse, ModelTransport
+from agentlite.transport import ModelResponse
 
 OnReady = Callable[[ToolCallReady], None]
+Send = Callable[[], Awaitable[ModelResponse]]  # sends the request (`Endpoint.chat(body)`), once
 
 
 @dataclass
@@ -58,8 +59,7 @@ async def read_all(response: ModelResponse) -> bytes:
 
 
 async def stream_reply(
-    transport: ModelTransport,
-    request: ModelRequest,
+    send: Send,
     decoder: StreamDecoder,
     emit: Emit,
     on_ready: OnReady | None = None,
@@ -71,7 +71,7 @@ async def stream_reply(
     reply = reply if reply is not None else Reply()
     response: ModelResponse | None = None
     try:
-        response = await transport.send(request)  # cancelled here, the transport drops the request
+        response = await send()  # cancelled here, the transport drops the request
         if response.status >= 400:
             body = await read_all(response)
             raise from_http(response.status, body, response.headers.get("retry-after"))
@@ -120,9 +120,9 @@ def _take(events: list[Event], reply: Reply, emit: Emit, on_ready: OnReady | Non
                 on_ready(event)
 
 
-async def drain_text(transport: ModelTransport, request: ModelRequest) -> str:
+async def drain_text(send: Send) -> str:
     """The text of a reply without tools (a summary request): the streaming run, drained."""
-    reply = await stream_reply(transport, request, StreamDecoder("native", []), lambda _event: None)
+    reply = await stream_reply(send, StreamDecoder("native", []), lambda _event: None)
     if reply.failure is not None:
         raise reply.failure
     return reply.content

@@ -1,9 +1,12 @@
 """One chat tab: its state machine, history, settings and the running turn; the page's handle on it.
 
-The surface the service uses: `start_turn(text, settings, transport, **options)`, `stop()`, `busy`,
+The surface the service uses: `start_turn(text, link, options)` (typed: `TurnOptions`, `ModelLink`),
+`stop()`, `busy`,
 `approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`,
 `switch_branch(message_id, index)`. `messages` is the active path of the chat's message tree
-(`engine.branches`): a turn started with `edit=<user message id>` or `regenerate=True` branches it.
+(`engine.branches`): a turn whose options carry `edit=<user message id>` or `regenerate=True` branches
+it. The limits the page's settings set for every chat (`PageLimits`) live in `settings`: the engine
+hands them over when they change, never with each message.
 Everything it shows goes out through `emit` (`engine.chat_events`, one wire form). Two chats may
 run at once; they share the workspace through the engine's resource locks.
 """
@@ -31,14 +34,13 @@ from agentlite.engine.chat_events import (
 )
 from agentlite.engine.decisions import DecisionBox
 from agentlite.engine.history import Message
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.state import ChatState, StateMachine
 from agentlite.engine.task_plan import Plan
 from agentlite.engine.tokens import TokenCounter
 from agentlite.engine.turn import Turn
-from agentlite.engine.turn_deps import ChatLimits, SharedDeps, TurnDeps, TurnOptions
+from agentlite.engine.turn_deps import MODES, ChatLimits, SharedDeps, TurnDeps, TurnOptions
 from agentlite.limits import MAX_ROUNDS
-from agentlite.settings import Settings
-from agentlite.transport import ModelTransport
 
 log = logging.getLogger(__name__)
 SaveChat = Callable[["ChatSession"], Awaitable[None]]
@@ -47,7 +49,6 @@ SaveChat = Callable[["ChatSession"], Awaitable[None]]
 # answer) needs 4 requests, and a failed edit or a format correction needs one more each, so a turn may use
 # 8 tool rounds.
 DEFAULT_MAX_ROUNDS = MAX_ROUNDS.default
-MODES = ("agent", "chat")
 TITLE_CHARS = 40
 
 
@@ -64,10 +65,26 @@ class ChatSettings:
     def approved(self) -> set[str]:
         return auto_approved(self.auto_approve)
 
+    def adopt(self, limits: PageLimits) -> None:
+        """The limits the page's settings set for every chat (those it set: None keeps the chat's)."""
+        if limits.max_rounds is not None:
+            self.max_rounds = max(1, limits.max_rounds)
+        if limits.auto_approve is not None:
+            kinds = limits.auto_approve
+            self.auto_approve = sorted(auto_approved("all" if "all" in kinds else list(kinds)))
+
     def update(self, values: dict[str, Any]) -> None:
         for item in fields(self):
             if values.get(item.name) is not None:
                 setattr(self, item.name, _coerce(item.name, values[item.name]))
+
+
+@dataclass(frozen=True)
+class PageLimits:
+    """What the page's settings set for every chat's turns: tool rounds and auto-approval."""
+
+    max_rounds: int | None = None
+    auto_approve: tuple[str, ...] | None = None  # Ask values, or ("all",)
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -116,13 +133,14 @@ class ChatSession:
     def state(self) -> ChatState:
         return self.sm.state
 
-    def start_turn(self, text: str, settings: Settings, transport: ModelTransport, **options: Any) -> None:
-        """Run a turn; behind a running one (a pending decision is skipped so the new message goes on)."""
-        if options.get("mode") in MODES:
-            self.configure(mode=options["mode"])
-        self.configure(**{k: options.get(k) for k in ("auto_approve", "max_rounds", "context_window")})
-        known = {f.name for f in fields(TurnOptions)}
-        turn_options = TurnOptions(**{k: v for k, v in options.items() if k in known})
+    def start_turn(self, text: str, link: ModelLink, options: TurnOptions | None = None) -> None:
+        """Run a turn on `link`; behind a running one (a pending decision is skipped so the new message
+        goes on). The link's window, when the page knows one, becomes the chat's."""
+        options = options or TurnOptions()
+        if options.mode in MODES:
+            self.settings.mode = options.mode
+        if link.window:
+            self.settings.context_window = link.window
         previous = self.task
         self.decisions.dismiss()
 
@@ -133,12 +151,12 @@ class ChatSession:
             except asyncio.CancelledError:  # stopped while queued: it never started
                 self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
-            again = self._branch(options.get("edit"), bool(options.get("regenerate")))
-            if options.get("regenerate") and again is None:  # no message of the user to answer again
+            again = self._branch(options.edit, options.regenerate)
+            if options.regenerate and again is None:  # no message of the user to answer again
                 self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
             said = again.content if again is not None else text
-            self.turn = self.new_turn(said, settings, transport, turn_options, again=again)
+            self.turn = self.new_turn(said, link, options, again=again)
             self.running = asyncio.current_task()
             await self.turn.run()
 
@@ -146,7 +164,7 @@ class ChatSession:
         self.tasks.append(task)
         task.add_done_callback(self.tasks.remove)
 
-    def _branch(self, edit: Any, regenerate: bool) -> Message | None:
+    def _branch(self, edit: str | None, regenerate: bool) -> Message | None:
         """Cut the active path back for an edited message (it gets a new sibling) or a regenerated
         answer (the last user message gets a new answer); the message to answer again, if any."""
         ids = [m.id for m in self.messages]
@@ -156,7 +174,7 @@ class ChatSession:
                 return None
             self._cut(users[-1] + 1)
             return self.messages[-1]
-        if isinstance(edit, str) and edit in ids:
+        if edit is not None and edit in ids:
             self._cut(ids.index(edit))
         return None
 
@@ -265,8 +283,7 @@ class ChatSession:
     def new_turn(
         self,
         text: str,
-        settings: Settings,
-        transport: ModelTransport,
+        link: ModelLink,
         options: TurnOptions,
         again: Message | None = None,
     ) -> Turn:
@@ -293,7 +310,7 @@ class ChatSession:
             ended=self._turn_ended,
             save_summary=self.save_model_summary,
         )
-        return Turn(deps, text, settings, transport, options, again=again)
+        return Turn(deps, text, link, options, again=again)
 
     def _set_plan(self, plan: Plan | None) -> None:
         self.plan = plan

@@ -26,13 +26,20 @@ A counter that switches source (the tokenizer arrived) starts its cache and cali
 A `context_length` refusal that states the refused request's size is the truth about that server's
 count: `correct()` adopts its ratio at once (no smoothing, bounds 0.2–10), and `seed()` starts a new
 chat's counter from the ratio remembered for its endpoint + model (`engine.server_counts`).
+
+A tool call is counted by its name and its arguments as the JSON string that is sent (the same string
+in the history's shape and the request's, so one count serves both), and a long text is counted in
+pieces of about `PIECE_CHARS`: `prepare()` counts a request's long texts ahead, yielding to the event
+loop between pieces, so a 600 KB call does not hold the worker for seconds while the page's calls wait.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 MESSAGE_OVERHEAD = 4  # role and separators per message (OpenAI's chat format)
@@ -41,6 +48,8 @@ SMOOTHING = 0.5  # weight of the newest calibration sample
 RATIO_BOUNDS = (0.5, 2.0)
 STATED_BOUNDS = (0.2, 10.0)  # a ratio a refusal states: far wider (tool schemas, another tokenizer)
 CACHE_SIZE = 4096
+PIECE_CHARS = 16_384  # a longer text is counted piece by piece (`prepare` yields between pieces)
+_BREAK = re.compile(r"[\s,]")  # where a piece may end: after whitespace or a comma (JSON, code, prose)
 
 Count = Callable[[str], int]
 _installed: Count | None = None  # the platform's real tokenizer, once it has loaded
@@ -102,6 +111,36 @@ def count(text: str) -> int:
     return (_installed or estimate)(text)
 
 
+def pieces(text: str) -> Iterator[str]:
+    """`text` in pieces of about PIECE_CHARS, each ending after a whitespace or a comma when one is
+    near (a token rarely spans those), else cut."""
+    start = 0
+    while start < len(text):
+        end = start + PIECE_CHARS
+        found = _BREAK.search(text, end, end + 1_024)
+        end = found.end() if found else end
+        yield text[start:end]
+        start = end
+
+
+def call_text(call: dict[str, Any]) -> str:
+    """A tool call as counted: its name and arguments JSON, from the history's neutral shape
+    (`{id, name, arguments: dict}`) or the request's (`{id, type, function: {name, arguments: str}}`)."""
+    function = call.get("function")
+    named = function if isinstance(function, dict) else call
+    arguments = named.get("arguments")
+    if not isinstance(arguments, str):
+        arguments = json.dumps(arguments if arguments is not None else {}, ensure_ascii=False)
+    return f"{named.get('name') or ''}{arguments}"
+
+
+def message_texts(messages: list[dict[str, Any]]) -> Iterator[str]:
+    """Every text `TokenCounter.messages` counts in these messages."""
+    for message in messages:
+        yield str(message.get("content") or "")
+        yield from (call_text(call) for call in message.get("tool_calls") or ())
+
+
 class TokenCounter:
     """Counts in the model's own tokens: o200k (tokenizer or estimate), calibrated by provider usage.
 
@@ -121,17 +160,37 @@ class TokenCounter:
         return self.fixed or _installed or estimate
 
     def text(self, text: str) -> int:
+        raw = self._cached(text)
+        if raw is None:
+            source = self.source
+            raw = self._remember(text, sum(source(piece) for piece in pieces(text)))
+        return round(raw * self.ratio)
+
+    async def prepare(self, texts: Iterable[str]) -> None:
+        """Count the long texts not counted yet, yielding between their pieces; `text()` then finds
+        them counted (the same sum of pieces it would make)."""
+        for text in texts:
+            if len(text) <= PIECE_CHARS or self._cached(text) is not None:
+                continue
+            raw = 0
+            for piece in pieces(text):
+                raw += self.source(piece)
+                await asyncio.sleep(0)
+            if self._cached(text) is None:  # the source did not change meanwhile
+                self._remember(text, raw)
+
+    def _cached(self, text: str) -> int | None:
         source = self.source
         if source is not self._source:  # new units: cached counts and the ratio no longer apply
             self._source, self.ratio, self.samples = source, self.baseline, 0
             self._cache.clear()
-        key = (hash(text), len(text))
-        raw = self._cache.get(key)
-        if raw is None:
-            raw = self._cache[key] = source(text)
-            if len(self._cache) > CACHE_SIZE:
-                self._cache.clear()
-        return round(raw * self.ratio)
+        return self._cache.get((hash(text), len(text)))
+
+    def _remember(self, text: str, raw: int) -> int:
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        self._cache[(hash(text), len(text))] = raw
+        return raw
 
     def messages(self, messages: list[dict[str, Any]]) -> int:
         """Tokens of a request's messages as sent (content, tool calls, tool ids)."""
@@ -139,7 +198,7 @@ class TokenCounter:
         for message in messages:
             total += MESSAGE_OVERHEAD + self.text(str(message.get("content") or ""))
             for call in message.get("tool_calls") or ():
-                total += self.text(str(call)) + MESSAGE_OVERHEAD
+                total += self.text(call_text(call)) + MESSAGE_OVERHEAD
         return total
 
     def calibrate(self, estimated: int, reported: int | None) -> None:

@@ -27,6 +27,7 @@ from agentlite.engine.dialect import empty_stream
 from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
 from agentlite.engine.project_instructions import read_instructions
 from agentlite.engine.reply import Reply, stream_reply
@@ -42,10 +43,8 @@ from agentlite.engine.turn_record import TurnRecorder
 from agentlite.engine.turn_request import NextRequest, turn_budget
 from agentlite.errors import ErrorType, ModelError
 from agentlite.events import ToolCallReady
-from agentlite.settings import Settings
 from agentlite.stream.decoder import StreamDecoder
 from agentlite.tools.result import ToolErrorType, ToolResult
-from agentlite.transport import ModelTransport
 
 log = logging.getLogger(__name__)
 NEXT, FINAL, INVALID, LOOP = "next", "final", "invalid", "loop"
@@ -60,8 +59,7 @@ class Turn:
         self,
         deps: TurnDeps,
         text: str,
-        settings: Settings,
-        transport: ModelTransport,
+        link: ModelLink,
         options: TurnOptions,
         again: Message | None = None,
     ) -> None:
@@ -78,8 +76,8 @@ class Turn:
         self.dispatcher: Dispatcher | None = None
         self.user_message: Message | None = None  # this turn's: every truncated request keeps it
         self.records = TurnRecorder(self.turn_id, deps.add, self.emit)
-        self.link = TurnDialect((settings, transport), self.shared.dialects, self.emit, self.records.note)
-        self.budget = turn_budget(deps.limits, self.shared.server_counts, settings, self.counter)
+        self.link = TurnDialect(link, self.shared.dialects, self.emit, self.records.note)
+        self.budget = turn_budget(deps.limits, self.shared.server_counts, link, self.counter)
         self.request = self._next_request(options.tool)
         self.compactor = self._compactor()
         self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
@@ -109,7 +107,7 @@ class Turn:
             self.budget,
             self.system,
             request_size=self.request.size,
-            endpoint=lambda: (link.settings, link.transport),
+            endpoint=lambda: link.model_link,
             memory=self.shared.memory,
             emit=self.emit,
         )
@@ -146,6 +144,7 @@ class Turn:
                 error = ModelError(ErrorType.INVALID_FORMAT, "the model's tool calls could not be read twice")
                 if not await self._settle(error):
                     break
+            await self.request.warm()  # a long call or result is counted without holding the worker
             await self.compactor.compact(self.user_message)
             await self.deps.save()  # every finished round, not only the turn
         self._respond()
@@ -173,6 +172,7 @@ class Turn:
         self.emit(started)
         await remember(self.text, self.shared.memory, self.deps.chat_id, self.emit)
         self.request.instructions = await read_instructions(self.shared.workspace)  # counted in the fit
+        await self.request.warm()
         await self.compactor.compact(self.user_message)
 
     # --- one round, with the strategy matrix ------------------------------------------------------
@@ -256,7 +256,8 @@ class Turn:
 
     async def _exchange(self) -> Reply:
         self.request.instructions = await read_instructions(self.shared.workspace)  # an edit applies now
-        request, estimate = self.request.build()
+        await self.request.warm()
+        body, estimate = self.request.build()
         self.records.open_bubble(self.round + 1)
         self.reply = reply = Reply()
         self.dispatcher = dispatcher = self.deps.dispatcher(
@@ -268,8 +269,7 @@ class Turn:
         )
         on_ready = (lambda event: dispatcher.submit([self._call(event)])) if streaming else None
         await stream_reply(
-            self.link.transport,
-            request,
+            lambda: self.link.chat(body),
             decoder,
             self.emit,
             on_ready,

@@ -9,7 +9,7 @@ window, how a server counts, a dialect) goes into `server_counts` and `dialects`
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from agentlite.engine.approvals import ApprovalDesk, Exists
@@ -22,31 +22,40 @@ from agentlite.engine.history import Message
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
 from agentlite.engine.memory import MemoryStore
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.state import StateMachine
 from agentlite.engine.strategy import Backoff
 from agentlite.engine.task_plan import Plan
 from agentlite.engine.tokens import TokenCounter
-from agentlite.settings import Settings
 from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import ToolRegistry
-from agentlite.transport import ModelTransport
 from agentlite.workspace import Workspace
 
-ModelLink = tuple[Settings, ModelTransport]  # the settings a request is made with, and their transport
+MODES = ("agent", "chat")
 SaveSummary = Callable[[Any], None]
 ToolContextFactory = Callable[[str, str | None, SaveSummary], ToolContext]
 
 
-@dataclass
-class TurnOptions:
-    """What the page sends with a message (all optional)."""
+@dataclass(frozen=True)
+class Attachment:
+    """A file attached to a message: its path, and its content when the page read it (else it is read)."""
 
-    mode: str | None = None  # agent | chat (also switches the chat)
+    path: str
+    content: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnOptions:
+    """What the page sends with a message, checked (`agentlite.commands.SendMessage`); all optional."""
+
+    mode: str | None = None  # one of MODES (also switches the chat)
     tool: str | None = None  # the tool the user picked: forced for this turn
-    references: list[Any] = field(default_factory=list)  # `@path` attachments: paths or {path, content}
-    open_file: str | None = None
-    selection: str | None = None
+    references: tuple[Attachment, ...] = ()  # files attached to the message
+    open_file: str | None = None  # the editor's file
+    selection: str | None = None  # the editor's selection, as the prompt shows it
+    edit: str | None = None  # the id of the user message this one replaces (a new branch)
+    regenerate: bool = False  # answer the last user message again
 
 
 @dataclass(frozen=True)
@@ -61,7 +70,7 @@ class SharedDeps:
     locks: ResourceLocks
     exists: Exists
     tool_context: ToolContextFactory  # (turn id, open file, save summary) -> what tools receive
-    endpoint: Callable[[], ModelLink | None]  # the settings the page saved last (a key entered mid-turn)
+    endpoint: Callable[[], ModelLink | None]  # the link the page set last (a key entered mid-turn)
     sleep: Callable[[float], Awaitable[Any]]
     backoff: Backoff
     clock: Callable[[], float]

@@ -5,6 +5,7 @@ its calls as text."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from agentlite.engine import prompt
 from agentlite.engine.chat_events import DialectSwitched, Emit
@@ -15,27 +16,25 @@ from agentlite.engine.dialect import (
     rejects_tools,
     writes_calls_as_text,
 )
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.reply import Reply
-from agentlite.engine.turn_deps import ModelLink
 from agentlite.errors import ModelError
-from agentlite.settings import Settings
-from agentlite.transport import ModelTransport
+from agentlite.transport import ModelResponse
 
 
 class TurnDialect:
-    """`settings`, `transport` and `dialect` of the turn now; `note` tells the model (hidden)."""
+    """The turn's `model_link` and `dialect` now; `note` tells the model (hidden)."""
 
     def __init__(
         self,
-        endpoint: ModelLink,
+        link: ModelLink,
         dialects: DialectChooser,
         emit: Emit,
         note: Callable[[str], None],
     ) -> None:
-        self.settings: Settings = endpoint[0]
-        self.transport: ModelTransport = endpoint[1]
+        self.model_link = link
         self.dialects, self.emit, self.note = dialects, emit, note
-        self.dialect = dialects.resolve(self.settings.dialect, self.settings.base_url, self.settings.model)
+        self.dialect = dialects.resolve(link.dialect, link.base_url, link.model)
         self.thinking_noted = (
             False  # the model was told once this turn that a call in its thinking did not run
         )
@@ -46,11 +45,15 @@ class TurnDialect:
         """Calls run while the stream goes on (ndjson), not after the reply."""
         return self.dialect in ("ndjson", "ndjson-text")
 
+    async def chat(self, body: dict[str, Any]) -> ModelResponse:
+        """Send one round's request on the endpoint the turn uses now."""
+        return await self.model_link.endpoint.chat(body)
+
     def switch(self, dialect: str, reason: str) -> None:
         self.dialect = dialect
-        settings = self.settings
-        if settings.dialect == "auto":
-            self.dialects.learn(settings.base_url, settings.model, dialect)
+        link = self.model_link
+        if link.dialect == "auto":
+            self.dialects.learn(link.base_url, link.model, dialect)
         self.emit(DialectSwitched(dialect=dialect, reason=reason))
 
     def switch_by_choice(self) -> None:
@@ -58,17 +61,16 @@ class TurnDialect:
         self.switch("native" if self.dialect in PROMPT_DIALECTS else "json", "chosen by the user")
 
     def adopt(self, latest: ModelLink | None) -> None:
-        """Take the endpoint settings saved while the user decided (the key asked for by an auth error)."""
-        if latest is None or latest[0] == self.settings:
+        """Take the endpoint the page set while the user decided (the key asked for by an auth error)."""
+        if latest is None or latest == self.model_link:
             return
-        old, (self.settings, self.transport) = self.settings, latest
-        new = self.settings
-        if (old.base_url, old.model, old.dialect) != (new.base_url, new.model, new.dialect):
-            self.dialect = self.dialects.resolve(new.dialect, new.base_url, new.model)
+        old, self.model_link = self.model_link, latest
+        if (old.base_url, old.model, old.dialect) != (latest.base_url, latest.model, latest.dialect):
+            self.dialect = self.dialects.resolve(latest.dialect, latest.base_url, latest.model)
 
     def fall_back_to_json(self, error: ModelError, with_tools: bool) -> bool:
         """`auto` on native: the failures that say the endpoint cannot take native tools."""
-        if self.settings.dialect != "auto" or self.dialect != "native":
+        if self.model_link.dialect != "auto" or self.dialect != "native":
             return False
         if rejects_tools(error):
             self.switch("json", "the endpoint does not accept native tools")
@@ -82,7 +84,7 @@ class TurnDialect:
         """Calls written as text under native: `auto` switches to json; a chosen native says so once."""
         if self.dialect != "native" or not names or not writes_calls_as_text(reply.content, names):
             return False
-        if self.settings.dialect == "auto":
+        if self.model_link.dialect == "auto":
             self.switch("json", "the model writes tool calls as text")
             self.note(prompt.CORRECT_FORMAT)
             return True

@@ -4,13 +4,12 @@ and the long-term memory a message asks to keep ("remember that ...")."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from agentlite.engine import prompt
 from agentlite.engine.chat_events import Emit, MemoryAdded
 from agentlite.engine.history import Message
 from agentlite.engine.memory import MemoryStore, extract
-from agentlite.engine.turn_deps import TurnDeps, TurnOptions
+from agentlite.engine.turn_deps import Attachment, TurnDeps, TurnOptions
 from agentlite.workspace import Workspace
 
 OUTLINE = prompt.OUTLINE_ENTRIES
@@ -43,18 +42,19 @@ async def open_message(deps: TurnDeps, text: str, options: TurnOptions, instruct
     return user
 
 
-async def references(text: str, attached: list[Any], workspace: Workspace | None) -> list[prompt.Reference]:
+async def references(
+    text: str, attached: tuple[Attachment, ...], workspace: Workspace | None
+) -> list[prompt.Reference]:
     """Files attached by the page, and `@path` mentions in the message that name existing files."""
     found: list[prompt.Reference] = []
-    mentioned = [m if m.startswith("/") else "/" + m for m in MENTION.findall(text)]
+    mentioned = [Attachment(m if m.startswith("/") else "/" + m) for m in MENTION.findall(text)]
     for item in [*attached, *mentioned]:
-        if isinstance(item, dict) and isinstance(item.get("content"), str):
-            found.append(prompt.Reference(str(item.get("path") or "attachment"), item["content"]))
-        elif isinstance(item, str | dict) and workspace is not None:
-            path = item if isinstance(item, str) else str(item.get("path") or "")
-            content = await _read(workspace, path)
-            if content is not None and path not in {r.path for r in found}:
-                found.append(prompt.Reference(path, content))
+        if item.content is not None:
+            found.append(prompt.Reference(item.path, item.content))
+        elif workspace is not None:
+            content = await _read(workspace, item.path)
+            if content is not None and item.path not in {r.path for r in found}:
+                found.append(prompt.Reference(item.path, content))
     return found
 
 

@@ -8,32 +8,28 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from agentlite.endpoint import Endpoint
 from agentlite.engine.budget import Budget, Memo, window
 from agentlite.engine.chat_events import ContextMeter, Emit
 from agentlite.engine.history import Message
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.project_instructions import instructions_message
 from agentlite.engine.reply import Reply
-from agentlite.engine.server_counts import ServerCounts, model_key
+from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.shrink import Overflow, stated_overflow, target_for
 from agentlite.engine.strategy import Attempt
-from agentlite.engine.tokens import TokenCounter
+from agentlite.engine.tokens import TokenCounter, message_texts
 from agentlite.engine.turn_deps import ChatLimits
 from agentlite.engine.turn_dialect import TurnDialect
 from agentlite.errors import ErrorType, ModelError
-from agentlite.settings import Settings
 from agentlite.stream.request import build_request
-from agentlite.transport import ModelRequest
 
 Squeeze = Callable[[int], Awaitable[None]]  # cut the history until the request is about this many tokens
 
 
-def turn_budget(
-    limits: ChatLimits, counts: ServerCounts, settings: Settings, counter: TokenCounter
-) -> Budget:
+def turn_budget(limits: ChatLimits, counts: ServerCounts, link: ModelLink, counter: TokenCounter) -> Budget:
     """The chat's window, or the smaller one a refusal stated for this endpoint and model, counted the
     way that server counts when a refusal told us."""
-    key = model_key(settings)
+    key = link.key
     counter.seed(counts.ratio(key) or 1.0)  # 1: nothing stated for this model (another's ratio must go)
     stated = counts.window(key)
     return Budget(counter, min(limits.window, stated or limits.window), limits.reserve)
@@ -68,26 +64,37 @@ class NextRequest:
         return [] if self.no_tools else self.all_tools()
 
     def body(self) -> tuple[dict[str, Any], int]:
-        history = [
-            *instructions_message(self.instructions),
-            *window(self.messages, self.memo, self.keep, current=self.current),
-        ]
-        model, dialect = self.link.settings.model, self.link.dialect
+        history = self._history()
+        model, dialect = self.link.model_link.model, self.link.dialect
         tools = self.tool_defs()
         return request_body(
             model, dialect, tools, history, system=self.system, forced=self.forced, counter=self.counter
         )
 
+    def _history(self) -> list[dict[str, Any]]:
+        return [
+            *instructions_message(self.instructions),
+            *window(self.messages, self.memo, self.keep, current=self.current),
+        ]
+
+    async def warm(self) -> None:
+        """Count the long texts of the next request and of the history it comes from ahead, yielding
+        between pieces: the counts after it (the body, compaction) are then quick."""
+        history = self._history()
+        model, dialect = self.link.model_link.model, self.link.dialect
+        body = wire_body(model, dialect, self.tool_defs(), history, system=self.system, forced=self.forced)
+        await self.counter.prepare([*message_texts(history), *message_texts(body["messages"])])
+
     def size(self) -> int:
         """Our count of the next request's tokens, tool definitions included."""
         return self.body()[1]
 
-    def build(self) -> tuple[ModelRequest, int]:
+    def build(self) -> tuple[dict[str, Any], int]:
+        """The body to send (`TurnDialect.chat`) and our count of it."""
         body, estimate = self.body()
         self.sent = (body, estimate)
         self.meter(estimate, "estimate")
-        settings = self.link.settings
-        return Endpoint.of(settings, self.link.transport).chat_request(body), estimate
+        return body, estimate
 
     def meter(self, used: int, source: str) -> None:
         """The meter, with the AGENTS.md layer's own share when there is one."""
@@ -128,7 +135,7 @@ class NextRequest:
         """The stated window bounds this turn and later ones; the stated size is the server's count of
         what we sent, so ours is scaled to it from now on (docs/protocol.md, "Context windows that
         shrink")."""
-        key = model_key(self.link.settings)
+        key = self.link.model_link.key
         if overflow.window:
             counts.learn_window(key, overflow.window)
             self.budget.window = min(self.budget.window, overflow.window)
@@ -169,13 +176,26 @@ def request_body(
     counter: TokenCounter,
 ) -> tuple[dict[str, Any], int]:
     """`history` is the windowed history (`budget.window`); without tools it goes as plain text."""
+    body = wire_body(model, dialect, tools, history, system=system, forced=forced)
+    return body, body_size(body, counter)
+
+
+def wire_body(
+    model: str,
+    dialect: str,
+    tools: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    *,
+    system: str,
+    forced: str | None,
+) -> dict[str, Any]:
+    """The request's body (not counted)."""
     if not tools:
         dialect, history = "native", flatten(history)
     extra: dict[str, Any] = {}
     if forced and dialect == "native" and tools:
         extra["tool_choice"] = {"type": "function", "function": {"name": forced}}
-    body = build_request(model, dialect, history, tools, system=system, extra=extra)
-    return body, body_size(body, counter)
+    return build_request(model, dialect, history, tools, system=system, extra=extra)
 
 
 def body_size(body: dict[str, Any], counter: TokenCounter) -> int:

@@ -22,8 +22,10 @@ BRIEFS = {
     "move_file": "Move a file or folder; a destination ending in '/' moves it inside.",
     "rename_file": "Rename in place: new_name is a name, not a path.",
     "create_folder": "Create a folder and any missing parents.",
-    "browser_js_eval": "Run JavaScript in a sandbox (no network, no files); returns the last expression "
-    "and the console. Use it for calculations.",
+    "browser_js_eval": "Run JavaScript in a sandbox (no network); returns the last expression and the "
+    'console. Use it for calculations; `await import("/src/x.js")` loads a workspace module.',
+    "preview_page": "Open a workspace HTML page in the preview; returns its title, visible text, console "
+    "and uncaught errors (file:line).",
     "shell_exec": "Run a bash-like command over a copy of the workspace files; changes are written back.",
     "conversation_summary": "Save a summary of the conversation (Goal:, Done:, To do:) to replace older "
     "messages.",

@@ -7,6 +7,7 @@ the output it reads is capped, keeping the head and the tail.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import Field
@@ -56,9 +57,36 @@ class EvalArgs(ToolArgs):
     )
 
 
+MODULE_SUFFIXES = (".js", ".mjs", ".json")
+MODULE_BYTES = 4 * 1024 * 1024  # workspace modules handed to one eval at most
+
+
+async def _module_files(context: ToolContext, code: str) -> dict[str, str]:
+    """The workspace's JS and JSON files when the code imports something (`import("/src/x.js")`)."""
+    if not re.search(r"\bimport\s*\(", code):
+        return {}
+    files: dict[str, str] = {}
+    budget = MODULE_BYTES
+    for entry in await context.workspace.list("/", recursive=True, details=True):
+        path = str(entry["path"])
+        if entry["kind"] != "file" or entry.get("binary") or not path.endswith(MODULE_SUFFIXES):
+            continue
+        if entry.get("size", 0) > budget:
+            continue
+        text = await context.workspace.read_text(path)
+        if text is not None:
+            budget -= len(text.encode())
+            files[path] = text
+    return files
+
+
 async def browser_js_eval(context: ToolContext, args: EvalArgs) -> ToolResult:
     limit = context.settings.output_chars
-    result = await run_in_sandbox(context, "js", {"code": args.code}, context.settings.eval_timeout_ms)
+    payload: dict[str, Any] = {"code": args.code}
+    files = await _module_files(context, args.code)
+    if files:
+        payload["files"] = files
+    result = await run_in_sandbox(context, "js", payload, context.settings.eval_timeout_ms)
     logs = [log for log in result.get("logs") or [] if isinstance(log, dict)]
     console = cap_text("\n".join(f"[{log.get('level', 'log')}] {log.get('text', '')}" for log in logs), limit)
     shown = f"\nconsole:\n{console}" if console else ""
@@ -117,17 +145,18 @@ def _output(result: dict[str, Any], limit: int) -> tuple[int, list[str]]:
 BROWSER_JS_EVAL = prose(
     """Run JavaScript in a sandboxed browser frame and get the value of the last expression
 (awaited when it is a promise) and the console output. Use it for calculations and data processing
-instead of working them out by hand. The frame has no network, no access to the page, and no access to
-the workspace files; long runs are stopped after a time limit."""
+instead of working them out by hand. The frame has no network and no access to the page; it can import the
+workspace's JavaScript modules by absolute path (`const m = await import("/src/math.js")`), which
+import each other relatively. Long runs are stopped after a time limit."""
 )
 
 SHELL_EXEC = prose(
     """Run a bash-like shell command (pipes, redirects, grep, sed, awk, find, sort, wc, jq,
-python3, ...) in a sandbox over a copy of the workspace text files, from the root folder '/'. Files the
-command creates, changes or deletes are written back to the workspace, recorded so the user can undo
-them. Returns the exit code, stdout and stderr (long output is cut in the middle). No network. Binary
-files are not available; in a very large workspace, only the files named in the command (and what
-fits after them) are given."""
+python3, pytest, ...) in a sandbox over a copy of the workspace text files, from the root folder '/'.
+Files the command creates, changes or deletes are written back to the workspace (caches such as
+__pycache__ and .pytest_cache are not), recorded so the user can undo them. Returns the exit code,
+stdout and stderr (long output is cut in the middle). No network. Binary files are not available; in
+a very large workspace, only the files named in the command (and what fits after them) are given."""
 )
 
 TOOLS = [

@@ -11,7 +11,8 @@ applied as ONE recorded change (`Workspace.apply_changes`) under the current tur
 of it, or of the turn, takes the whole run back. A file is not overwritten when the command could not
 have seen its content: when it changed in the workspace while the command ran, or when it was not
 given (binary, or over the budget) — a `>>` append would otherwise replace it whole. A removed folder
-that still holds files the shell was not given is kept.
+that still holds files the shell was not given is kept. What tools write for themselves (`__pycache__`,
+`.pytest_cache`) never comes back: a run's files and folders there are dropped (`is_cache`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ NOT_SEEN = (
     "it was not given to the shell (binary or over the size budget), so the command did not see its "
     "content; not overwritten"
 )
+# Folders that tools fill for themselves (bytecode, pytest's cache): never written back into the workspace.
+CACHE_FOLDERS = frozenset({"__pycache__", ".pytest_cache"})
 _LISTS = {  # (kind, op) of a recorded version -> the Applied list that reports it
     ("file", "create"): "created",
     ("file", "write"): "modified",
@@ -177,11 +180,13 @@ async def apply(
     changed = result.get("changed") or {}
     for raw, text in changed.items():
         for path in _paths(applied, [raw]):
+            if is_cache(path):
+                continue
             if path in staged.existing and path not in staged.files:
                 applied.skipped.append((path, NOT_SEEN))
             else:
                 changes.writes[path] = str(text)
-    changes.folders = _paths(applied, result.get("created_dirs") or [])
+    changes.folders = [p for p in _paths(applied, result.get("created_dirs") or []) if not is_cache(p)]
     changes.removed_folders = _paths(applied, result.get("deleted_dirs") or [])
     changes.seen = {path: staged.files.get(path) for path in [*changes.deletes, *changes.writes]}
     if not (changes.deletes or changes.writes or changes.folders or changes.removed_folders):
@@ -192,6 +197,11 @@ async def apply(
         getattr(applied, _LISTS[version.kind, version.op]).append(version.path)
     applied.skipped += [(skip.path, skip.reason) for skip in change.skipped]
     return applied
+
+
+def is_cache(path: str) -> bool:
+    """Whether a workspace path lies in a folder that tools fill for themselves (CACHE_FOLDERS)."""
+    return any(part in CACHE_FOLDERS for part in path.split("/"))
 
 
 def _paths(applied: Applied, raws: list[Any]) -> list[str]:

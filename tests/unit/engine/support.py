@@ -10,11 +10,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from agentlite.commands import SendMessage
 from agentlite.demo.replies import Step, chunk, encode, text_reply
+from agentlite.editor_state import EditorState
 from agentlite.engine import Engine
 from agentlite.engine.chat_events import KINDS
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
 from agentlite.engine.strategy import Backoff
+from agentlite.engine.turn_deps import TurnOptions
 from agentlite.errors import ErrorType, ModelError
 from agentlite.settings import Settings
 from agentlite.tools.registry import Risk, Tool, ToolRegistry
@@ -93,6 +97,7 @@ class FakeTools:
                 self.tool("delete_file", Risk.DESTRUCTIVE, asks="delete"),
                 self.tool("shell_exec", Risk.EXECUTE, asks="shell"),
                 self.tool("browser_js_eval", Risk.EXECUTE, asks="js"),
+                self.tool("preview_page", Risk.EXECUTE, asks="js"),
                 self.tool("missing_file", Risk.READ, fail=True),
             ]
         )
@@ -158,7 +163,7 @@ class Harness:
     async def turn(self, text: str = "hi", settings: Settings = SETTINGS, **options: Any) -> None:
         chat = self.chat or self.setup()
         assert self.transport is not None
-        chat.start_turn(text, settings, self.transport, **options)
+        chat.start_turn(text, ModelLink.of(settings, self.transport), turn_options(chat, options))
         assert chat.task is not None
         await chat.task
 
@@ -189,6 +194,13 @@ class Harness:
 
     def last_turn_end(self) -> dict[str, Any]:
         return self.of("turn_end")[-1]
+
+
+def turn_options(chat: ChatSession, options: dict[str, Any]) -> TurnOptions:
+    """The page's keys as a send carries them (checked by `SendMessage`); a chat limit goes to the chat."""
+    limits = {k: options.pop(k) for k in ("auto_approve", "max_rounds") if k in options}
+    chat.configure(**limits)
+    return SendMessage.of(chat.id, "", editor=EditorState(), **options).options
 
 
 def answer_when(

@@ -35,6 +35,7 @@ def reason(name: str, arguments: dict[str, Any], existing: set[str] = frozenset(
         ("delete_file", {"path": "/a"}, True),
         ("shell_exec", {}, True),
         ("browser_js_eval", {}, True),
+        ("preview_page", {"path": "/index.html"}, True),
     ],
 )
 def test_the_approval_rules(name: str, arguments: dict[str, Any], asks: bool) -> None:
@@ -45,6 +46,7 @@ def test_reasons_say_what_the_call_does() -> None:
     assert reason("delete_file", {"path": "/a"}) == "This call deletes /a."
     assert "overwrites the existing file /a" in (reason("write_file", {"path": "/a"}, existing={"/a"}) or "")
     assert "JavaScript" in (reason("browser_js_eval", {}) or "")
+    assert reason("preview_page", {"path": "/index.html"}) == reason("browser_js_eval", {})
 
 
 def test_a_batch_of_more_than_ten_file_operations_asks_even_for_creates() -> None:

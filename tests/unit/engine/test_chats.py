@@ -9,6 +9,8 @@ from typing import Any
 from agentlite.demo import demo_transport
 from agentlite.demo.replies import text_reply
 from agentlite.engine import Engine
+from agentlite.engine.model_link import ModelLink
+from agentlite.engine.turn_deps import TurnOptions
 from agentlite.settings import Settings
 from agentlite.transport import ScriptedResponse
 from agentlite.workspace import MemoryStorage, Workspace
@@ -35,11 +37,11 @@ def test_chats_are_saved_and_restored_after_a_reload() -> None:
     async def first_session() -> None:
         engine, _ws = await workspace_engine(backend)
         chat = engine.chat("tab-1", lambda _e: None)
-        chat.start_turn("hello", DEMO, demo_transport(0), mode="agent")
+        chat.start_turn("hello", ModelLink.of(DEMO, demo_transport(0)), TurnOptions(mode="agent"))
         assert chat.task is not None
         await chat.task
         other = engine.chat("tab-2", lambda _e: None)
-        other.start_turn("hello again", DEMO, demo_transport(0), mode="chat")
+        other.start_turn("hello again", ModelLink.of(DEMO, demo_transport(0)), TurnOptions(mode="chat"))
         assert other.task is not None
         await other.task
         await engine.save_tabs(["tab-2", "tab-1"], "tab-1")
@@ -66,14 +68,14 @@ def test_a_restored_chat_continues_with_its_history_and_new_turn_ids() -> None:
     async def scenario() -> tuple[list[str], int]:
         engine, _ws = await workspace_engine(backend)
         chat = engine.chat("t", lambda _e: None)
-        chat.start_turn("hello", DEMO, demo_transport(0))
+        chat.start_turn("hello", ModelLink.of(DEMO, demo_transport(0)))
         assert chat.task is not None
         await chat.task
         first_turn = chat.messages[0].turn
         engine2, _ws2 = await workspace_engine(backend)
         await engine2.restore(lambda _c: lambda _e: None)
         again = engine2.sessions["t"]
-        again.start_turn("hello", DEMO, demo_transport(0))
+        again.start_turn("hello", ModelLink.of(DEMO, demo_transport(0)))
         assert again.task is not None
         await again.task
         return [str(first_turn), str(again.messages[2].turn)], len(again.messages)
@@ -89,7 +91,7 @@ def test_closing_a_tab_forgets_it() -> None:
     async def scenario() -> list[Any]:
         engine, _ws = await workspace_engine(backend)
         chat = engine.chat("gone", lambda _e: None)
-        chat.start_turn("hello", DEMO, demo_transport(0))
+        chat.start_turn("hello", ModelLink.of(DEMO, demo_transport(0)))
         assert chat.task is not None
         await chat.task
         await engine.close_chat("gone")
@@ -107,7 +109,7 @@ def test_every_agent_change_is_attributed_to_its_turn() -> None:
             "/src/App.tsx", "export default function App() {\n  return <h1>Old</h1>;\n}\n"
         )
         chat = engine.chat("c", lambda _e: None)
-        chat.start_turn("change the title of App.tsx to 'New'", DEMO, demo_transport(0))
+        chat.start_turn("change the title of App.tsx to 'New'", ModelLink.of(DEMO, demo_transport(0)))
         assert chat.task is not None
         await chat.task
         turn = str(chat.messages[0].turn)
@@ -126,8 +128,8 @@ def test_two_tabs_run_at_once_and_share_the_workspace_through_its_locks() -> Non
         seen: list[str] = []
         a = engine.chat("a", lambda e: seen.append(f"a:{e['kind']}"))
         b = engine.chat("b", lambda e: seen.append(f"b:{e['kind']}"))
-        a.start_turn("Create a Button component", DEMO, demo_transport(0))
-        b.start_turn("write a long file", DEMO, demo_transport(0))
+        a.start_turn("Create a Button component", ModelLink.of(DEMO, demo_transport(0)))
+        b.start_turn("write a long file", ModelLink.of(DEMO, demo_transport(0)))
         assert a.task is not None and b.task is not None
         await asyncio.gather(a.task, b.task)
         states = [a.state.value, b.state.value]
@@ -180,7 +182,7 @@ def test_a_storage_failure_does_not_break_the_chat() -> None:
         engine, _ws = await workspace_engine(backend)
         backend.fail_commit(kind="quota")
         chat = engine.chat("c", events.append)
-        chat.start_turn("hello", DEMO, demo_transport(0))
+        chat.start_turn("hello", ModelLink.of(DEMO, demo_transport(0)))
         assert chat.task is not None
         await chat.task
         return chat.state.value
@@ -196,11 +198,11 @@ def test_memory_is_taken_from_plain_statements_and_offered_later() -> None:
         engine, _ws = await workspace_engine(backend)
         transport = demo_transport(0)
         chat = engine.chat("c", lambda _e: None)
-        chat.start_turn("remember that the deploy target is Netlify", SETTINGS, transport)
+        chat.start_turn("remember that the deploy target is Netlify", ModelLink.of(SETTINGS, transport))
         assert chat.task is not None
         await chat.task
         other = engine.chat("d", lambda _e: None)
-        other.start_turn("where do we deploy?", SETTINGS, transport)
+        other.start_turn("where do we deploy?", ModelLink.of(SETTINGS, transport))
         assert other.task is not None
         await other.task
         return str(transport.requests[-1].body)
@@ -225,8 +227,8 @@ def test_two_tabs_editing_the_same_file_take_turns() -> None:
     other = ScriptedTransport.of(calls(("edit_file", {"path": "/x"})), say("b done"))
 
     async def scenario() -> int:
-        first.start_turn("edit", SETTINGS, h.transport)  # type: ignore[arg-type]
-        second.start_turn("edit too", SETTINGS, other)
+        first.start_turn("edit", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
+        second.start_turn("edit too", ModelLink.of(SETTINGS, other))
         await until(lambda: h.tools.active == 1 and h.engine is not None and h.engine.locks.busy("/x"))
         for _ in range(50):
             await asyncio.sleep(0)
@@ -248,7 +250,7 @@ def test_at_mentions_attach_existing_files() -> None:
         await workspace.write_text("/docs/spec.md", "THE SPEC")
         transport = demo_transport(0)
         chat = engine.chat("c", lambda _e: None)
-        chat.start_turn("what does @docs/spec.md say? and @missing.txt", DEMO, transport)
+        chat.start_turn("what does @docs/spec.md say? and @missing.txt", ModelLink.of(DEMO, transport))
         assert chat.task is not None
         await chat.task
         assert [r.path for r in chat.memo.pinned] == ["/docs/spec.md"]
@@ -289,7 +291,9 @@ def test_a_turn_is_saved_round_by_round_not_only_at_its_end() -> None:
     async def scenario() -> tuple[list[str], list[str]]:
         engine, _ws = await workspace_engine(backend)
         chat = engine.chat("tab-1", lambda _e: None)
-        chat.start_turn("create a Button component", DEMO, demo_transport(0.05), mode="agent")
+        chat.start_turn(
+            "create a Button component", ModelLink.of(DEMO, demo_transport(0.05)), TurnOptions(mode="agent")
+        )
         seen: list[list[str]] = []
         while chat.task is not None and not chat.task.done():
             record = backend.data["chats"].get("chat:tab-1")
@@ -311,7 +315,7 @@ def test_closing_a_tab_mid_turn_deletes_it_for_good_and_silences_it() -> None:
     async def scenario() -> int:
         chat = h.setup(storage=backend)
         assert h.engine is not None and h.transport is not None
-        chat.start_turn("go", SETTINGS, h.transport)
+        chat.start_turn("go", ModelLink.of(SETTINGS, h.transport))
         await until(lambda: len(h.of("text")) >= 3)  # the second round streams; the first was saved
         assert "chat:c1" in backend.data["chats"]
         await h.engine.close_chat("c1")

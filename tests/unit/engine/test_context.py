@@ -15,6 +15,7 @@ from agentlite.engine.budget import (
     window,
 )
 from agentlite.engine.history import Message
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.prompt import Reference
 from agentlite.engine.tokens import TokenCounter
 from tests.unit.engine.support import Harness, calls, say
@@ -190,7 +191,7 @@ def test_the_conversation_summary_tool_stores_the_models_summary() -> None:
         engine = Engine(workspace=workspace)
         chat = engine.chat("c", lambda _e: None)
         transport = ScriptedTransport.of(calls(("conversation_summary", {"summary": summary})), say("Noted."))
-        chat.start_turn("summarize please", Settings(dialect="native"), transport)
+        chat.start_turn("summarize please", ModelLink.of(Settings(dialect="native"), transport))
         assert chat.task is not None
         await chat.task
         return chat.memo.summary, chat.memo.summary_covers

@@ -10,6 +10,7 @@ import pytest
 
 from agentlite.demo import DemoModel
 from agentlite.engine import Engine
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.strategy import Backoff
 from agentlite.events import TextDelta
 from agentlite.sandbox import ScriptedSandbox, js_result
@@ -17,6 +18,7 @@ from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS, StreamDecoder
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
+from tests.unit.engine.support import turn_options
 
 APP = "export default function App() {\n  return <h1>Old Title</h1>;\n}\n"
 
@@ -69,7 +71,9 @@ def run(
 
         chat = engine.chat("demo", emit)
         chat.configure(auto_approve=["js"])
-        chat.start_turn(text, Settings(dialect=dialect), paced_demo(), **options)
+        chat.start_turn(
+            text, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, options)
+        )
         assert chat.task is not None
         await chat.task
         return events, workspace

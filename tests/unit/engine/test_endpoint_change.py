@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from agentlite.engine.model_link import ModelLink
 from agentlite.transport import ScriptedTransport
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, http, say
 
@@ -16,7 +17,7 @@ def test_the_retry_after_an_auth_error_uses_the_newly_saved_key() -> None:
 
     def save_key_then_retry(chat: Any, _event: dict[str, Any]) -> None:
         assert h.engine is not None
-        h.engine.endpoint_changed(fixed, later)
+        h.engine.endpoint_changed(ModelLink.of(fixed, later))
         chat.decide("retry")
 
     h.on_event = answer_when("decision", save_key_then_retry)(h)

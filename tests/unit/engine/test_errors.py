@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from agentlite.demo.replies import text_reply
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
 from agentlite.transport import ScriptedResponse
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, calls, dropped, http, say
@@ -197,7 +198,7 @@ def test_a_decision_waits_until_the_user_answers(monkeypatch: pytest.MonkeyPatch
     chat: ChatSession = h.setup()
 
     async def scenario() -> None:
-        chat.start_turn("hi", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("hi", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: bool(h.of("decision")))
         assert chat.busy and chat.state.value == "error"
         assert not chat.decide("nonsense")

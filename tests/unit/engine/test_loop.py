@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import DEFAULT_MAX_ROUNDS
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, calls, cut, say, until
 
@@ -201,9 +202,9 @@ def test_a_new_message_dismisses_a_loop_question() -> None:
 
     async def scenario() -> None:
         assert h.transport is not None
-        chat.start_turn("loop", SETTINGS, h.transport)
+        chat.start_turn("loop", ModelLink.of(SETTINGS, h.transport))
         await until(lambda: bool(h.of("decision")))
-        chat.start_turn("something else", SETTINGS, h.transport)
+        chat.start_turn("something else", ModelLink.of(SETTINGS, h.transport))
         assert chat.task is not None
         await chat.task
 
@@ -229,7 +230,7 @@ def test_each_reply_is_recorded_once_even_in_the_memory_of_a_freed_one() -> None
     harness = Harness()
     chat = harness.setup()
     assert harness.transport is not None
-    records = chat.new_turn("hi", SETTINGS, harness.transport, TurnOptions()).records
+    records = chat.new_turn("hi", ModelLink.of(SETTINGS, harness.transport), TurnOptions()).records
     first = Reply(text=["first round"], received=True)
     records.record_reply(first, "done", [])
     del first

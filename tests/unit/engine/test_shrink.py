@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from agentlite.engine.history import Message
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
 from agentlite.engine.shrink import SAFETY, SHRINK_UNSTATED, Overflow, stated_overflow
 from agentlite.engine.tokens import TokenCounter
@@ -181,7 +182,7 @@ def _cancelling(h: Harness) -> Harness:
 
 
 async def _turn(chat: ChatSession, transport: ScriptedTransport, text: str) -> None:
-    chat.start_turn(text, SETTINGS, transport)
+    chat.start_turn(text, ModelLink.of(SETTINGS, transport))
     assert chat.task is not None
     await chat.task
 

@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from agentlite.demo.replies import text_reply
+from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
 from agentlite.transport import ModelRequest, ScriptedResponse
 from tests.unit.engine.support import SETTINGS, Harness, calls, http, say, until
@@ -17,7 +18,7 @@ def stop_when(h: Harness, ready: Any, responses: Any) -> Harness:
     chat: ChatSession = h.setup()
 
     async def scenario() -> None:
-        chat.start_turn("go", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("go", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: ready(h))
         chat.stop()
         assert chat.task is not None
@@ -84,7 +85,7 @@ def test_stop_while_code_runs_cancels_it_cleanly() -> None:
     chat.configure(auto_approve=["shell"])
 
     async def scenario() -> None:
-        chat.start_turn("go", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("go", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: any(e.get("status") == "executing" for e in h.of("tool_status")))
         chat.stop()
         assert chat.task is not None
@@ -119,7 +120,7 @@ def test_stop_while_waiting_to_retry() -> None:
     h.engine.sleep = slow_sleep
 
     async def scenario() -> None:
-        chat.start_turn("go", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("go", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: bool(h.of("retry")))
         chat.stop()
         assert chat.task is not None
@@ -155,7 +156,7 @@ def test_stop_while_planning_a_summary() -> None:
     h.transport = ScriptedTransport(respond)
 
     async def scenario() -> None:
-        chat.start_turn("go", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("go", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: len(h.transport.requests) == 1 if h.transport else False)
         assert chat.state.value == "planning"
         chat.stop()
@@ -172,9 +173,9 @@ def test_a_new_message_while_deciding_skips_the_decision_and_runs_next() -> None
     chat = h.setup()
 
     async def scenario() -> None:
-        chat.start_turn("first", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("first", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: bool(h.of("decision")))
-        chat.start_turn("second", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("second", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         assert chat.task is not None
         await chat.task
 
@@ -200,8 +201,8 @@ def test_stop_also_stops_a_turn_queued_behind_the_running_one() -> None:
     chat = h.setup()
 
     async def scenario() -> None:
-        chat.start_turn("first", SETTINGS, h.transport)  # type: ignore[arg-type]
-        chat.start_turn("second", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("first", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
+        chat.start_turn("second", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: "requesting" in h.states())
         first, second = list(chat.tasks)
         chat.stop()
@@ -219,7 +220,7 @@ def test_a_second_stop_does_not_cut_the_clean_up_short() -> None:
     chat = h.setup()
 
     async def scenario() -> None:
-        chat.start_turn("go", SETTINGS, h.transport)  # type: ignore[arg-type]
+        chat.start_turn("go", ModelLink.of(SETTINGS, h.transport))  # type: ignore[arg-type]
         await until(lambda: any(e.get("status") == "executing" for e in h.of("tool_status")))
         chat.stop()
         await until(lambda: chat.turn is not None and chat.turn.winding_down)

@@ -35,6 +35,7 @@ CONTRACT = {  # docs/contract.md, tool names: canonical name -> aliases
     "create_folder": [],
     "browser_js_eval": [],
     "shell_exec": [],
+    "preview_page": [],
     "conversation_summary": [],
     "edit_current_editor_document": [],
 }
@@ -58,6 +59,7 @@ REQUIRED = {
     "create_folder": ["path"],
     "browser_js_eval": ["code"],
     "shell_exec": ["command"],
+    "preview_page": [],
     "conversation_summary": ["summary"],
     "edit_current_editor_document": ["content"],
 }
@@ -66,7 +68,7 @@ RISKS = {
     Risk.CREATE: {"create_file", "create_folder"},
     Risk.MODIFY: {"edit_file", "move_file", "rename_file", "write_file", "edit_current_editor_document"},
     Risk.DESTRUCTIVE: {"delete_file"},
-    Risk.EXECUTE: {"browser_js_eval", "shell_exec"},
+    Risk.EXECUTE: {"browser_js_eval", "shell_exec", "preview_page"},
 }
 
 

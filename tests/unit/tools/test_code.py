@@ -300,3 +300,37 @@ async def test_shell_validation_and_resource() -> None:
 
     tool = default_registry().get("shell_exec")
     assert tool is not None and tool.resource(ShellArgs(command="ls")) == "sandbox"
+
+
+async def test_eval_hands_the_workspace_modules_only_when_the_code_imports() -> None:
+    seen: list[dict[str, Any]] = []
+
+    def handler(_kind: str, payload: dict[str, Any], _timeout: int) -> dict[str, Any]:
+        seen.append(payload)
+        return {"value": "3", "type": "number", "logs": [], "error": None}
+
+    files = {"src/math.js": "export const add = (a, b) => a + b;\n", "src/x.txt": "no", "d.json": "{}"}
+    context = await with_sandbox(ScriptedSandbox(handler), files)
+    await call(context, "browser_js_eval", code="1 + 2")
+    await call(context, "browser_js_eval", code='(await import("/src/math.js")).add(1, 2)')
+    assert "files" not in seen[0]
+    assert seen[1]["files"] == {"/src/math.js": files["src/math.js"], "/d.json": "{}"}
+
+
+async def test_what_pytest_and_python_write_for_themselves_never_comes_back() -> None:
+    run = shell_result(
+        changed={
+            "/src/calc.py": "def add(a, b):\n    return a + b\n",
+            "/.pytest_cache/v/cache/lastfailed": "{}",
+            "/.pytest_cache/README.md": "# pytest cache directory #\n",
+            "/src/__pycache__/calc.cpython-314.pyc": "x",
+        },
+        created_dirs=["/.pytest_cache", "/.pytest_cache/v", "/src/__pycache__", "/reports"],
+    )
+    context = await with_sandbox(answering(run))
+    result = await call(context, "shell_exec", command="pytest")
+    workspace = context.workspace
+    assert result.ok and result.data["created"] == ["/src/calc.py"] and result.data["folders"] == ["/reports"]
+    for path in ("/.pytest_cache", "/.pytest_cache/README.md", "/src/__pycache__"):
+        assert not await workspace.exists(path), path
+    assert ".pytest_cache" not in result.message and "__pycache__" not in result.message

@@ -7,6 +7,7 @@ import { installDocument } from "./js-document.js";
 import { servePort } from "./runtime-port.js";
 import { cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
 import { consoleText, inspect } from "./repr.js";
+import { linkWorkspaceImports } from "./workspace-modules.js";
 
 // console method -> the level it is reported under
 const LEVELS = {
@@ -53,18 +54,22 @@ function record(level, text) {
   current.logs.push({ level, text });
 }
 
-async function evaluate({ code }) {
+// payload.files: {path: text} of the workspace's modules, for `import("/src/x.js")` in the code.
+async function evaluate({ code, files }) {
   if (typeof code !== "string") throw new Error("payload.code must be a string");
   current = { logs: [], size: 0, full: false };
   const capture = current;
+  let linked = { code, urls: [] };
   try {
-    let value = compile(code)();
+    linked = linkWorkspaceImports(code, files);
+    let value = compile(linked.code)();
     if (value && typeof value.then === "function") value = await value;
     return { value: cap(safely(() => inspect(value))), type: typeOf(value), logs: capture.logs, error: null };
   } catch (err) {
     return { value: null, type: null, logs: capture.logs, error: describeError(err) };
   } finally {
     current = null;
+    for (const url of linked.urls) URL.revokeObjectURL(url);
   }
 }
 

@@ -1,5 +1,5 @@
-// Python inside the shell sandbox frame: `python`, `python3`, `pip` and `pip3` commands for the
-// shell, backed by a Pyodide that starts on first use in this frame (never in the agent worker).
+// Python inside the shell sandbox frame: `python`, `python3`, `pip`, `pip3` and `pytest` commands for
+// the shell, backed by a Pyodide that starts on first use in this frame (never in the agent worker).
 //
 // The frame has no network. Pyodide's files come from the host by name: a fetch() shim answers every
 // URL under INDEX_URL with bytes the host handed over; any other URL goes to the real fetch, which
@@ -32,6 +32,7 @@ export function pythonCommands(run) {
     defineCommand("python3", python),
     defineCommand("pip", pip),
     defineCommand("pip3", pip),
+    defineCommand("pytest", (args, ctx) => pytestCommand(run, args, ctx)),
   ];
 }
 
@@ -42,6 +43,13 @@ export function pythonStarted() {
 // `python -c CODE ...` as a direct call (the "python" kind), on a given shell file system.
 export function runPythonCode(run, code, argv, ctx) {
   return pythonCommand(run, ["-c", code, ...argv], ctx);
+}
+
+// `pytest ARGS` as its installed command runs: like `python -m pytest` but without the working
+// directory on sys.path. Its wheels load on this first use (they are in the lock, see loadImports).
+async function pytestCommand(run, args, ctx) {
+  const py = await start(run);
+  return executeGuarded(run, py, { mode: "entry", target: "pytest", argv: ["pytest", ...args] }, ctx);
 }
 
 async function pythonCommand(run, args, ctx) {
@@ -59,6 +67,11 @@ async function pythonCommand(run, args, ctx) {
     ctx = { ...ctx, stdin: "" };
   }
   const py = await start(run);
+  return executeGuarded(run, py, parsed, ctx);
+}
+
+// Run under the run's own deadline, if it has one; a run the deadline stopped is marked timed out.
+async function executeGuarded(run, py, parsed, ctx) {
   const result = await py.execute(parsed, ctx, secondsLeft(run));
   if (result.exitCode === undefined) {
     // the driver's None: its deadline stopped the code
@@ -204,7 +217,7 @@ class Python {
         return; // a missing script is reported by Python itself
       }
     }
-    if (parsed.mode === "module") source = `import ${parsed.target}`;
+    if (parsed.mode === "module" || parsed.mode === "entry") source = `import ${parsed.target}`;
     await this.pyodide.loadPackagesFromImports(source, {
       messageCallback: () => {},
       errorCallback: (message) => err.write(new TextEncoder().encode(`${message}\n`)),
@@ -249,7 +262,7 @@ class Python {
       }
     }
     for (const path of placed.keys()) {
-      if (!seen.has(path)) await fs.rm(path, { force: true });
+      if (!seen.has(path) && !this.pythonOwns(path)) await fs.rm(path, { force: true });
     }
   }
 

@@ -23,7 +23,7 @@ async function runShell(payload, run) {
   if (typeof payload.command !== "string" || !payload.command.trim()) {
     throw new Error("payload.command must be a non-empty string");
   }
-  const usesPython = /\b(python3?|pip3?)\b/.test(payload.command);
+  const usesPython = /\b(python3?|pip3?|pytest)\b/.test(payload.command);
   const session = await openSession(payload, run, usesPython);
   const result = await session.bash.exec(payload.command, { cwd: session.cwd });
   if (session.run.timedOut) throw new RunTimedOut(run.timeoutMs);

@@ -22,6 +22,7 @@ export function describeAction(name, args = {}, stat = null) {
   const facts = toolFacts(name);
   const path = (facts?.path && args[facts.path]) || "";
   const counts = stat ? ` (+${stat.added} −${stat.removed})` : "";
+  if (facts?.name === "preview_page") return `Open the preview of ${args.path || "/index.html"} (runs its scripts)`;
   if (facts?.kind === "run") return `Run in the sandbox: ${firstLine(args[facts.content])}`;
   switch (facts?.name) {
     case "delete_file":

@@ -147,8 +147,9 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
     clearTimeout(timer);
     timer = null;
     saving += 1;
+    const base = mirror.data; // the text the typing started from: the worker merges a write made since
     mirror.data = view.state.doc.toString();
-    return onSave(path, mirror.data).finally(() => {
+    return onSave(path, mirror.data, base).finally(() => {
       saving -= 1;
     });
   }

@@ -28,8 +28,8 @@ export function createFilesView(
   }
 
   const editor = createEditorView(editorHost, {
-    onSave: (path, text) =>
-      call("writeText", { path, text }).catch((err) => say(`Saving ${path} failed: ${err.message}`, true)),
+    onSave: (path, text, base) =>
+      call("writeText", { path, text, base }).catch((err) => say(`Saving ${path} failed: ${err.message}`, true)),
     onSelect,
   });
   const history = createHistoryView(root.querySelector("[data-testid=history-panel]"), { call });

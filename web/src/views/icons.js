@@ -36,6 +36,7 @@ const TOOL_ICON = {
   create_folder: "folder",
   browser_js_eval: "run",
   shell_exec: "shell",
+  preview_page: "run",
   conversation_summary: "note",
 };
 

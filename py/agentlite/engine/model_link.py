@@ -1,0 +1,38 @@
+"""The model a turn talks to: the endpoint (URL, key, headers, bound transport), the model's name, the
+dialect the user chose (`auto` or one of them) and the window the page knows for it.
+
+The service builds one whenever the page applies its settings or learns the model's window, never one
+per request; a turn sends every round with `link.endpoint.chat(body)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agentlite.endpoint import Endpoint
+from agentlite.settings import Settings
+from agentlite.transport import ModelTransport
+
+
+@dataclass(frozen=True)
+class ModelLink:
+    endpoint: Endpoint
+    model: str
+    dialect: str  # the user's choice: "auto" or a dialect (a turn resolves `auto`)
+    base_url: str = ""  # as the settings name it: the key of the per-endpoint memories
+    window: int | None = None  # the context window for turns (None: the chat's own setting)
+
+    @classmethod
+    def of(cls, settings: Settings, transport: ModelTransport, window: int | None = None) -> ModelLink:
+        return cls(
+            Endpoint.of(settings, transport), settings.model, settings.dialect, settings.base_url, window
+        )
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(base URL, model): what the `auto` dialect memory and the stated windows are keyed by."""
+        return (self.base_url, self.model)
+
+    @property
+    def transport(self) -> ModelTransport:
+        return self.endpoint.transport

@@ -1,0 +1,73 @@
+"""preview_page: the agent sees the web page it built (docs/preview.md).
+
+The page opens (or reloads) its Preview panel on `path` and reports the page's title, its visible text,
+its console lines and its uncaught errors with file:line. It runs the page's code, so it is an execute
+tool and asks for approval where browser_js_eval does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from agentlite.tools.code import run_in_sandbox
+from agentlite.tools.common import ToolArgs, cap_text, prose
+from agentlite.tools.context import ToolContext
+from agentlite.tools.registry import Risk, Tool
+from agentlite.tools.result import ToolErrorType, ToolResult
+
+TEXT_CHARS = 4_000  # the visible text the model reads
+PREVIEW_TIMEOUT_MS = 30_000
+
+
+class PreviewArgs(ToolArgs):
+    path: str = Field(
+        default="/index.html", description="The workspace HTML file to open, e.g. '/index.html'."
+    )
+
+
+async def preview_page(context: ToolContext, args: PreviewArgs) -> ToolResult:
+    path = args.path if args.path.startswith("/") else f"/{args.path}"
+    result = await run_in_sandbox(context, "preview", {"path": path}, PREVIEW_TIMEOUT_MS)
+    return report(path, result, context.settings.output_chars)
+
+
+def report(path: str, result: dict[str, Any], limit: int) -> ToolResult:
+    """The tool's answer from the page's report: state, title, text, console, errors."""
+    state = str(result.get("state") or "error")
+    logs = [log for log in result.get("logs") or [] if isinstance(log, dict)]
+    errors = [str(e) for e in result.get("errors") or []]
+    console = "\n".join(f"[{log.get('level', 'log')}] {log.get('text', '')}" for log in logs)
+    parts = [f"preview of {path}: {state}"]
+    if result.get("message"):
+        parts.append(str(result["message"]))
+    parts.append(f"title: {result.get('title') or '(none)'}")
+    parts.append(f"--- visible text ---\n{cap_text(str(result.get('text') or ''), TEXT_CHARS) or '(none)'}")
+    parts.append(f"--- console ({len(logs)} lines) ---\n{cap_text(console, limit) or '(empty)'}")
+    if errors:
+        parts.append(f"--- uncaught errors ({len(errors)}) ---\n{cap_text(chr(10).join(errors), limit)}")
+    data = {"state": state, "title": result.get("title") or "", "logs": len(logs), "errors": len(errors)}
+    if state != "ready":
+        message = "\n".join(parts)
+        return ToolResult.failure(ToolErrorType.SANDBOX, message, data)
+    return ToolResult.success("\n".join(parts), data)
+
+
+PREVIEW_PAGE = prose(
+    """Open (or reload) a workspace HTML page in the app's Preview panel, as a browser opens it from a
+folder (scripts, modules, CSS, images, fetch of workspace files; .ts/.tsx/.jsx are transpiled; bare
+react, react-dom/client, preact resolve to shipped copies; no network), and get its title, its visible
+text, its console lines and its uncaught errors with file:line. Use it to check a page you built."""
+)
+
+TOOL = Tool(
+    "preview_page",
+    PREVIEW_PAGE,
+    PreviewArgs,
+    preview_page,
+    Risk.EXECUTE,
+    resource=lambda _args: "preview",
+    content="path",
+    asks="js",  # it runs the page's JavaScript: asked (and auto-approved) like browser_js_eval
+)

@@ -1,0 +1,73 @@
+// The preview's machinery, a bundle of its own (dist/preview.js) that the app loads when the preview is
+// first opened: the frame, the workspace's files, reloads on change, and what preview_page reports.
+import { PreviewFrame } from "./preview-frame.js";
+import { WorkspaceFiles } from "./workspace-files.js";
+
+const RELOAD_DEBOUNCE_MS = 20; // a burst of writes (one tool call, an undo of a turn) is one reload
+const QUIET_MS = 150; // preview_page: the page counts as drawn once its DOM has been still this long
+const QUIET_LIMIT_MS = 3_000;
+const REPORT_LINES = 200;
+
+export function createPreviewer({ slot, call, baseUrl, onLog, onState, onNavigate }) {
+  const files = new WorkspaceFiles(call);
+  let lines = []; // the console lines of the current revision: {level, text, uncaught}
+  let entry = null;
+  let timer = null;
+  const frame = new PreviewFrame({
+    slot,
+    files,
+    baseUrl,
+    onLog: (level, text, uncaught) => {
+      lines.push({ level, text, uncaught });
+      onLog(level, text);
+    },
+    onState,
+    onNavigate,
+  });
+
+  function show(path) {
+    clearTimeout(timer);
+    entry = path;
+    lines = [];
+    return frame.show(path);
+  }
+
+  return {
+    show,
+    entry: () => entry,
+    reload: () => (entry ? show(entry) : Promise.resolve()),
+    // A workspace change: reload the open preview once the burst of writes is over.
+    changed() {
+      if (!entry) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => show(entry), RELOAD_DEBOUNCE_MS);
+    },
+    // The HTML files of the workspace, for the entry chooser.
+    async pages() {
+      const all = await files.load();
+      return [...all.keys()].filter((path) => /\.html?$/i.test(path)).sort();
+    },
+    // preview_page: show `path`, let it draw, and report what it shows and what it said.
+    async report(path) {
+      await show(path);
+      await quiet(frame);
+      const { title, text } = await frame.inspect();
+      const state = frame.iframe?.dataset.state || "error";
+      const errors = lines.filter((line) => line.uncaught).map((line) => line.text);
+      const logs = lines.map(({ level, text: line }) => ({ level, text: line }));
+      return { path, state, title, text, logs: logs.slice(-REPORT_LINES), errors: errors.slice(-REPORT_LINES) };
+    },
+  };
+}
+
+// Wait until the frame's page has stopped changing its text for QUIET_MS (React renders after load).
+async function quiet(frame) {
+  const started = performance.now();
+  let last = null;
+  while (performance.now() - started < QUIET_LIMIT_MS) {
+    const { text } = await frame.inspect();
+    if (text === last) return;
+    last = text;
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  }
+}

@@ -1,0 +1,118 @@
+// Everything the preview frame needs to show one page, built on the app's side: the entry HTML and the
+// CSS with their references as keys, the module graph the page imports (transpiled when it is
+// TypeScript or JSX, specifiers rewritten), the shipped React/Preact copies it uses, and every
+// workspace file as raw bytes for images, fonts and fetch(). The frame turns keys into blob: URLs.
+import { rewriteHtml } from "./page-html.js";
+import { VENDOR, WS, isScript, rewriteCss, rewriteImports } from "./resolve.js";
+
+const TYPES = {
+  html: "text/html",
+  htm: "text/html",
+  css: "text/css",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  json: "application/json",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  avif: "image/avif",
+  ico: "image/x-icon",
+  woff: "font/woff",
+  woff2: "font/woff2",
+  ttf: "font/ttf",
+  otf: "font/otf",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  xml: "application/xml",
+  wasm: "application/wasm",
+};
+
+export function typeOf(path) {
+  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  return TYPES[ext] || "application/octet-stream";
+}
+
+// files: Map<path, {text?: string, bytes?: Uint8Array}>; transpile(path, code) -> Promise<code>;
+// vendor(name) -> Promise<code>. Resolves with the bundle for the frame (see preview.html).
+export async function buildBundle({ entry, files, transpile, vendor }) {
+  const warnings = [];
+  const missing = (text) => warnings.push(text);
+  const has = (path) => files.has(path);
+  const source = files.get(entry);
+  if (!source || source.text === undefined) throw new Error(`${entry} is not a text file in the workspace`);
+  const page = rewriteHtml(source.text, entry, has, missing);
+  const modules = new Map(); // key -> code
+  const pending = [...page.scripts.filter((s) => s.module).map((s) => s.key), ...page.imports];
+  const classic = page.scripts.filter((s) => !s.module).map((s) => s.key);
+  for (const key of classic) if (!modules.has(key)) modules.set(key, await workspaceModule(key, false));
+  while (pending.length) {
+    const key = pending.pop();
+    if (modules.has(key)) continue;
+    const imports = new Set();
+    modules.set(key, "");
+    modules.set(key, await moduleCode(key, imports));
+    for (const next of imports) if (!modules.has(next)) pending.push(next);
+  }
+  const styles = [];
+  for (const [path, file] of files) {
+    if (path.endsWith(".css") && file.text !== undefined) {
+      styles.push({ key: keyFor(path), css: rewriteCss(file.text, path, has, missing) });
+    }
+  }
+  const raw = [];
+  for (const [path, file] of files) {
+    raw.push({ key: keyFor(path), path, type: typeOf(path), data: file.bytes || file.text });
+  }
+  const moduleList = [...modules].map(([key, code]) => ({ key, code }));
+  return { entry, html: page.html, files: raw, modules: moduleList, styles, warnings };
+
+  async function moduleCode(key, imports) {
+    if (key.startsWith(VENDOR)) {
+      const name = key.slice(VENDOR.length + 1);
+      return rewriteImports(await vendor(name), key, () => false, { imports });
+    }
+    return workspaceModule(key, true, imports);
+  }
+
+  async function workspaceModule(key, module, imports) {
+    const path = pathOf(key);
+    const file = files.get(path);
+    if (!file || file.text === undefined || !isScript(path)) return null; // a JSON, CSS or asset import
+    let code = file.text;
+    if (/\.(tsx?|jsx|mts)$/.test(path)) {
+      try {
+        code = await transpile(path, code);
+      } catch (err) {
+        warnings.push(`${path}: ${err.message}`);
+        return `throw new SyntaxError(${JSON.stringify(`${err.message} (${path})`)});`;
+      }
+    }
+    if (!module) return code;
+    try {
+      return rewriteImports(code, path, has, { missing, imports });
+    } catch {
+      return code; // unparsable: the browser reports the syntax error with its line
+    }
+  }
+}
+
+export function keyFor(path) {
+  return WS + encodeURI(path);
+}
+
+export function pathOf(key) {
+  try {
+    return decodeURI(key.slice(WS.length));
+  } catch {
+    return key.slice(WS.length);
+  }
+}

@@ -1,0 +1,164 @@
+// The preview frame's life on the app's side: each reload builds the page's bundle, puts a fresh
+// opaque-origin iframe in place of the last one (web/sandbox/preview.html) and hands it the bundle over
+// a MessageChannel. The frame reports its state, its console lines, its storage and link clicks back.
+import { buildBundle } from "./page-bundle.js";
+import { lexerReady } from "./resolve.js";
+
+const INSPECT_TIMEOUT_MS = 3_000;
+const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
+
+export class PreviewFrame {
+  /**
+   * slot: the element that holds the iframe; files: a WorkspaceFiles; baseUrl: dist/ (holds sandbox/).
+   * @param {{slot: Element, files: import("./workspace-files.js").WorkspaceFiles, baseUrl: string | URL,
+   *   onLog?: (level: string, text: string, uncaught: boolean) => void,
+   *   onState?: (state: {entry: string, state: string, revision: number, message?: string}) => void,
+   *   onNavigate?: (path: string) => void}} options
+   */
+  constructor({ slot, files, baseUrl, onLog = () => {}, onState = () => {}, onNavigate = () => {} }) {
+    this.slot = slot;
+    this.files = files;
+    this.baseUrl = new URL(baseUrl);
+    this.onLog = onLog;
+    this.onState = onState;
+    this.onNavigate = onNavigate;
+    this.loaded = new WeakMap(); // iframe -> Promise of its first load
+    /** @type {HTMLIFrameElement | null} */
+    this.spare = null;
+    this.revision = 0;
+    this.iframe = null;
+    this.port = null;
+    this.storage = { localStorage: {}, sessionStorage: {} };
+    this.vendorText = new Map();
+    this.transpiler = null;
+    this.inspections = new Map();
+    this.nextInspection = 1;
+    this.ready = Promise.resolve();
+  }
+
+  // Show `entry` (a workspace path) afresh; resolves when the page has loaded (or failed to).
+  show(entry) {
+    const revision = ++this.revision;
+    this.ready = this.load(entry, revision).catch((err) => {
+      if (revision === this.revision) this.setState(entry, "error", err.message);
+    });
+    this.ready.then(() => {
+      if (revision === this.revision && !this.spare) this.spare = this.blankFrame();
+    });
+    return this.ready;
+  }
+
+  async load(entry, revision) {
+    const iframe = this.makeFrame(entry, revision);
+    const files = await this.files.load();
+    await lexerReady;
+    const bundle = await buildBundle({
+      entry,
+      files,
+      transpile: (path, code) => this.files.transpile(path, code, () => this.loadTranspiler()),
+      vendor: (name) => this.vendor(name),
+    });
+    if (revision !== this.revision) return;
+    await this.boot(iframe, bundle, revision);
+  }
+
+  // The next reload's frame, loaded ahead while the page is idle: a reload then skips the frame's load.
+  blankFrame() {
+    const iframe = document.createElement("iframe");
+    // A controlled page lets the service worker sandbox the frame by header (offline, a frame
+    // sandboxed by attribute could not load); the attribute follows once it has loaded.
+    const byHeader = Boolean(globalThis.navigator?.serviceWorker?.controller);
+    if (!byHeader) iframe.setAttribute("sandbox", "allow-scripts");
+    iframe.setAttribute("referrerpolicy", "no-referrer");
+    iframe.className = "preview-frame";
+    iframe.hidden = true;
+    this.loaded.set(iframe, new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true })));
+    iframe.src = new URL("sandbox/preview.html", this.baseUrl).href;
+    this.slot.append(iframe);
+    return iframe;
+  }
+
+  makeFrame(entry, revision) {
+    this.port?.close();
+    const iframe = this.spare || this.blankFrame();
+    this.spare = null;
+    iframe.dataset.testid = "preview-frame";
+    iframe.dataset.entry = entry;
+    iframe.dataset.state = "loading";
+    iframe.dataset.revision = String(revision);
+    iframe.title = `Preview of ${entry}`;
+    iframe.hidden = false;
+    if (this.iframe && this.iframe !== iframe) this.iframe.remove();
+    this.iframe = iframe;
+    this.onState({ entry, state: "loading", revision });
+    return iframe;
+  }
+
+  async boot(iframe, bundle, revision) {
+    await this.loaded.get(iframe);
+    if (revision !== this.revision) return;
+    iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    const done = new Promise((resolve) => {
+      this.port.onmessage = (event) => this.receive(event.data, bundle.entry, revision, resolve);
+    });
+    const storage = { local: this.storage.localStorage, session: this.storage.sessionStorage };
+    iframe.contentWindow.postMessage({ type: "agentlite-preview-boot", bundle, storage }, "*", [channel.port2]);
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(resolve, LOAD_TIMEOUT_MS)));
+    await Promise.race([done, late]).finally(() => clearTimeout(timer));
+  }
+
+  receive(message, entry, revision, resolve) {
+    if (!message || typeof message !== "object" || revision !== this.revision) return;
+    if (message.type === "log") this.onLog(String(message.level), String(message.text), message.uncaught === true);
+    else if (message.type === "state") {
+      this.setState(entry, message.state === "ready" ? "ready" : "error", message.message || "");
+      resolve();
+    } else if (message.type === "storage" && message.area in this.storage) {
+      this.storage[message.area] = message.items || {};
+    } else if (message.type === "navigate" && typeof message.path === "string") this.onNavigate(message.path);
+    else if (message.type === "inspected") this.inspections.get(message.id)?.(message);
+  }
+
+  setState(entry, state, message) {
+    if (this.iframe) this.iframe.dataset.state = state;
+    this.onState({ entry, state, revision: this.revision, message });
+  }
+
+  // {title, text} of the page as shown now.
+  inspect() {
+    const id = this.nextInspection++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done({ title: "", text: "" }), INSPECT_TIMEOUT_MS);
+      const done = (answer) => {
+        clearTimeout(timer);
+        this.inspections.delete(id);
+        resolve({ title: String(answer.title || ""), text: String(answer.text || "") });
+      };
+      this.inspections.set(id, done);
+      if (this.port) this.port.postMessage({ type: "inspect", id });
+      else done({});
+    });
+  }
+
+  loadTranspiler() {
+    if (!this.transpiler) {
+      this.transpiler = import(/* the lazily loaded bundle */ new URL("preview-transpiler.js", this.baseUrl).href);
+      this.transpiler.catch(() => (this.transpiler = null));
+    }
+    return this.transpiler;
+  }
+
+  vendor(name) {
+    if (!/^[\w.-]+\.js$/.test(name)) return Promise.reject(new Error(`not a shipped module: ${name}`));
+    if (!this.vendorText.has(name)) {
+      const url = new URL(`preview/vendor/${name}`, this.baseUrl).href;
+      const text = fetch(url).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${url}: HTTP ${r.status}`))));
+      text.catch(() => this.vendorText.delete(name));
+      this.vendorText.set(name, text);
+    }
+    return this.vendorText.get(name);
+  }
+}
