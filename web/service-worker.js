@@ -5,8 +5,10 @@
 // that sha256, so a file of another build (a deploy during the install) fails the install and a cache
 // never mixes builds; the next update check starts over. Activation deletes older builds' caches.
 // A newer worker waits until the page asks it to take over (the page's "update available" notice),
-// so an open page keeps running the build it started with. `BUILD.later` lists files fetched only when
-// first needed (pytest's wheels): they are checked the same way and kept the first time they are asked for.
+// so an open page keeps running the build it started with. `BUILD.later` lists files no page loads before
+// first use (pytest's wheels): the worker keeps them after it has activated, in the background, so after
+// one complete visit every tool works offline while the bytes before `ready` do not grow; one asked for
+// before that is checked the same way and kept then.
 //
 // Only same-origin GETs (and HEADs) of this build's files are answered; everything else, above all the
 // model endpoint (another origin, POST), is left alone: never intercepted, never cached.
@@ -21,7 +23,7 @@ const FRAME_CSP = "sandbox allow-scripts";
 const PARALLEL_FETCHES = 4;
 
 self.addEventListener("install", (event) => event.waitUntil(precache()));
-self.addEventListener("activate", (event) => event.waitUntil(dropOtherBuilds()));
+self.addEventListener("activate", (event) => event.waitUntil(dropOtherBuilds().then(keepLater)));
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "activate-update") self.skipWaiting();
 });
@@ -77,6 +79,20 @@ async function precache() {
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_FETCHES }, fetcher));
+}
+
+// After activation: the files of `BUILD.later`, one at a time (the page may be starting beside it). A file
+// that cannot be had now is left to its first use, which fetches and checks it again.
+async function keepLater() {
+  const cache = await caches.open(BUILD.cache);
+  for (const name of Object.keys(BUILD.later)) {
+    const url = new URL(name, SCOPE).href;
+    try {
+      if (!(await cache.match(url))) await cache.put(url, await verified(url, BUILD.later));
+    } catch (err) {
+      console.info(`agentlite: ${name} is left for its first use:`, err.message);
+    }
+  }
 }
 
 // The file at `url`, fetched past the HTTP cache, only if its bytes are this build's.

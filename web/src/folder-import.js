@@ -1,8 +1,6 @@
 // A local folder into the workspace: its files listed (from a folder input or a drop), then read and sent
 // to the worker in batches (`vfs.importStart`, `vfs.importAdd` …, `vfs.importFinish`), so a folder of
 // 10,000 files never freezes the page and still lands as ONE recorded change.
-import { toBase64 } from "./views/download.js";
-
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 500;
 
@@ -107,11 +105,25 @@ function batches(items) {
 }
 
 /** One batch read as one blob of its files end to end (one read, not one per file) and sent as one
- * base64 string with each file's path and size. */
+ * base64 string with each file's path and size. The browser encodes it (`readAsDataURL`) off the page's
+ * thread: encoding 4 MB in script took the page 300–800 ms per batch, a frozen page (docs/folders.md). */
 async function readBatch(all, index) {
   const batch = all[index];
   if (!batch) return null;
-  const bytes = new Uint8Array(await new Blob(batch.map((item) => item.file)).arrayBuffer());
   const files = batch.map(({ path, file }) => ({ path, size: file.size }));
-  return { files, data: toBase64(bytes), bytes: bytes.length };
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  return { files, data: await base64Of(new Blob(batch.map((item) => item.file))), bytes };
+}
+
+/** A blob's bytes in base64, encoded by the browser: a data URL without its `data:…;base64,` head. */
+function base64Of(blob) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = /** @type {string} */ (reader.result);
+      resolve(url.slice(url.indexOf(",") + 1));
+    };
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
 }

@@ -14,6 +14,9 @@ them, and its featured examples are what the first screen offers):
 - "search for <text>"          → search
 - "delete <path>"              → delete_file, which asks for approval first
 - "write a long file"          → create_file /notes/long-notes.md, ~150 lines shown as a live preview
+- "make a small web page"      → write_file ×3 (HTML, CSS, a module script), then preview_page /index.html
+- "write a function and a test, then run the tests"
+                               → write_file ×2, pytest (1 failed), edit_file, pytest (all passed)
 - "read <path>", "list files"  → read_file, list_directory
 - "think about ..."            → a reply with visible thinking
 - "remember that ..."          → stored in long-term memory by the engine; the model acknowledges

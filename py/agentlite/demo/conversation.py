@@ -30,6 +30,11 @@ class Result:
     ok: bool
     text: str
 
+    @property
+    def first_line(self) -> str:
+        """The line a scenario quotes when a step went wrong."""
+        return self.text.strip().splitlines()[0] if self.text.strip() else "no output"
+
 
 @dataclass
 class Conversation:

@@ -35,19 +35,19 @@ def run(conv: Conversation) -> Step:
         ]
         return Step(f"I'll write add() in {FUNCTION_PATH} and its tests in {TEST_PATH}.", calls)
     if not all(r.ok for r in written):
-        return Step(f"I couldn't write the files: {_first_line(next(r for r in written if not r.ok))}")
+        return Step(f"I couldn't write the files: {(next(r for r in written if not r.ok)).first_line}")
     if not runs:
         return _pytest("Now I'll run the tests.")
     last = runs[-1]
     if not _ran(last):
-        return Step(f"The tests did not run: {_first_line(last)}")
+        return Step(f"The tests did not run: {last.first_line}")
     fixed = conv.result("edit_file")
     if "failed" in last.text and fixed is None:
         edit = ("edit_file", {"path": FUNCTION_PATH, "originalCode": BUG, "newCode": FIX})
         return Step(f"{_counts(last)}: add() subtracts instead of adding. Fixing it.", [edit])
     if "failed" in last.text and fixed is not None and len(runs) == 1:
         if not fixed.ok:
-            return Step(f"The fix did not apply: {_first_line(fixed)}")
+            return Step(f"The fix did not apply: {fixed.first_line}")
         return _pytest("Fixed. Running the tests again.")
     if "failed" in last.text:
         return Step(f"The tests still fail ({_counts(last)}); have a look at {FUNCTION_PATH}.")
@@ -66,7 +66,3 @@ def _ran(result: Result) -> bool:
 def _counts(result: Result) -> str:
     found = COUNTS.findall(result.text)
     return found[-1] if found else "no counts"
-
-
-def _first_line(result: Result) -> str:
-    return result.text.strip().splitlines()[0] if result.text.strip() else "no output"

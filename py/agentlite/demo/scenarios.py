@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo import red_green
+from agentlite.demo import red_green, web_page
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -231,6 +231,13 @@ SCENARIOS = (
         featured=True,
     ),
     Scenario(
+        ("web page", "webpage", "preview"),
+        web_page.run,
+        "make a small web page",
+        "writes a page and opens its preview",
+        featured=True,
+    ),
+    Scenario(
         ("prime",), _primes, "sum of primes below 1000", "runs JavaScript in the sandbox", featured=True
     ),
     Scenario(("delete ", "remove "), _delete, "delete /src/Button.tsx", "asks for your approval first"),
@@ -239,7 +246,7 @@ SCENARIOS = (
     Scenario(
         ("title", "app.tsx"), _title, "change the title of App.tsx", "plans, reads, then edits", featured=True
     ),
-    Scenario(("search", "find ", "grep"), _search, "search for App", "searches the workspace", featured=True),
+    Scenario(("search", "find ", "grep"), _search, "search for App", "searches the workspace"),
     Scenario(("long",), _long_file, "write a long file", "a file streaming in live", featured=True),
     Scenario(("list", "files"), _list, "list files", "lists the workspace"),
     Scenario(

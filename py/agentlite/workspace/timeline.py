@@ -7,6 +7,8 @@ itself undoable):
 - `undo(path)`: the newest commit that changed the entry at `path` (live or deleted there last) is
   reverted for that entry, for everything below it when it is a folder, and for the parent folders that
   commit created for them. Undo of a create deletes, undo of a delete restores, undo of a move moves back.
+  An entry changed again since that commit (say, a restore brought it back at another path) is kept and
+  reported as a conflict, as in `undo_commit`: one entry is never in two places.
 - `revert_hunk(path, version, i)`: hunk `i` (0-based, as listed by `hunks`) of the change that made
   `version` is reverted in the current text; Conflict when those lines were edited since.
 - `undo_commit(number)`: every entry that commit changed goes back to its state before it (one shell

@@ -57,11 +57,26 @@ def paced_demo() -> ScriptedTransport:
 def run(
     text: str, dialect: str = "native", approve: bool = True, **options: Any
 ) -> tuple[list[dict], Workspace]:
+    files = {"/src/App.tsx": APP, "/src/index.tsx": 'import App from "./App";\n'}
+    return run_demo(text, primes_sandbox(), dialect, approve, files, ["js"], **options)
+
+
+def run_demo(
+    text: str,
+    sandbox: ScriptedSandbox,
+    dialect: str = "native",
+    approve: bool = True,
+    files: dict[str, str] | None = None,
+    auto_approve: list[str] | None = None,
+    **options: Any,
+) -> tuple[list[dict], Workspace]:
+    """One turn of the paced demo model on a fresh workspace holding `files`; approvals answered."""
+
     async def scenario() -> tuple[list[dict[str, Any]], Workspace]:
         workspace = await Workspace.open(MemoryStorage())
-        await workspace.write_text("/src/App.tsx", APP)
-        await workspace.write_text("/src/index.tsx", 'import App from "./App";\n')
-        engine = Engine(workspace=workspace, sandbox=primes_sandbox(), sleep=_sleep, backoff=Backoff())
+        for path, content in (files or {}).items():
+            await workspace.write_text(path, content)
+        engine = Engine(workspace=workspace, sandbox=sandbox, sleep=_sleep, backoff=Backoff())
         events: list[dict[str, Any]] = []
 
         def emit(event: dict[str, Any]) -> None:
@@ -70,7 +85,8 @@ def run(
                 asyncio.get_running_loop().call_soon(chat.approve, event["id"], approve)
 
         chat = engine.chat("demo", emit)
-        chat.configure(auto_approve=["js"])
+        if auto_approve:
+            chat.configure(auto_approve=auto_approve)
         chat.start_turn(
             text, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, options)
         )

@@ -11,15 +11,10 @@ import pytest
 
 from agentlite.demo import red_green
 from agentlite.demo.scenarios import examples
-from agentlite.engine import Engine
-from agentlite.engine.model_link import ModelLink
-from agentlite.engine.strategy import Backoff
 from agentlite.sandbox import ScriptedSandbox, shell_result
-from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS
-from agentlite.workspace import MemoryStorage, Workspace
-from tests.unit.engine.support import turn_options
-from tests.unit.engine.test_demo import _sleep, finished, paced_demo, text_of
+from agentlite.workspace import Workspace
+from tests.unit.engine.test_demo import finished, run_demo, text_of
 
 PROMPT = "write a function and a test, then run the tests"
 
@@ -40,24 +35,7 @@ def fake_pytest(commands: list[str]) -> ScriptedSandbox:
 
 def run(dialect: str, approve: bool = True) -> tuple[list[dict[str, Any]], Workspace, list[str]]:
     commands: list[str] = []
-
-    async def scenario() -> tuple[list[dict[str, Any]], Workspace]:
-        workspace = await Workspace.open(MemoryStorage())
-        engine = Engine(workspace=workspace, sandbox=fake_pytest(commands), sleep=_sleep, backoff=Backoff())
-        events: list[dict[str, Any]] = []
-
-        def emit(event: dict[str, Any]) -> None:
-            events.append(event)
-            if event["kind"] == "approval":
-                asyncio.get_running_loop().call_soon(chat.approve, event["id"], approve)
-
-        chat = engine.chat("demo", emit)
-        chat.start_turn(PROMPT, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, {}))
-        assert chat.task is not None
-        await chat.task
-        return events, workspace
-
-    events, workspace = asyncio.run(scenario())
+    events, workspace = run_demo(PROMPT, fake_pytest(commands), dialect, approve)
     return events, workspace, commands
 
 

@@ -80,6 +80,20 @@ async def test_undo_reports_conflicts_instead_of_overwriting() -> None:
 
 
 @aio
+async def test_undo_keeps_moved_entries_a_restore_brought_back_elsewhere() -> None:
+    ws = await open_workspace()
+    await ws.create_folder("/b/a", turn="t1")
+    await ws.move("/b", "/a/b", turn="t2")
+    await ws.delete("/a", turn="t3")
+    await ws.restore_before("t2", turn="t4")  # /b and /b/a are back where they were before the move
+    change = await ws.undo("/a", turn="t4")  # the delete took /a with them: only /a can come back
+    assert await snapshot(ws) == {"/a": None, "/b": None, "/b/a": None}
+    assert sorted(s.path for s in change.skipped) == ["/b", "/b/a"]
+    assert all("changed again later" in s.reason for s in change.skipped)
+    assert [h["path"] for h in await ws.history("/b/a")] == ["/b/a", "/a/b/a", "/a/b/a", "/b/a"]
+
+
+@aio
 async def test_diff_and_hunks_and_revert_hunk() -> None:
     ws = await open_workspace()
     base = [f"line {i}\n" for i in range(1, 31)]

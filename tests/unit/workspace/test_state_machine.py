@@ -50,6 +50,7 @@ text_strategy = st.text(alphabet="xy\n", max_size=12)
 SIMPLE = {"write", "create", "edit", "delete", "move", "rename", "mkdir"}
 UNDOABLE = SIMPLE | {"undo", "revert_hunk"}  # kinds whose log says which path undo(path) takes back
 IN_PLACE = {"write", "create", "edit", "delete", "mkdir", "revert_hunk"}  # never move an entry
+GOING_BACK = {"undo", "undo_turn", "restore"}  # may bring an entry back where it was, not where it was last
 
 
 class WorkspaceMachine(RuleBasedStateMachine):
@@ -240,6 +241,14 @@ class WorkspaceMachine(RuleBasedStateMachine):
                 return None
         return state
 
+    def _back_elsewhere(self, index: int) -> bool:
+        """Whether a change after `index` may have changed an entry of that change at another path, which
+        the path-based `_untouched_since` cannot see: the workspace then keeps that entry (a conflict).
+        Possible once some entry has moved (a change not in place, up to `index`) and a later change
+        went back in time: a deleted entry comes back at a path it had before it moved."""
+        moved = any(entry.kind not in IN_PLACE for entry in self.log[: index + 1])
+        return moved and any(entry.kind in GOING_BACK for entry in self.log[index + 1 :])
+
     def _untouched_since(self, index: int, touched: set[str], skip_turn: str | None = None) -> bool:
         return all(
             not (entry.touched() & touched) for entry in self.log[index + 1 :] if entry.turn != skip_turn
@@ -253,11 +262,14 @@ class WorkspaceMachine(RuleBasedStateMachine):
     def _undone(self, path: str) -> State | None:
         """The state after undo(path): the newest change of the entry at `path` taken back for it, for
         what is below it, and for the folders that change created above them (missing parents come
-        back as folders). Known while that change moved nothing, or when it was made at `path`."""
+        back as folders). Known while that change moved nothing, or when it was made at `path`, and no entry
+        of it can have been changed since at a path the log does not show for it (`_back_elsewhere`)."""
         last = max((i for i, e in enumerate(self.log) if path in e.touched()), default=None)
         if last is None:
             return dict(self.model)  # never existed: nothing to undo
         entry = self.log[last]
+        if self._back_elsewhere(last):
+            return None
         if entry.kind in IN_PLACE:
             chosen = {p for p in entry.touched() if paths.is_within(p, path)}
             created = {p for p in entry.touched() if p not in entry.before and entry.after.get(p, 0) is None}

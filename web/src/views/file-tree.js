@@ -29,12 +29,18 @@ const parentOf = (path) => path.slice(0, path.lastIndexOf("/")) || "/";
 
 const depthOf = (path) => path.split("/").length - 2;
 
-/** Parents before their children; in a folder, folders first, then by name. */
-function treeOrder(a, b) {
-  const key = (entry) => [depthOf(entry.path), entry.kind === "dir" ? 0 : 1, entry.path];
-  const [x, y] = [key(a), key(b)];
-  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return 0;
+/** Parents before their children; in a folder, folders first, then by name. Each entry's key is made
+ * once, not at each comparison: a 10,000-file tree is sorted on every refresh. */
+function treeOrder(entries) {
+  const keyed = entries.map((entry) => ({
+    entry,
+    key: [depthOf(entry.path), entry.kind === "dir" ? 0 : 1, entry.path],
+  }));
+  keyed.sort(({ key: x }, { key: y }) => {
+    for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  });
+  return keyed.map(({ entry }) => entry);
 }
 
 function icon(entry) {
@@ -89,11 +95,12 @@ export function createFileTree(tree, actions) {
     const focused = document.activeElement?.closest?.(/** @type {"li"} */ ("[data-testid=file-item]"))?.dataset.path;
     const byPath = new Map();
     const top = [];
-    for (const entry of [...entries].sort(treeOrder)) {
+    for (const entry of treeOrder(entries)) {
       const li = item(entry, depthOf(entry.path));
       byPath.set(entry.path, li);
       const parent = byPath.get(parentOf(entry.path));
-      if (parent) parent.querySelector(":scope > ul").append(li);
+      if (parent)
+        parent.lastElementChild.append(li); // a folder's group is its last child
       else top.push(li);
     }
     tree.replaceChildren(...top);
