@@ -381,3 +381,24 @@ def test_python_in_the_shell_reads_given_files_and_writes_others(harness: Harnes
     assert stuck["ok"] is False
     assert stuck["type"] == "timeout"
     assert harness.shell("echo again", {})["stdout"] == "again\n"
+
+
+def test_with_its_own_deadline_python_stops_itself_before_the_watchdog(harness: Harness) -> None:
+    # What WebKit gets (docs/execution.md, "The watchdog"), forced on here: the loop ends inside Python,
+    # so the run fails as a timeout while its frame (and its Pyodide) stays.
+    page = harness.page
+    page.evaluate("window.host.options.pythonDeadline = true")
+    assert harness.ok("python", {"code": "print(6 * 7)", "files": {}}, 120_000)["stdout"] == "42\n"
+    loops = {
+        "python": {"code": "try:\n    while True: pass\nexcept Exception:\n    print('caught')", "files": {}},
+        "shell": {"command": "python3 -c 'while True: pass'; echo after", "files": {}},
+    }
+    for kind, payload in loops.items():
+        stuck = harness.run(kind, payload, 10_000)
+        assert (stuck["ok"], stuck["type"]) == (False, "timeout"), stuck
+        assert stuck["message"] == "the code ran longer than 10.0 s and was stopped"
+        assert page.locator("iframe[data-sandbox=shell]").count() == 1, "the watchdog ended it, not Python"
+    # the same Pyodide runs the next code, unguarded tight loops included
+    page.evaluate("window.host.options.pythonDeadline = false")
+    after = harness.ok("python", {"code": "print(sum(i for i in range(10**5)))", "files": {}}, 10_000)
+    assert after["stdout"] == "4999950000\n"

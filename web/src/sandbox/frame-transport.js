@@ -67,7 +67,15 @@ export class FrameTransport {
       this.current = { id, kind, resolve, reject, timeoutMs, timer: null, startedAt, paused: null };
       this.arm(timeoutMs);
       try {
-        this.port.postMessage({ type: "run", id, kind, payload, timeout_ms: timeoutMs });
+        const pythonDeadline = Boolean(this.host.options.pythonDeadline);
+        this.port.postMessage({
+          type: "run",
+          id,
+          kind,
+          payload,
+          timeout_ms: timeoutMs,
+          python_deadline: pythonDeadline,
+        });
       } catch (err) {
         this.finish();
         reject(new SandboxError("bad_request", `the payload cannot be sent: ${err.message}`));
@@ -115,7 +123,9 @@ export class FrameTransport {
     const run = this.finish();
     if (!ok) {
       const message = error && typeof error === "object" ? error.message : error;
-      return run.reject(new SandboxError("failed", clip(message ?? "the sandbox run failed", 4096)));
+      // Python stopped at its own deadline (WebKit): the same failure as the watchdog's.
+      const type = error?.type === "timeout" ? "timeout" : "failed";
+      return run.reject(new SandboxError(type, clip(message ?? "the sandbox run failed", 4096)));
     }
     try {
       run.resolve(checkResult(run.kind, result));

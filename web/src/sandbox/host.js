@@ -27,10 +27,11 @@ export class SandboxHost {
     container = null,
     bootTimeoutMs = shared.sandbox.boot_timeout_ms,
     startAllowanceMs = shared.sandbox.start_allowance_ms,
+    pythonDeadline = cannotEndWasmWorkers(),
   } = {}) {
     this.baseUrl = new URL(baseUrl);
     this.container = container;
-    this.options = { bootTimeoutMs, startAllowanceMs };
+    this.options = { bootTimeoutMs, startAllowanceMs, pythonDeadline };
     this.realms = new Map(); // realm name -> its latest FrameTransport (dead after a timeout until the next run)
     this.queues = new Map(); // realm name -> tail promise: runs in one realm never overlap
     this.runtimeText = new Map(); // runtime file -> Promise<string>
@@ -108,6 +109,14 @@ export class SandboxHost {
     }
     return bytes;
   }
+}
+
+// WebKit (Safari, WebKitGTK) does not end a Worker spinning inside WebAssembly when its frame is
+// removed (docs/execution.md, "The watchdog"): there Python stops itself at a deadline of its own, which
+// slows tight loops, so only there. Told apart by user agent: the page decides and passes it on as
+// `python_deadline` with each run (the frame's Worker sees the same user agent, but tests can force it).
+export function cannotEndWasmWorkers(userAgent = globalThis.navigator?.userAgent || "") {
+  return /AppleWebKit/.test(userAgent) && !/Chrome|Chromium|Firefox|Edg\//.test(userAgent);
 }
 
 // name -> expected sha256 (null for the core files, which Pyodide's own start-up checks by version).

@@ -21,8 +21,9 @@ const PYTHON_HOME = "/home/pyodide"; // Python's own home (caches, config): neve
 
 let runtime = null; // Promise<Python> once started in this frame
 
-// The commands for one shell run. `run` is {channel, id} of that run (to fetch files and to tell the
-// host that Pyodide is starting).
+// The commands for one shell run. `run` is {channel, id, deadline, bootMs, timedOut} of that run (to
+// fetch files, to tell the host that Pyodide is starting, and Python's own deadline: null, or
+// {startedAt, budgetMs}; a Pyodide start inside the run does not count, as for the host's watchdog).
 export function pythonCommands(run) {
   const python = (args, ctx) => pythonCommand(run, args, ctx);
   const pip = (args) => pipCommand(() => start(run), args);
@@ -48,7 +49,7 @@ export function runPythonCode(run, code, argv, ctx) {
 // directory on sys.path. Its wheels load on this first use (they are in the lock, see loadImports).
 async function pytestCommand(run, args, ctx) {
   const py = await start(run);
-  return py.execute({ mode: "entry", target: "pytest", argv: ["pytest", ...args] }, ctx);
+  return executeGuarded(run, py, { mode: "entry", target: "pytest", argv: ["pytest", ...args] }, ctx);
 }
 
 async function pythonCommand(run, args, ctx) {
@@ -66,7 +67,25 @@ async function pythonCommand(run, args, ctx) {
     ctx = { ...ctx, stdin: "" };
   }
   const py = await start(run);
-  return py.execute(parsed, ctx);
+  return executeGuarded(run, py, parsed, ctx);
+}
+
+// Run under the run's own deadline, if it has one; a run the deadline stopped is marked timed out.
+async function executeGuarded(run, py, parsed, ctx) {
+  const result = await py.execute(parsed, ctx, secondsLeft(run));
+  if (result.exitCode === undefined) {
+    // the driver's None: its deadline stopped the code
+    run.timedOut = true;
+    return { ...result, exitCode: 124 };
+  }
+  return result;
+}
+
+// Python's own deadline for this command (null: none), in seconds from now.
+function secondsLeft(run) {
+  if (!run.deadline) return null;
+  const used = performance.now() - run.deadline.startedAt - run.bootMs;
+  return Math.max(0.05, (run.deadline.budgetMs - used) / 1000);
 }
 
 // python [-u -B -I -E -s -O ...] (-c CODE | -m MODULE | SCRIPT | - | nothing) [ARGS...]
@@ -96,9 +115,13 @@ async function versionText(run) {
 function start(run) {
   if (!runtime) {
     run.channel.loading(run.id);
+    const began = performance.now();
     runtime = boot(run.channel);
     runtime.then(
-      () => run.channel.loaded(run.id),
+      () => {
+        run.bootMs = performance.now() - began;
+        run.channel.loaded(run.id);
+      },
       () => {
         run.channel.loaded(run.id);
         runtime = null; // a failed start is retried by the next command
@@ -160,7 +183,7 @@ class Python {
     this.baseline = new Set(this.walk().map((entry) => entry.path));
   }
 
-  async execute(parsed, ctx) {
+  async execute(parsed, ctx, deadlineS = null) {
     const out = new Sink();
     const err = new Sink();
     const placed = await this.placeFiles(ctx.fs);
@@ -172,7 +195,8 @@ class Python {
       const runPy = this.pyodide.globals.get("run_command");
       let exitCode;
       try {
-        exitCode = runPy(parsed.mode, parsed.target ?? "", parsed.argv, ctx.cwd);
+        const options = deadlineS === null ? {} : { deadline_s: deadlineS };
+        exitCode = runPy.callKwargs(parsed.mode, parsed.target ?? "", parsed.argv, ctx.cwd, options);
       } finally {
         runPy.destroy();
       }

@@ -2,6 +2,14 @@
 // frame-transport.js). Everything the runtime hears after boot arrives here. Runs are answered by id;
 // the runtime can also ask the host for a runtime asset by name (the host only hands out a fixed list).
 
+// A run that stopped itself at its deadline; reported as a "timeout", like the host's watchdog.
+export class RunTimedOut extends Error {
+  constructor(timeoutMs) {
+    super(`the code ran longer than ${(timeoutMs / 1000).toFixed(1)} s and was stopped`);
+    this.name = "RunTimedOut";
+  }
+}
+
 export function servePort(port, runners) {
   withoutPeerConnections();
   const assets = new Map(); // request id -> {resolve, reject}
@@ -23,15 +31,17 @@ export function servePort(port, runners) {
     loaded: (id) => port.postMessage({ type: "loaded", id }),
   };
 
-  async function run({ id, kind, payload, timeout_ms: timeoutMs }) {
+  async function run({ id, kind, payload, timeout_ms: timeoutMs, python_deadline: pythonDeadline }) {
     const runner = runners[kind];
+    const startedAt = performance.now();
     try {
       if (!runner) throw new Error(`unknown sandbox kind: ${kind}`);
-      const result = await runner(payload || {}, { id, timeoutMs, channel });
+      const result = await runner(payload || {}, { id, timeoutMs, pythonDeadline, startedAt, channel });
       port.postMessage({ type: "result", id, ok: true, result });
     } catch (err) {
       const message = String(err?.message || err);
-      port.postMessage({ type: "result", id, ok: false, error: { type: "failed", message } });
+      const type = err instanceof RunTimedOut ? "timeout" : "failed";
+      port.postMessage({ type: "result", id, ok: false, error: { type, message } });
     }
   }
 

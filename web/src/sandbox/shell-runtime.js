@@ -5,7 +5,7 @@
 // `deleted_dirs`; the caller records them as one change.
 import { Bash } from "just-bash/browser";
 import shared from "../limits.json";
-import { servePort } from "./runtime-port.js";
+import { RunTimedOut, servePort } from "./runtime-port.js";
 import { cap, CHANGED_LIMIT_BYTES } from "./limits.js";
 import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.js";
 
@@ -26,6 +26,7 @@ async function runShell(payload, run) {
   const usesPython = /\b(python3?|pip3?|pytest)\b/.test(payload.command);
   const session = await openSession(payload, run, usesPython);
   const result = await session.bash.exec(payload.command, { cwd: session.cwd });
+  if (session.run.timedOut) throw new RunTimedOut(run.timeoutMs);
   return session.finish(result.stdout, result.stderr, result.exitCode);
 }
 
@@ -36,13 +37,18 @@ async function runPython(payload, run) {
   const ctx = { fs: session.bash.fs, cwd: session.cwd, stdin: "" };
   const argv = Array.isArray(payload.args) ? payload.args.map(String) : [];
   const result = await runPythonCode(session.run, payload.code, argv, ctx);
+  if (session.run.timedOut) throw new RunTimedOut(run.timeoutMs);
   return session.finish(result.stdout, result.stderr, result.exitCode);
 }
 
 async function openSession(payload, run, usesPython) {
   const files = givenFiles(payload.files);
   const cwd = normalisePath(payload.cwd || "/");
-  const context = { channel: run.channel, id: run.id };
+  // Python's own deadline, where the page asks for it: a little before the watchdog's, like the shell's.
+  const deadline = run.pythonDeadline
+    ? { startedAt: run.startedAt, budgetMs: shellDeadline(run.timeoutMs, false) }
+    : null;
+  const context = { channel: run.channel, id: run.id, deadline, bootMs: 0, timedOut: false };
   const bash = new Bash({
     files,
     cwd,
