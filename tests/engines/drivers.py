@@ -42,6 +42,11 @@ class Engine(Protocol):
 
     def eval(self, expression: str, timeout_s: float = 30.0) -> Any: ...
 
+    def upload(self, selector: str, path: Path, timeout_s: float = 30.0) -> None:
+        """Hand `path` (a file or a folder) to the file input at `selector` as a user's choice would;
+        ScriptError when the driver refuses."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -102,6 +107,9 @@ class Firefox:
     def eval(self, expression: str, timeout_s: float = 30.0) -> Any:
         return self._call("eval", expression, timeout_s)
 
+    def upload(self, selector: str, path: Path, timeout_s: float = 30.0) -> None:
+        self._call("upload", json.dumps({"selector": selector, "path": str(path)}), timeout_s)
+
     def close(self) -> None:
         with contextlib.suppress(AssertionError):
             self._call("close", "", 10.0)
@@ -159,6 +167,18 @@ class WebKit:
         if not answer["ok"]:
             raise ScriptError(f"webkit: {answer['error']}")
         return answer["value"]
+
+    def upload(self, selector: str, path: Path, timeout_s: float = 30.0) -> None:
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.common.by import By
+
+        def send() -> None:
+            self.driver.find_element(By.CSS_SELECTOR, selector).send_keys(str(path))
+
+        try:
+            self._bounded(send, timeout_s)
+        except WebDriverException as exc:
+            raise ScriptError(f"webkit: {exc.msg}") from None
 
     def close(self) -> None:
         with contextlib.suppress(EngineTimeout):

@@ -1,7 +1,8 @@
 // Drives Debian's Firefox ESR for the engine suite (tests/engines/drivers.py) with puppeteer-core over
 // WebDriver BiDi (no geckodriver). Reads one JSON command per line on stdin, answers one JSON line per
 // command on stdout: {"id", "op": "goto" | "eval" | "close", "arg", "timeout_ms"} ->
-// {"id", "ok", "value" | "error"}. Every command is bounded by its own timeout: a script against a
+// {"id", "ok", "value" | "error"}; "upload" takes `{"selector", "path"}` as JSON and hands the path (a file
+// or a folder) to that file input with ElementHandle.uploadFile. Every command is bounded by its own timeout: a script against a
 // frozen page never returns by itself.
 import { createRequire } from "node:module";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +23,13 @@ page.on("pageerror", (error) => process.stderr.write(`[firefox pageerror] ${erro
 const ops = {
   goto: (url) => page.goto(url, { waitUntil: "load" }).then(() => null),
   eval: (expression) => page.evaluate(`(async () => (${expression}))()`),
+  upload: async (arg) => {
+    const { selector, path } = JSON.parse(arg);
+    const input = await page.$(selector);
+    if (!input) throw new Error(`no element ${selector}`);
+    await input.uploadFile(path);
+    return null;
+  },
   close: () => null,
 };
 

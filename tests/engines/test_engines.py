@@ -1,15 +1,18 @@
 """Every engine, one browser start each (Firefox ESR, WebKitGTK; Chromium is tests/e2e): the sandbox runs
 JS, the shell and Python off the page's thread; a runaway loop in any runtime ends after its timeout
 while the page keeps painting, and the next run works; the app starts, the demo answers through the JS
-sandbox, the shell runs on the workspace, and after one visit the app reloads and works offline.
-The tests of a module run in order on one browser; the offline test stops the server, the runaway loops
-come last of all."""
+sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, and
+after one visit the app reloads and works offline. The tests of a module run in order on one browser;
+the offline test stops the server, the runaway loops come last of all."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from buildsys.serve import StaticServer
+from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, HarnessHandler
 from tests.engines.probe import Probe
 
@@ -60,6 +63,24 @@ def test_the_shell_and_python_run_on_the_workspace(probe: Probe) -> None:
         assert status == "completed" and "Shell done." in answer, answer
     assert probe.vfs("readText", "/shell.txt") == "engine\n"
     assert probe.vfs("readText", "/py.txt") == "42\n"
+
+
+def test_a_folder_lands_under_the_root_as_one_change_without_what_git_ignores(
+    probe: Probe, tmp_path: Path
+) -> None:
+    if probe.value("document.querySelector('[data-testid=app]')?.dataset.state") != "ready":
+        probe.open("index.html")  # run alone; in order the shell test left the app ready
+        probe.wait_ready()
+    path = import_folder(probe, tmp_path)
+    print(f"{probe.engine.name}: the folder went in through the {path}")
+    assert imported(probe) == DONE
+    for name in KEPT:
+        assert probe.vfs("readText", name) == FILES[name[1:]], name
+    for name in [*SKIPPED, "/project"]:  # "/project": what a driver gave instead of the folder
+        assert probe.vfs("readText", name) is None, name
+    turns = {v["turn"] for name in KEPT for v in probe.vfs("history", name)}
+    assert len(turns) == 1, turns
+    assert probe.value("document.querySelector('[data-testid=import-skipped]').dataset.count") == "3"
 
 
 def test_after_one_visit_the_app_reloads_and_works_offline(served: tuple[Probe, StaticServer]) -> None:
