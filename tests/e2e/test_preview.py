@@ -4,14 +4,12 @@ preview_page for the agent; browser_js_eval importing workspace modules."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from playwright.sync_api import Frame, Page
 
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import open_app, send
 from tests.e2e.scripted_support import approve_through, start, tool_results, wait_idle
-from tests.e2e.test_demo_scenarios import FINAL, card, wait_status
+from tests.e2e.test_demo_scenarios import card
 
 WAIT_MS = 30_000
 
@@ -227,34 +225,3 @@ def test_preview_page_tool_and_js_eval_imports_workspace_modules(
     assert "uncaught errors (1)" in shown and "/js/main.js:13" in shown
     assert page.get_attribute("[data-testid=preview-frame]", "data-state") == "ready"
     assert '"42 MODULE!"' in evaluated, evaluated
-
-
-FIREFOX_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0"
-
-
-def test_where_frames_share_the_apps_thread_the_agents_preview_asks_first(
-    context_factory: Any, origin: str, model_server: ModelServer
-) -> None:
-    model_server.script(
-        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/a.html"}))),
-        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/a.html"}))),
-        Scripted(chunks=text_chunks("Done.")),
-    )
-    page = context_factory(user_agent=FIREFOX_UA).new_page()
-    start(page, origin, model_server)
-    write_files(page, {"/a.html": "<title>A</title><p>page a</p>"})
-    send(page, "look")
-    ask = page.locator(".preview-ask")
-    for nth, answer, status in ((0, "no", "failed"), (1, "yes", "completed")):
-        call = card(page, "preview_page", nth)
-        wait_status(page, call, {"awaiting-approval"})
-        call.locator("[data-testid=tool-approve]").click()
-        ask.wait_for(state="visible", timeout=WAIT_MS)
-        assert "open /a.html" in ask.inner_text()
-        assert page.locator(".preview-notice").is_visible()
-        ask.locator(f"[data-answer={answer}]").click()
-        assert wait_status(page, call, FINAL) == status
-    wait_idle(page)
-    declined, shown = tool_results(model_server)
-    assert "preview of /a.html: declined" in declined
-    assert "preview of /a.html: ready" in shown and "page a" in shown

@@ -47,6 +47,10 @@ class Engine(Protocol):
         ScriptError when the driver refuses."""
         ...
 
+    def frame_eval(self, selector: str, expression: str, timeout_s: float = 30.0) -> Any:
+        """Evaluate `expression` in the document of the iframe at `selector`, whatever its origin."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -110,6 +114,11 @@ class Firefox:
     def upload(self, selector: str, path: Path, timeout_s: float = 30.0) -> None:
         self._call("upload", json.dumps({"selector": selector, "path": str(path)}), timeout_s)
 
+    def frame_eval(self, selector: str, expression: str, timeout_s: float = 30.0) -> Any:
+        return self._call(
+            "frameEval", json.dumps({"selector": selector, "expression": expression}), timeout_s
+        )
+
     def close(self) -> None:
         with contextlib.suppress(AssertionError):
             self._call("close", "", 10.0)
@@ -151,6 +160,33 @@ class WebKit:
     def eval(self, expression: str, timeout_s: float = 30.0) -> Any:
         from selenium.common.exceptions import TimeoutException, WebDriverException
 
+        try:
+            return self._bounded(lambda: self._script(expression, timeout_s), timeout_s)
+        except TimeoutException:
+            raise EngineTimeout(f"webkit: no answer within {timeout_s:.0f} s") from None
+        except WebDriverException as exc:
+            raise ScriptError(f"webkit: {exc.msg}") from None
+
+    def frame_eval(self, selector: str, expression: str, timeout_s: float = 30.0) -> Any:
+        from selenium.common.exceptions import TimeoutException, WebDriverException
+        from selenium.webdriver.common.by import By
+
+        def in_frame() -> Any:
+            self.driver.switch_to.frame(self.driver.find_element(By.CSS_SELECTOR, selector))
+            try:
+                return self._script(expression, timeout_s)
+            finally:
+                self.driver.switch_to.default_content()
+
+        try:
+            return self._bounded(in_frame, timeout_s)
+        except TimeoutException:
+            raise EngineTimeout(f"webkit: no answer within {timeout_s:.0f} s") from None
+        except WebDriverException as exc:
+            raise ScriptError(f"webkit: {exc.msg}") from None
+
+    def _script(self, expression: str, timeout_s: float) -> Any:
+        """The value of `expression` in the current browsing context (on the pool: see _bounded)."""
         self.driver.set_script_timeout(timeout_s)
         script = (
             "const done = arguments[arguments.length - 1];"
@@ -158,12 +194,7 @@ class WebKit:
             "(value) => done({ok: true, value: value === undefined ? null : value}),"
             "(error) => done({ok: false, error: String((error && error.message) || error)}));"
         )
-        try:
-            answer = self._bounded(lambda: self.driver.execute_async_script(script), timeout_s)
-        except TimeoutException:
-            raise EngineTimeout(f"webkit: no answer within {timeout_s:.0f} s") from None
-        except WebDriverException as exc:
-            raise ScriptError(f"webkit: {exc.msg}") from None
+        answer = self.driver.execute_async_script(script)
         if not answer["ok"]:
             raise ScriptError(f"webkit: {answer['error']}")
         return answer["value"]

@@ -2,8 +2,9 @@
 // WebDriver BiDi (no geckodriver). Reads one JSON command per line on stdin, answers one JSON line per
 // command on stdout: {"id", "op": "goto" | "eval" | "close", "arg", "timeout_ms"} ->
 // {"id", "ok", "value" | "error"}; "upload" takes `{"selector", "path"}` as JSON and hands the path (a file
-// or a folder) to that file input with ElementHandle.uploadFile. Every command is bounded by its own timeout: a script against a
-// frozen page never returns by itself.
+// or a folder) to that file input with ElementHandle.uploadFile; "frameEval" takes `{"selector", "expression"}`
+// and evaluates the expression in the document of that iframe (any origin). Every command is bounded by its
+// own timeout: a script against a frozen page never returns by itself.
 import { createRequire } from "node:module";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +30,13 @@ const ops = {
     if (!input) throw new Error(`no element ${selector}`);
     await input.uploadFile(path);
     return null;
+  },
+  frameEval: async (arg) => {
+    const { selector, expression } = JSON.parse(arg);
+    const element = await page.$(selector);
+    const frame = element && (await element.contentFrame());
+    if (!frame) throw new Error(`no frame ${selector}`);
+    return frame.evaluate(`(async () => (${expression}))()`);
   },
   close: () => null,
 };

@@ -1,7 +1,8 @@
 """Every engine, one browser start each (Firefox ESR, WebKitGTK; Chromium is tests/e2e): the sandbox runs
 JS, the shell and Python off the page's thread; a runaway loop in any runtime ends after its timeout
 while the page keeps painting, and the next run works; the app starts, the demo answers through the JS
-sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, and
+sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, the
+preview shows a page and a React page and stops a page's endless loops while the app keeps answering, and
 after one visit the app reloads and works offline. The tests of a module run in order on one browser;
 the offline test stops the server, the runaway loops come last of all."""
 
@@ -14,6 +15,17 @@ from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_
 from buildsys.serve import StaticServer
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, HarnessHandler
+from tests.engines.preview import (
+    PAGES,
+    STOPPED,
+    TICKER,
+    choose,
+    error_lines,
+    in_frame,
+    log_line,
+    shown,
+    write,
+)
 from tests.engines.probe import Probe
 
 LOOPS = {
@@ -81,6 +93,54 @@ def test_a_folder_lands_under_the_root_as_one_change_without_what_git_ignores(
     turns = {v["turn"] for name in KEPT for v in probe.vfs("history", name)}
     assert len(turns) == 1, turns
     assert probe.value("document.querySelector('[data-testid=import-skipped]').dataset.count") == "3"
+
+
+def test_the_preview_shows_pages_and_stops_endless_loops_while_the_app_answers(probe: Probe) -> None:
+    if probe.value("document.querySelector('[data-testid=app]')?.dataset.state") != "ready":
+        probe.open("index.html")
+        probe.wait_ready()
+    write(probe, PAGES)
+    probe.value("document.querySelector('[data-testid=preview-open]').click() || true")
+    first = shown(probe, "/index.html")
+    assert in_frame(probe, "document.getElementById('data').textContent === 'x,y'", "the fetched JSON")
+    text = probe.engine.frame_eval("[data-testid=preview-frame]", "document.body.innerText")
+    assert text.split() == ["Hello", "engines", "sum", "42", "x,y"], text
+    color = "getComputedStyle(document.querySelector('h1')).color"
+    assert probe.engine.frame_eval("[data-testid=preview-frame]", color) == "rgb(0, 128, 0)"
+    log_line(probe, "engine page ready")
+    write(probe, {"/lib/add.js": "export const add = (a, b) => a + b + 1;\n"})  # reloads by itself
+    shown(probe, "/index.html", first)
+    assert in_frame(probe, "document.getElementById('sum').textContent === 'sum 43'", "the reloaded sum")
+
+    choose(probe, "/react.html")
+    shown(probe, "/react.html")
+    in_frame(probe, "document.getElementById('inc')?.textContent === 'count 0'", "the React button")
+    probe.engine.frame_eval("[data-testid=preview-frame]", "document.getElementById('inc').click() || true")
+    in_frame(probe, "document.getElementById('inc').textContent === 'count 1'", "the React state")
+    assert not error_lines(probe)
+
+    probe.value(TICKER)
+    choose(probe, "/loop.html")
+    log_line(probe, f"{STOPPED}/js/loop.js:3")
+    log_line(probe, f"{STOPPED}/js/loop.js:2")
+    shown(probe, "/loop.html")
+    probe.engine.frame_eval("[data-testid=preview-frame]", "document.getElementById('spin').click() || true")
+    log_line(probe, f"{STOPPED}/loop.html:6")
+    frozen = probe.value("window.frozenMs")
+    print(f"{probe.engine.name}: the app's thread was held at most {frozen:.0f} ms by the looping page")
+    assert len(error_lines(probe)) == 3, error_lines(probe)
+
+    choose(probe, "/cost.html")
+    print(f"{probe.engine.name}: {log_line(probe, 'cost: ')}")
+    probe.value(TICKER)
+    choose(probe, "/busy.html")
+    log_line(probe, "busy done")
+    held = probe.value("window.frozenMs")
+    print(f"{probe.engine.name}: an unguarded 2000 ms busy loop in the preview held the app {held:.0f} ms")
+    choose(probe, "/index.html")  # the next preview works
+    shown(probe, "/index.html")
+    assert in_frame(probe, "document.getElementById('sum').textContent === 'sum 43'", "the next preview")
+    probe.value("clearInterval(window.previewTicker) || true")
 
 
 def test_after_one_visit_the_app_reloads_and_works_offline(served: tuple[Probe, StaticServer]) -> None:

@@ -8,7 +8,8 @@ const QUIET_MS = 150; // preview_page: the page counts as drawn once its DOM has
 const QUIET_LIMIT_MS = 3_000;
 const REPORT_LINES = 200;
 
-export function createPreviewer({ slot, call, baseUrl, onLog, onState, onNavigate }) {
+// guard: whether to guard the page's loops (the frame shares the app's thread, thread.js).
+export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onState, onNavigate }) {
   const files = new WorkspaceFiles(call);
   let lines = []; // the console lines of the current revision: {level, text, uncaught}
   let entry = null;
@@ -17,6 +18,7 @@ export function createPreviewer({ slot, call, baseUrl, onLog, onState, onNavigat
     slot,
     files,
     baseUrl,
+    guard,
     onLog: (level, text, uncaught) => {
       lines.push({ level, text, uncaught });
       onLog(level, text);
@@ -25,31 +27,44 @@ export function createPreviewer({ slot, call, baseUrl, onLog, onState, onNavigat
     onNavigate,
   });
 
-  function show(path) {
+  /**
+   * approve(unguarded): run a page whose loops could not all be guarded? (the user's own Reload or
+   * choice of page: yes.)
+   * @param {string} path
+   * @param {(unguarded: string[]) => Promise<boolean>} [approve]
+   */
+  function show(path, approve = async () => true) {
     clearTimeout(timer);
     entry = path;
     lines = [];
-    return frame.show(path);
+    return frame.show(path, approve);
   }
 
   return {
     show,
     entry: () => entry,
     reload: () => (entry ? show(entry) : Promise.resolve()),
-    // A workspace change: reload the open preview once the burst of writes is over.
+    // A workspace change: reload the open preview once the burst of writes is over; a page whose loops
+    // could not all be guarded waits for the user's Reload.
     changed() {
       if (!entry) return;
       clearTimeout(timer);
-      timer = setTimeout(() => show(entry), RELOAD_DEBOUNCE_MS);
+      timer = setTimeout(() => show(entry, async () => false), RELOAD_DEBOUNCE_MS);
     },
     // The HTML files of the workspace, for the entry chooser.
     async pages() {
       const all = await files.load();
       return [...all.keys()].filter((path) => /\.html?$/i.test(path)).sort();
     },
-    // preview_page: show `path`, let it draw, and report what it shows and what it said.
-    async report(path) {
-      await show(path);
+    // preview_page: show `path`, let it draw, and report what it shows and what it said; null when
+    // `approve` declined to run a page whose loops could not all be guarded.
+    async report(path, approve) {
+      let declined = false;
+      await show(path, async (unguarded) => {
+        declined = !(await approve(unguarded));
+        return !declined;
+      });
+      if (declined) return null;
       await quiet(frame);
       const { title, text } = await frame.inspect();
       const state = frame.iframe?.dataset.state || "error";

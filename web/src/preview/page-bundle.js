@@ -42,14 +42,17 @@ export function typeOf(path) {
 }
 
 // files: Map<path, {text?: string, bytes?: Uint8Array}>; transpile(path, code) -> Promise<code>;
-// vendor(name) -> Promise<code>. Resolves with the bundle for the frame (see preview.html).
-export async function buildBundle({ entry, files, transpile, vendor }) {
+// vendor(name) -> Promise<code>; guard: loop-guard.js's guardLoops where loops must be guarded, else
+// null. Resolves with the bundle for the frame (see preview.html); `unguarded` says which workspace
+// scripts the guard could not parse and why.
+export async function buildBundle({ entry, files, transpile, vendor, guard = null }) {
   const warnings = [];
   const missing = (text) => warnings.push(text);
   const has = (path) => files.has(path);
   const source = files.get(entry);
   if (!source || source.text === undefined) throw new Error(`${entry} is not a text file in the workspace`);
-  const page = rewriteHtml(source.text, entry, has, missing);
+  const page = rewriteHtml(source.text, entry, has, missing, guard);
+  const unguarded = [...page.unguarded];
   const modules = new Map(); // key -> code
   const pending = [...page.scripts.filter((s) => s.module).map((s) => s.key), ...page.imports];
   const classic = page.scripts.filter((s) => !s.module).map((s) => s.key);
@@ -73,7 +76,7 @@ export async function buildBundle({ entry, files, transpile, vendor }) {
     raw.push({ key: keyFor(path), path, type: typeOf(path), data: file.bytes || file.text });
   }
   const moduleList = [...modules].map(([key, code]) => ({ key, code }));
-  return { entry, html: page.html, files: raw, modules: moduleList, styles, warnings };
+  return { entry, html: page.html, files: raw, modules: moduleList, styles, warnings, unguarded };
 
   async function moduleCode(key, imports) {
     if (key.startsWith(VENDOR)) {
@@ -96,11 +99,23 @@ export async function buildBundle({ entry, files, transpile, vendor }) {
         return `throw new SyntaxError(${JSON.stringify(`${err.message} (${path})`)});`;
       }
     }
-    if (!module) return code;
+    if (module) {
+      try {
+        code = rewriteImports(code, path, has, { missing, imports });
+      } catch {
+        // unparsable: the browser reports the syntax error with its line
+      }
+    }
+    return guarded(code, path, module);
+  }
+
+  function guarded(code, path, module) {
+    if (!guard) return code;
     try {
-      return rewriteImports(code, path, has, { missing, imports });
-    } catch {
-      return code; // unparsable: the browser reports the syntax error with its line
+      return guard(code, { path, module });
+    } catch (err) {
+      unguarded.push(`${path}: ${err.message}`);
+      return code;
     }
   }
 }

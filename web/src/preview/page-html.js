@@ -8,10 +8,13 @@ const URL_ATTR = /(\s(?:src|href|poster|data)\s*=\s*)(["']?)([^"'\s>]+)\2/gi;
 const SRCSET = /(\ssrcset\s*=\s*)(["'])([^"']*)\2/gi;
 const STYLE_ATTR = /(\sstyle\s*=\s*)(["'])([^"']*)\2/gi;
 
-// -> {html, scripts: [{key, module}], inlineImports: Set<key>}: the module entry points the page names.
-export function rewriteHtml(html, from, has, missing) {
+// -> {html, scripts: [{key, module}], imports: Set<key>, unguarded: string[]}: the module entry points the
+// page names. `guard` (loop-guard.js's guardLoops, or null) guards the loops of its inline scripts;
+// `unguarded` says which it could not parse and why.
+export function rewriteHtml(html, from, has, missing, guard = null) {
   const scripts = [];
   const imports = new Set();
+  const unguarded = [];
   const ref = (value) => {
     const path = workspacePath(value, from);
     if (path === null) return null;
@@ -33,18 +36,20 @@ export function rewriteHtml(html, from, has, missing) {
   let at = 0;
   for (const match of html.matchAll(BLOCK)) {
     pieces.push(rewriteTags(html.slice(at, match.index), attrs));
-    pieces.push(block(match, { attrs, from, has, missing, scripts, imports }));
+    const context = { attrs, from, has, missing, scripts, imports, guard, unguarded };
+    pieces.push(block(match, html, context));
     at = match.index + match[0].length;
   }
   pieces.push(rewriteTags(html.slice(at), attrs));
-  return { html: pieces.join(""), scripts, imports };
+  return { html: pieces.join(""), scripts, imports, unguarded };
 }
 
 function rewriteTags(text, attrs) {
   return text.replace(TAG, (tag) => attrs(tag));
 }
 
-function block([whole, name, attributes, body], { attrs, from, has, missing, scripts, imports }) {
+function block(match, html, { attrs, from, has, missing, scripts, imports, guard, unguarded }) {
+  const [whole, name, attributes, body] = match;
   if (name.toLowerCase() === "style") {
     return `<${name}${attrs(attributes)}>${rewriteCss(body, from, has, missing)}</${name}>`;
   }
@@ -60,6 +65,15 @@ function block([whole, name, attributes, body], { attrs, from, has, missing, scr
       code = rewriteImports(body, from, has, { missing, imports });
     } catch {
       code = body; // the browser reports the syntax error itself
+    }
+  }
+  if (guard && !src && body.trim()) {
+    const start = match.index + whole.indexOf(">") + 1;
+    const firstLine = html.slice(0, start).split("\n").length;
+    try {
+      code = guard(code, { path: from, module, firstLine });
+    } catch (err) {
+      unguarded.push(`${from} (the inline script at line ${firstLine}): ${err.message}`);
     }
   }
   return `<${name}${rewritten}>${code}</${name}>`;

@@ -1,6 +1,8 @@
 // The preview frame's life on the app's side: each reload builds the page's bundle, puts a fresh
 // opaque-origin iframe in place of the last one (web/sandbox/preview.html) and hands it the bundle over
 // a MessageChannel. The frame reports its state, its console lines, its storage and link clicks back.
+// Where the frame shares the app's thread (thread.js), the page's loops are guarded (loop-guard.js) and a
+// page with a script the guard could not parse runs only when `approve` says so.
 import { buildBundle } from "./page-bundle.js";
 import { lexerReady } from "./resolve.js";
 
@@ -9,14 +11,18 @@ const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "lo
 
 export class PreviewFrame {
   /**
-   * slot: the element that holds the iframe; files: a WorkspaceFiles; baseUrl: dist/ (holds sandbox/).
+   * slot: the element that holds the iframe; files: a WorkspaceFiles; baseUrl: dist/ (holds sandbox/);
+   * guard: whether to guard the page's loops.
    * @param {{slot: Element, files: import("./workspace-files.js").WorkspaceFiles, baseUrl: string | URL,
+   *   guard?: boolean,
    *   onLog?: (level: string, text: string, uncaught: boolean) => void,
    *   onState?: (state: {entry: string, state: string, revision: number, message?: string}) => void,
    *   onNavigate?: (path: string) => void}} options
    */
-  constructor({ slot, files, baseUrl, onLog = () => {}, onState = () => {}, onNavigate = () => {} }) {
+  constructor({ slot, files, baseUrl, guard = false, onLog = () => {}, onState = () => {}, onNavigate = () => {} }) {
     this.slot = slot;
+    this.guard = guard;
+    this.guardModule = null;
     this.files = files;
     this.baseUrl = new URL(baseUrl);
     this.onLog = onLog;
@@ -37,9 +43,14 @@ export class PreviewFrame {
   }
 
   // Show `entry` (a workspace path) afresh; resolves when the page has loaded (or failed to).
-  show(entry) {
+  /**
+   * approve(unguarded): whether to run a page whose scripts are not all guarded.
+   * @param {string} entry
+   * @param {(unguarded: string[]) => Promise<boolean>} [approve]
+   */
+  show(entry, approve = async () => true) {
     const revision = ++this.revision;
-    this.ready = this.load(entry, revision).catch((err) => {
+    this.ready = this.load(entry, revision, approve).catch((err) => {
       if (revision === this.revision) this.setState(entry, "error", err.message);
     });
     this.ready.then(() => {
@@ -48,7 +59,7 @@ export class PreviewFrame {
     return this.ready;
   }
 
-  async load(entry, revision) {
+  async load(entry, revision, approve) {
     const iframe = this.makeFrame(entry, revision);
     const files = await this.files.load();
     await lexerReady;
@@ -57,7 +68,13 @@ export class PreviewFrame {
       files,
       transpile: (path, code) => this.files.transpile(path, code, () => this.loadTranspiler()),
       vendor: (name) => this.vendor(name),
+      guard: this.guard ? (await this.loadGuard()).guardLoops : null,
     });
+    if (revision !== this.revision) return;
+    if (bundle.unguarded.length && !(await approve(bundle.unguarded))) {
+      const why = `not run: its loops could not be guarded (${bundle.unguarded.join("; ")})`;
+      throw new Error(why); // shown as the frame's error; Reload runs it anyway
+    }
     if (revision !== this.revision) return;
     await this.boot(iframe, bundle, revision);
   }
@@ -141,6 +158,14 @@ export class PreviewFrame {
       if (this.port) this.port.postMessage({ type: "inspect", id });
       else done({});
     });
+  }
+
+  loadGuard() {
+    if (!this.guardModule) {
+      this.guardModule = import(/* the lazily loaded bundle */ new URL("preview-guard.js", this.baseUrl).href);
+      this.guardModule.catch(() => (this.guardModule = null));
+    }
+    return this.guardModule;
   }
 
   loadTranspiler() {

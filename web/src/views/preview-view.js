@@ -5,8 +5,9 @@ import { framesShareThread } from "../preview/thread.js";
 
 const MAX_LINES = 500;
 const SAME_THREAD =
-  "In this browser a previewed page runs on the app's own thread: a page that never stops would freeze the app. " +
-  "The preview reloads only when you press Reload.";
+  "In this browser a previewed page runs on the app's own thread: the preview stops a loop of the page that runs " +
+  "longer than 1 s, but other endless work (a regular expression that never ends, a promise chain that calls " +
+  "itself forever) would freeze the app.";
 
 export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
   const panel = root.querySelector("[data-testid=preview-panel]");
@@ -29,6 +30,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
           slot: panel.querySelector(".preview-slot"),
           call,
           baseUrl,
+          guard: sharesThread,
           onLog: log,
           onState: ({ state, revision, message }) => {
             if (state === "loading") output.replaceChildren();
@@ -63,13 +65,14 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
     return chosen;
   }
 
-  async function open(path = null) {
+  // Open the panel on `path` (else the chosen page) and show it unless `show` is false.
+  async function open(path = null, show = true) {
     panel.hidden = false;
     opener.setAttribute("aria-expanded", "true");
     onOpen();
     const entry = await fillEntries(path || select.value || null);
     const it = await machinery();
-    await it.show(entry);
+    if (show) await it.show(entry);
     return it;
   }
 
@@ -89,24 +92,32 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
     open,
     // The workspace changed: an open preview reloads by itself.
     changed() {
-      if (!panel.hidden && previewer && !sharesThread) previewer.then((it) => it.changed());
+      if (!panel.hidden && previewer) previewer.then((it) => it.changed());
     },
     async run(path) {
-      if (sharesThread && !(await askFirst(panel, path))) {
-        const text = "the user did not open the preview (in this browser a looping page would freeze the app)";
-        return { path, state: "declined", title: "", text: "", logs: [], errors: [], message: text };
-      }
-      await open(path);
-      return (await machinery()).report(path);
+      const it = await open(path, false);
+      let reasons = [];
+      const report = await it.report(path, (unguarded) => {
+        reasons = unguarded;
+        return askFirst(panel, path, unguarded);
+      });
+      if (report) return report;
+      const text =
+        "the user did not run the page: in this browser a looping page would freeze the app, and the loops of " +
+        `these scripts could not be guarded: ${reasons.join("; ")}`;
+      return { path, state: "declined", title: "", text: "", logs: [], errors: [], message: text };
     },
   };
 }
 
-// In an engine that runs the frame on the app's thread, the agent's preview waits for a yes.
-function askFirst(panel, path) {
+// Where the frame runs on the app's thread and a script's loops could not be guarded (a syntax error, or
+// syntax the guard's parser does not know), the agent's preview waits for a yes.
+function askFirst(panel, path, unguarded) {
   panel.hidden = false;
   const ask = panel.querySelector(".preview-ask");
-  ask.querySelector("span").textContent = `The agent wants to open ${path} in the preview. Run its scripts?`;
+  ask.querySelector("span").textContent =
+    `The agent wants to open ${path} in the preview, but the loops of ${unguarded.join("; ")} could not be ` +
+    "guarded: a loop that never ends would freeze the app. Run its scripts?";
   ask.hidden = false;
   return new Promise((resolve) => {
     const answer = (yes) => () => {

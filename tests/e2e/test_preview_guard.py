@@ -1,0 +1,135 @@
+"""The preview's loop guard (docs/preview.md, "Looping pages"), in Chromium told it is Firefox (a Firefox
+user agent makes `framesShareThread()` true): a page's endless loops, at load, in a click handler and in a
+timer, are stopped with their file:line in the console pane; the preview reloads by itself again; the
+agent's preview_page asks first only for a page whose loops could not be guarded. Chromium as itself
+never loads the guard. Firefox and WebKit themselves: tests/engines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from tests.e2e.conftest import open_app, send
+from tests.e2e.scripted_support import start, tool_results, wait_idle
+from tests.e2e.test_demo_scenarios import FINAL, card, wait_status
+from tests.e2e.test_preview import (
+    WAIT_MS,
+    frame_of,
+    logs,
+    revision,
+    wait_log,
+    wait_revision_after,
+    write_files,
+)
+
+FIREFOX_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0"
+STOPPED = "RangeError: preview stopped a loop that ran for more than 1000 ms at "
+
+LOOPING = {
+    "/index.html": (
+        "<!doctype html><title>Loops</title>\n"
+        '<button id="spin">spin</button><p id="after"></p>\n'
+        '<script type="module" src="js/loop.js"></script>\n'
+        "<script>\n"
+        'document.getElementById("spin").onclick = () => {\n'
+        "  for (;;) {}\n"
+        "};\n"
+        "</script>\n"
+    ),
+    "/js/loop.js": (
+        'console.log("looping");\nsetTimeout(() => { do {} while (true); }, 0);\nwhile (true) {}\n'
+    ),
+}
+FIXED = 'document.getElementById("after").textContent = "loop fixed";\n'
+
+
+def test_where_frames_share_the_thread_endless_loops_stop_with_their_line(
+    context_factory: Any, origin: str
+) -> None:
+    page = context_factory(user_agent=FIREFOX_UA).new_page()
+    open_app(page, origin)
+    write_files(page, LOOPING)
+    page.click("[data-testid=preview-open]")
+    wait_log(page, f"{STOPPED}/js/loop.js:3")
+    wait_log(page, f"{STOPPED}/js/loop.js:2")
+    frame = frame_of(page)
+    frame.click("#spin")
+    wait_log(page, f"{STOPPED}/index.html:6")
+    stopped = [text for level, text in logs(page) if level == "error"]
+    assert len(stopped) == 3 and all(text.startswith(f"Uncaught {STOPPED}") for text in stopped), stopped
+    assert ("log", "looping") in logs(page)
+
+    # The preview reloads by itself again.
+    before = revision(page)
+    write_files(page, {"/js/loop.js": FIXED})
+    wait_revision_after(page, before)
+    frame_of(page).wait_for_function("document.getElementById('after').textContent === 'loop fixed'")
+
+
+def test_chromium_as_itself_runs_pages_as_written(page: Page, origin: str) -> None:
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    open_app(page, origin)
+    write_files(page, {"/index.html": "<title>A</title><p id='p'></p><script src='a.js'></script>"})
+    write_files(
+        page,
+        {
+            "/a.js": "let n = 0;\nfor (let i = 0; i < 3; i++) n++;\n"
+            "document.getElementById('p').textContent = n;\n"
+        },
+    )
+    page.click("[data-testid=preview-open]")
+    frame = frame_of(page)
+    frame.wait_for_function("document.getElementById('p').textContent === '3'", timeout=WAIT_MS)
+    assert not [url for url in asked if "preview-guard" in url]
+    assert page.locator(".preview-notice").is_hidden()
+
+
+def test_where_frames_share_the_thread_the_agent_asks_only_for_an_unguarded_page(
+    context_factory: Any, origin: str, model_server: ModelServer
+) -> None:
+    model_server.script(
+        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/a.html"}))),
+        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/b.html"}))),
+        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/b.html"}))),
+        Scripted(chunks=text_chunks("Done.")),
+    )
+    page = context_factory(user_agent=FIREFOX_UA).new_page()
+    start(page, origin, model_server)
+    write_files(
+        page,
+        {
+            "/a.html": "<title>A</title><p>page a</p><script>for (let i = 0; i < 3; i++) {}</script>",
+            "/b.html": "<title>B</title><p>page b</p><script src='b.js'></script>",
+            "/b.js": "while (true) {\n",
+        },
+    )
+    send(page, "look")
+    ask = page.locator(".preview-ask")
+    for nth, answer, status in ((0, None, "completed"), (1, "no", "failed"), (2, "yes", "completed")):
+        call = card(page, "preview_page", nth)
+        wait_status(page, call, {"awaiting-approval"})
+        call.locator("[data-testid=tool-approve]").click()
+        if answer:
+            ask.wait_for(state="visible", timeout=WAIT_MS)
+            assert "open /b.html" in ask.inner_text() and "/b.js: Unexpected token (2:0)" in ask.inner_text()
+            assert page.locator(".preview-notice").is_visible()
+            ask.locator(f"[data-answer={answer}]").click()
+        assert wait_status(page, call, FINAL) == status
+        assert ask.is_hidden()
+    wait_idle(page)
+    guarded, declined, shown = tool_results(model_server)
+    assert "preview of /a.html: ready" in guarded and "page a" in guarded
+    assert "preview of /b.html: declined" in declined and "/b.js: Unexpected token" in declined
+    assert "preview of /b.html: ready" in shown and "page b" in shown and "SyntaxError" in shown
+
+    # A change does not run an unguarded page by itself: the frame says why; Reload runs it.
+    before = revision(page)
+    write_files(page, {"/b.js": "while (true) {\n// still broken\n"})
+    page.wait_for_selector("[data-testid=preview-frame][data-state=error]", timeout=WAIT_MS)
+    assert "not run: its loops could not be guarded" in page.inner_text(".preview-status")
+    page.click("[data-testid=preview-reload]")
+    wait_revision_after(page, before + 1)
+    frame_of(page)

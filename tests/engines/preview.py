@@ -1,0 +1,148 @@
+"""The Preview panel in an engine of the suite (docs/preview.md): a small page with modules across folders,
+CSS, fetch() of a workspace JSON file and a console line; a TSX page on the shipped React; a page whose
+loops never end, stopped by the loop guard while the app keeps answering; then the next preview. The
+previewed document is read through the driver (the frame has an opaque origin)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from tests.engines.probe import Probe
+
+FRAME = "[data-testid=preview-frame]"
+WAIT_S = 60.0
+STOPPED = "RangeError: preview stopped a loop that ran for more than 1000 ms at "
+
+PAGES = {
+    "/index.html": (
+        '<!doctype html><html><head><title>Engine page</title><link rel="stylesheet" href="css/site.css">'
+        '</head><body><h1>Hello engines</h1><p id="sum"></p><p id="data"></p>'
+        '<script type="module" src="js/main.js"></script></body></html>'
+    ),
+    "/css/site.css": "h1 { color: rgb(0, 128, 0); }\n",
+    "/js/main.js": (
+        'import { add } from "../lib/add.js";\n'
+        'document.getElementById("sum").textContent = "sum " + add(20, 22);\n'
+        'const data = await (await fetch("data/items.json")).json();\n'
+        'document.getElementById("data").textContent = data.items.join(",");\n'
+        'console.log("engine page ready");\n'
+    ),
+    "/lib/add.js": "export const add = (a, b) => a + b;\n",
+    "/data/items.json": '{"items": ["x", "y"]}',
+    "/react.html": (
+        '<!doctype html><title>React page</title><div id="root"></div>'
+        '<script type="module" src="src/main.tsx"></script>'
+    ),
+    "/src/main.tsx": (
+        'import { useState } from "react";\n'
+        'import { createRoot } from "react-dom/client";\n'
+        "function App({ start }: { start: number }) {\n"
+        "  const [n, setN] = useState<number>(start);\n"
+        '  return <button id="inc" onClick={() => setN(n + 1)}>count {n}</button>;\n'
+        "}\n"
+        'createRoot(document.getElementById("root")!).render(<App start={0} />);\n'
+    ),
+    "/loop.html": (
+        "<!doctype html><title>Loops</title>\n"
+        '<button id="spin">spin</button>\n'
+        '<script type="module" src="js/loop.js"></script>\n'
+        "<script>\n"
+        'document.getElementById("spin").onclick = () => {\n'
+        "  for (;;) {}\n"
+        "};\n"
+        "</script>\n"
+    ),
+    "/js/loop.js": (
+        'console.log("looping");\nsetTimeout(() => { do {} while (true); }, 0);\nwhile (true) {}\n'
+    ),
+    # The guard's cost: the same tight loop guarded (in the file) and not (eval'd code is not guarded).
+    "/cost.html": (
+        "<!doctype html><title>Cost</title><script>\n"
+        "const N = 1e7;\n"
+        "function timed(run) { const t = performance.now(); run(); return performance.now() - t; }\n"
+        "const guarded = timed(() => { let s = 0; for (let i = 0; i < N; i++) s += i; return s; });\n"
+        'const bare = timed(eval("() => { let s = 0; for (let i = 0; i < N; i++) s += i; return s; }"));\n'
+        "console.log(`cost: ${N} turns, guarded ${guarded.toFixed(0)} ms, bare ${bare.toFixed(0)} ms`);\n"
+        "</script>\n"
+    ),
+    # Whether the frame shares the app's thread: a 2 s busy loop the guard does not see (eval'd code).
+    "/busy.html": (
+        "<!doctype html><title>Busy</title><script>\n"
+        'eval("const t = performance.now(); while (performance.now() - t < 2000) {}");\n'
+        'console.log("busy done");\n'
+        "</script>\n"
+    ),
+}
+
+# The app's own thread: the longest gap between two ticks of a 20 ms timer (how long it was frozen).
+TICKER = """(() => {
+  if (window.previewTicker) clearInterval(window.previewTicker);
+  window.frozenMs = 0;
+  let last = performance.now();
+  window.previewTicker = setInterval(() => {
+    const now = performance.now();
+    window.frozenMs = Math.max(window.frozenMs, now - last - 20);
+    last = now;
+  }, 20);
+  return true;
+})()"""
+
+
+def write(probe: Probe, files: dict[str, str]) -> None:
+    probe.value(
+        f"(async () => {{ for (const [p, t] of Object.entries({json.dumps(files)}))"
+        " await window.agentlite.vfs.writeText(p, t); return true; })()",
+        60,
+    )
+
+
+def shown(probe: Probe, entry: str, after: int = 0) -> int:
+    """Wait for the preview of `entry` to be ready after revision `after`; its revision."""
+    frame = f"document.querySelector({json.dumps(FRAME)})"
+    found: int = probe.wait_for(
+        f"(() => {{ const f = {frame}; return f && f.dataset.entry === {json.dumps(entry)}"
+        f" && f.dataset.state === 'ready' && Number(f.dataset.revision) > {after}"
+        " && Number(f.dataset.revision); })()",
+        WAIT_S,
+        f"the preview of {entry}",
+    )
+    return found
+
+
+def choose(probe: Probe, entry: str) -> None:
+    probe.value(
+        "(() => { const s = document.querySelector('[data-testid=preview-entry]');"
+        f" s.value = {json.dumps(entry)}; s.dispatchEvent(new Event('change')); return true; }})()"
+    )
+
+
+def in_frame(probe: Probe, expression: str, what: str) -> Any:
+    """Poll `expression` in the previewed document until it is truthy."""
+    deadline = time.monotonic() + WAIT_S
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = probe.engine.frame_eval(FRAME, expression, 20.0)
+        if last:
+            return last
+        time.sleep(0.25)
+    raise AssertionError(f"{probe.engine.name}: {what} not shown (last: {last!r})")
+
+
+def log_line(probe: Probe, needle: str) -> str:
+    found: str = probe.wait_for(
+        "[...document.querySelectorAll('[data-testid=preview-log]')]"
+        f".map((e) => e.textContent).find((t) => t.includes({json.dumps(needle)})) || null",
+        WAIT_S,
+        f"the console line {needle!r}",
+    )
+    return found
+
+
+def error_lines(probe: Probe) -> list[str]:
+    lines: list[str] = probe.value(
+        "[...document.querySelectorAll('[data-testid=preview-log][data-level=error]')]"
+        ".map((e) => e.textContent)"
+    )
+    return lines

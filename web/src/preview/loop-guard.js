@@ -1,0 +1,71 @@
+// The preview's loop guard, a bundle of its own (dist/preview-guard.js) that the app loads only in an
+// engine whose preview frame runs on the app's own thread (thread.js): there a page stuck in a loop would
+// freeze the app. Every `for`, `while` and `do…while` body of a workspace script gets a check that asks
+// the frame (web/sandbox/preview.html, `__agentliteLoopDue`) whether the page's script has held the thread
+// longer than LOOP_LIMIT_MS, and if so throws a RangeError naming the loop's file:line. Checks are inserted
+// on the loop's own lines, so every other position and line of the script stays where it was.
+import { parse } from "acorn";
+
+export const LOOP_LIMIT_MS = 1000;
+export const DUE = "__agentliteLoopDue"; // the frame's check, a global of the page's window
+const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
+
+/**
+ * `code` with every loop guarded. Throws acorn's SyntaxError when it does not parse (a real syntax error
+ * the browser reports, or syntax this parser does not know, which would run unguarded). `path` names the
+ * file in the error; `firstLine` is the line of the code's first line in that file (an inline script).
+ * @param {string} code
+ * @param {{path: string, module: boolean, firstLine?: number}} options
+ * @returns {string}
+ */
+export function guardLoops(code, { path, module, firstLine = 1 }) {
+  const tree = parse(code, {
+    ecmaVersion: "latest",
+    sourceType: module ? "module" : "script",
+    locations: true,
+    allowHashBang: true,
+  });
+  const inserts = []; // [position, text]
+  for (const loop of loopsOf(tree)) {
+    const check = checkFor(path, loop.loc.start.line + firstLine - 1);
+    const body = loop.body;
+    if (body.type === "BlockStatement") inserts.push([body.start + 1, check]);
+    else inserts.push([body.start, `{${check}`], [body.end, "}"]);
+  }
+  inserts.sort((a, b) => b[0] - a[0]);
+  let guarded = code;
+  for (const [at, text] of inserts) guarded = guarded.slice(0, at) + text + guarded.slice(at);
+  return guarded;
+}
+
+// The check names its loop twice: in the error, and to the frame, which reports it itself where the engine
+// hides an inline script's error ("Script error." in WebKit).
+function checkFor(path, line) {
+  const where = `${path}:${line}`;
+  const message = `preview stopped a loop that ran for more than ${LOOP_LIMIT_MS} ms at ${where}`;
+  return `if(${DUE}(${literal(where)}))throw new RangeError(${literal(message)});`;
+}
+
+// `<` escaped: the check may land in an inline <script> of an HTML page.
+function literal(text) {
+  return JSON.stringify(text).replace(/</g, "\\u003c");
+}
+
+// Every loop node of an acorn tree, outer before inner.
+function* loopsOf(node) {
+  const stack = [node];
+  while (stack.length) {
+    const next = stack.pop();
+    if (LOOPS.has(next.type)) yield next;
+    for (const key of Object.keys(next)) {
+      const value = next[key];
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) if (isNode(value[i])) stack.push(value[i]);
+      } else if (isNode(value)) stack.push(value);
+    }
+  }
+}
+
+function isNode(value) {
+  return value !== null && typeof value === "object" && typeof value.type === "string";
+}
