@@ -57,14 +57,21 @@ PAGES = {
     "/js/loop.js": (
         'console.log("looping");\nsetTimeout(() => { do {} while (true); }, 0);\nwhile (true) {}\n'
     ),
-    # The guard's cost: the same tight loop guarded (in the file) and not (eval'd code is not guarded).
+    # The guard's cost: the same tight loop guarded (in the file) and not (eval'd code is not guarded),
+    # the best of 5 rounds, one task each (a task may hold the thread for 1 s only).
     "/cost.html": (
         "<!doctype html><title>Cost</title><script>\n"
-        "const N = 1e7;\n"
+        "const N = 1e7, best = { guarded: Infinity, bare: Infinity };\n"
         "function timed(run) { const t = performance.now(); run(); return performance.now() - t; }\n"
-        "const guarded = timed(() => { let s = 0; for (let i = 0; i < N; i++) s += i; return s; });\n"
-        'const bare = timed(eval("() => { let s = 0; for (let i = 0; i < N; i++) s += i; return s; }"));\n'
-        "console.log(`cost: ${N} turns, guarded ${guarded.toFixed(0)} ms, bare ${bare.toFixed(0)} ms`);\n"
+        "const guarded = () => { let s = 0; for (let i = 0; i < N; i++) s += i; return s; };\n"
+        'const bare = eval("() => { let s = 0; for (let i = 0; i < N; i++) s += i; return s; }");\n'
+        "function round(left) {\n"
+        "  best.guarded = Math.min(best.guarded, timed(guarded));\n"
+        "  best.bare = Math.min(best.bare, timed(bare));\n"
+        "  if (left > 1) setTimeout(() => round(left - 1), 50);\n"
+        "  else console.log(`cost: ${N} turns, guarded ${best.guarded} ms, bare ${best.bare} ms`);\n"
+        "}\n"
+        "round(5);\n"
         "</script>\n"
     ),
     # Whether the frame shares the app's thread: a 2 s busy loop the guard does not see (eval'd code).

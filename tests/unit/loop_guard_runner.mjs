@@ -1,7 +1,8 @@
 // Runs the preview's loop guard (web/src/preview/loop-guard.js) under Node for
 // tests/unit/test_loop_guard.py: argv[2] is a JSON list of cases {code, path, module, firstLine, run,
-// dueAfter}; prints one JSON line per case: {guarded} or {syntaxError}, and when `run`, what running the
-// guarded code did: {value} (its `out`) or {thrown: {name, message}}, and how often it asked `due`.
+// dueAfter, turns} (`turns`: the frame's count of turns before the first check); prints one JSON line per
+// case: {guarded} or {syntaxError}, and when `run`, what running the guarded code did: {value} (its `out`)
+// or {thrown: {name, message}}, and how often it asked `due`.
 import { guardLoops } from "../../web/src/preview/loop-guard.js";
 
 for (const item of JSON.parse(process.argv[2])) {
@@ -16,7 +17,7 @@ for (const item of JSON.parse(process.argv[2])) {
     const due = () => ++asked > item.dueAfter;
     try {
       const body = `${answer.guarded}\nreturn typeof out === "undefined" ? null : out;`;
-      answer.value = new Function("__agentliteLoopDue", body)(due);
+      answer.value = new Function("__agentliteLoopDue", "__agentliteLoopTurns", body)(due, item.turns ?? 0);
     } catch (err) {
       answer.thrown = { name: err.name, message: err.message };
     }

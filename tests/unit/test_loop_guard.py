@@ -77,6 +77,11 @@ def test_loops_that_end_compute_what_they_did_and_ask_once_a_turn() -> None:
     assert answers[0]["asked"] == 10  # one check per turn of the loop
 
 
+def test_a_turn_calls_the_check_only_once_the_frames_count_runs_out() -> None:
+    (answer,) = guard([case("let out = 0;\nfor (let i = 0; i < 10; i++) out += i;", turns=6)])
+    assert (answer["value"], answer["asked"]) == (45, 4)
+
+
 def test_no_line_moves_and_only_loop_bodies_change() -> None:
     code = (
         "const a = 1;\n\nfor (;;) { break; }\nwhile (a) break\n// for (;;) {} in a comment\nlet s = 'do{}';\n"

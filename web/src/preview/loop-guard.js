@@ -8,6 +8,7 @@ import { parse } from "acorn";
 
 export const LOOP_LIMIT_MS = 1000;
 export const DUE = "__agentliteLoopDue"; // the frame's check, a global of the page's window
+export const TURNS = "__agentliteLoopTurns"; // turns left before the next check, set by the check
 const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
 
 /**
@@ -38,12 +39,14 @@ export function guardLoops(code, { path, module, firstLine = 1 }) {
   return guarded;
 }
 
-// The check names its loop twice: in the error, and to the frame, which reports it itself where the engine
+// A turn costs a decrement; the check itself (a call that may read the clock) runs when the frame's count
+// of turns runs out: calling it on every turn made a tight loop 6× slower in Firefox (measured 31 ms ->
+// 205 ms for 10^7 turns; 49 ms with the count). The check names its loop twice: in the error, and to the frame, which reports it itself where the engine
 // hides an inline script's error ("Script error." in WebKit).
 function checkFor(path, line) {
   const where = `${path}:${line}`;
   const message = `preview stopped a loop that ran for more than ${LOOP_LIMIT_MS} ms at ${where}`;
-  return `if(${DUE}(${literal(where)}))throw new RangeError(${literal(message)});`;
+  return `if(--${TURNS}<0&&${DUE}(${literal(where)}))throw new RangeError(${literal(message)});`;
 }
 
 // `<` escaped: the check may land in an inline <script> of an HTML page.
