@@ -63,6 +63,13 @@ put("imgMeta", await image(new URL("../../pics/b.svg", import.meta.url), (img, s
 put("imgPage", await image("pics/a.svg", (img, src) => (img.src = src)));
 put("imgAttribute", await image("/pics/b.svg", (img, src) => img.setAttribute("src", src)));
 put("imgMissing", await image("pics/none.png", (img, src) => (img.src = src)));
+const holder = document.createElement("div");
+document.body.append(holder);
+holder.innerHTML = '<img id="inner" src="pics/a.svg"><a id="away" href="other.html">other</a>';
+await new Promise((resolve) => setTimeout(resolve, 0));
+const inner = document.getElementById("inner");
+put("imgInner", await inner.decode().then(() => inner.naturalWidth, () => "error"));
+put("linkInner", document.getElementById("away").getAttribute("href"));
 const lazy = await import(new URL("./lazy.js", import.meta.url).href);
 put("importMeta", lazy.default);
 const name = "lazy";
@@ -123,6 +130,8 @@ def test_run_time_urls_resolve_to_workspace_files(page: Page, origin: str) -> No
     assert results["imgPage"] == 40
     assert results["imgAttribute"] == 30
     assert results["imgMissing"] == "error"
+    assert results["imgInner"] == 40  # from HTML the page inserted; its first, blocked try is not logged
+    assert results["linkInner"] == "other.html"  # links stay for the preview's navigation
     assert results["importMeta"] == "lazy 7"
     assert results["importComputed"] == "lazy 7"
     assert results["css"] == 'url("blob:'
