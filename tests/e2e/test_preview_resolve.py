@@ -54,6 +54,18 @@ const sync = new XMLHttpRequest();
 sync.open("GET", "data/items.json", false);
 sync.send();
 put("xhrSync", [sync.status, sync.readyState, JSON.parse(sync.responseText).items.length]);
+const local = new XMLHttpRequest();
+local.open("GET", URL.createObjectURL(new Blob(["made here"])), false);
+local.send();
+put("xhrSyncBlob", [local.status, local.responseText]);
+const away = new XMLHttpRequest();
+away.open("GET", "https://example.com/sync", false);
+try {
+  away.send();
+  put("xhrSyncNetwork", "answered");
+} catch (err) {
+  put("xhrSyncNetwork", [err.name, away.readyState, away.status]);
+}
 
 put("fetchMeta", await (await fetch(new URL("./local.json", import.meta.url))).json());
 put("fetchPage", (await (await fetch("data/items.json")).json()).items);
@@ -63,6 +75,14 @@ put("imgMeta", await image(new URL("../../pics/b.svg", import.meta.url), (img, s
 put("imgPage", await image("pics/a.svg", (img, src) => (img.src = src)));
 put("imgAttribute", await image("/pics/b.svg", (img, src) => img.setAttribute("src", src)));
 put("imgMissing", await image("pics/none.png", (img, src) => (img.src = src)));
+const sheet = document.createElement("link");
+sheet.rel = "stylesheet";
+sheet.href = "styles/extra.css";
+await new Promise((resolve) => {
+  sheet.onload = sheet.onerror = resolve;
+  document.head.append(sheet);
+});
+put("cssLink", getComputedStyle(document.getElementById("out")).color);
 const holder = document.createElement("div");
 document.body.append(holder);
 holder.innerHTML = '<img id="inner" src="pics/a.svg"><a id="away" href="other.html">other</a>';
@@ -95,6 +115,7 @@ PAGE = {
         '<script type="module" src="src/app/main.js"></script></body></html>'
     ),
     "/styles/main.css": "#bg { width: 20px; height: 10px; background-image: url(../pics/a.svg); }\n",
+    "/styles/extra.css": "#out { color: rgb(0, 128, 0); }\n",
     "/pics/a.svg": SVG.format(w=40),
     "/pics/b.svg": SVG.format(w=30),
     "/data/items.json": '{"items": ["a", "b", "c"]}',
@@ -122,6 +143,8 @@ def test_run_time_urls_resolve_to_workspace_files(page: Page, origin: str) -> No
     assert results["xhrMissing"] == [404, "not found: /data/none.json"]
     assert results["xhrNetwork"] == "error"
     assert results["xhrSync"] == [200, 4, 3]
+    assert results["xhrSyncBlob"] == [200, "made here"]
+    assert results["xhrSyncNetwork"] == ["NetworkError", 4, 0]
     assert results["fetchMeta"] == {"here": "src/app"}
     assert results["fetchPage"] == ["a", "b", "c"]  # against the page, not the module's folder
     assert results["fetchBase"] == ["a", "b", "c"]
@@ -135,8 +158,10 @@ def test_run_time_urls_resolve_to_workspace_files(page: Page, origin: str) -> No
     assert results["importMeta"] == "lazy 7"
     assert results["importComputed"] == "lazy 7"
     assert results["css"] == 'url("blob:'
+    assert results["cssLink"] == "rgb(0, 128, 0)"  # a stylesheet the page links at run time
     assert results["worker"] == 42
     wait_log(page, "Blocked: XMLHttpRequest(https://example.com/x.json): the preview has no network")
+    wait_log(page, "Blocked: XMLHttpRequest(https://example.com/sync): the preview has no network")
     wait_log(page, "Not found: /pics/none.png (<img>)")
     errors = [text for level, text in logs(page) if level == "error"]
-    assert len(errors) == 2, errors
+    assert len(errors) == 3, errors
