@@ -83,6 +83,8 @@ await new Promise((resolve) => {
   document.head.append(sheet);
 });
 put("cssLink", getComputedStyle(document.getElementById("out")).color);
+const sound = new Audio(new URL("../../sounds/a.wav", import.meta.url));
+put("audio", [sound instanceof Audio, sound instanceof HTMLAudioElement, sound.src.slice(0, 5)]);
 const holder = document.createElement("div");
 document.body.append(holder);
 holder.innerHTML = '<img id="inner" src="pics/a.svg"><a id="away" href="other.html">other</a>';
@@ -117,6 +119,7 @@ PAGE = {
     "/styles/main.css": "#bg { width: 20px; height: 10px; background-image: url(../pics/a.svg); }\n",
     "/styles/extra.css": "#out { color: rgb(0, 128, 0); }\n",
     "/pics/a.svg": SVG.format(w=40),
+    "/sounds/a.wav": "RIFF",  # never played: only where its element points
     "/pics/b.svg": SVG.format(w=30),
     "/data/items.json": '{"items": ["a", "b", "c"]}',
     "/src/app/main.js": MAIN,
@@ -153,6 +156,7 @@ def test_run_time_urls_resolve_to_workspace_files(page: Page, origin: str) -> No
     assert results["imgPage"] == 40
     assert results["imgAttribute"] == 30
     assert results["imgMissing"] == "error"
+    assert results["audio"] == [True, True, "blob:"]
     assert results["imgInner"] == 40  # from HTML the page inserted; its first, blocked try is not logged
     assert results["linkInner"] == "other.html"  # links stay for the preview's navigation
     assert results["importMeta"] == "lazy 7"
