@@ -57,7 +57,15 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
   const pending = [...page.scripts.filter((s) => s.module).map((s) => s.key), ...page.imports];
   const classic = page.scripts.filter((s) => !s.module).map((s) => s.key);
   for (const key of classic) if (!modules.has(key)) modules.set(key, await workspaceModule(key, false));
-  while (pending.length) {
+  let computed = page.computed; // a computed import() may name any script: then every script is a module
+  const everyScript = () => (computed = true);
+  let allPulled = false;
+  while (pending.length || (computed && !allPulled)) {
+    if (computed && !allPulled) {
+      allPulled = true;
+      for (const path of files.keys()) if (isScript(path)) pending.push(keyFor(path));
+      continue;
+    }
     const key = pending.pop();
     if (modules.has(key)) continue;
     const imports = new Set();
@@ -101,7 +109,7 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
     }
     if (module) {
       try {
-        code = rewriteImports(code, path, has, { missing, imports });
+        code = rewriteImports(code, path, has, { missing, imports, meta: true, computed: everyScript });
       } catch {
         // unparsable: the browser reports the syntax error with its line
       }

@@ -8,13 +8,13 @@ const URL_ATTR = /(\s(?:src|href|poster|data)\s*=\s*)(["']?)([^"'\s>]+)\2/gi;
 const SRCSET = /(\ssrcset\s*=\s*)(["'])([^"']*)\2/gi;
 const STYLE_ATTR = /(\sstyle\s*=\s*)(["'])([^"']*)\2/gi;
 
-// -> {html, scripts: [{key, module}], imports: Set<key>, unguarded: string[]}: the module entry points the
-// page names. `guard` (loop-guard.js's guardLoops, or null) guards the loops of its inline scripts;
+// -> {html, scripts: [{key, module}], imports: Set<key>, computed, unguarded: string[]}: the module entry
+// points the page names, and whether an inline module has a computed import() (then every script may be
+// imported). `guard` (loop-guard.js's guardLoops, or null) guards the loops of the inline scripts;
 // `unguarded` says which it could not parse and why.
 export function rewriteHtml(html, from, has, missing, guard = null) {
   const scripts = [];
   const imports = new Set();
-  const unguarded = [];
   const ref = (value) => {
     const path = workspacePath(value, from);
     if (path === null) return null;
@@ -32,24 +32,26 @@ export function rewriteHtml(html, from, has, missing, guard = null) {
         STYLE_ATTR,
         (_whole, head, quote, value) => `${head}${quote}${rewriteCss(value, from, has, missing)}${quote}`,
       );
+  const unguarded = [];
+  const context = { attrs, from, has, missing, scripts, imports, computed: false, html, guard, unguarded };
   const pieces = [];
   let at = 0;
   for (const match of html.matchAll(BLOCK)) {
     pieces.push(rewriteTags(html.slice(at, match.index), attrs));
-    const context = { attrs, from, has, missing, scripts, imports, guard, unguarded };
-    pieces.push(block(match, html, context));
+    pieces.push(block(match, context));
     at = match.index + match[0].length;
   }
   pieces.push(rewriteTags(html.slice(at), attrs));
-  return { html: pieces.join(""), scripts, imports, unguarded };
+  return { html: pieces.join(""), scripts, imports, computed: context.computed, unguarded };
 }
 
 function rewriteTags(text, attrs) {
   return text.replace(TAG, (tag) => attrs(tag));
 }
 
-function block(match, html, { attrs, from, has, missing, scripts, imports, guard, unguarded }) {
+function block(match, context) {
   const [whole, name, attributes, body] = match;
+  const { attrs, from, has, missing, scripts, imports } = context;
   if (name.toLowerCase() === "style") {
     return `<${name}${attrs(attributes)}>${rewriteCss(body, from, has, missing)}</${name}>`;
   }
@@ -62,21 +64,26 @@ function block(match, html, { attrs, from, has, missing, scripts, imports, guard
   let code = body;
   if (module && !src && body.trim()) {
     try {
-      code = rewriteImports(body, from, has, { missing, imports });
+      const computed = () => (context.computed = true);
+      code = rewriteImports(body, from, has, { missing, imports, meta: true, computed });
     } catch {
       code = body; // the browser reports the syntax error itself
     }
   }
-  if (guard && !src && body.trim()) {
-    const start = match.index + whole.indexOf(">") + 1;
-    const firstLine = html.slice(0, start).split("\n").length;
-    try {
-      code = guard(code, { path: from, module, firstLine });
-    } catch (err) {
-      unguarded.push(`${from} (the inline script at line ${firstLine}): ${err.message}`);
-    }
-  }
+  if (context.guard && !src && body.trim()) code = guardInline(code, match, module, context);
   return `<${name}${rewritten}>${code}</${name}>`;
+}
+
+// An inline script's code with its loops guarded, its lines counted from its place in the page.
+function guardInline(code, match, module, { html, from, guard, unguarded }) {
+  const start = match.index + match[0].indexOf(">") + 1;
+  const firstLine = html.slice(0, start).split("\n").length;
+  try {
+    return guard(code, { path: from, module, firstLine });
+  } catch (err) {
+    unguarded.push(`${from} (the inline script at line ${firstLine}): ${err.message}`);
+    return code;
+  }
 }
 
 function srcset(value, ref) {
