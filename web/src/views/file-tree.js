@@ -83,19 +83,16 @@ export function createFileTree(tree, actions) {
   const groupOf = (folder) => (folder === "/" ? tree : rows.get(folder)?.lastElementChild);
 
   /** Bring `folder`'s rows in line with the listing, and those of its open folders: rows are re-used by
-   * path and moved only when out of place. At most `budget.left` new rows; the rest come in a later task. */
+   * path (the row that has the focus keeps it). At most `budget.left` new rows; the rest come later. */
   function fill(folder, budget) {
     const group = groupOf(folder);
     if (!group) return;
+    const entries = groups.get(folder) || [];
+    dropStale(group, entries);
     const depth = folder === "/" ? 0 : depthOf(folder) + 1;
-    let cursor = group.firstElementChild;
-    for (const entry of groups.get(folder) || []) {
+    let cursor = group.firstElementChild; // the rows left are in tree order: new ones go between them
+    for (const entry of entries) {
       let li = rows.get(entry.path);
-      if (li && li.dataset.kind !== entry.kind) {
-        if (li === cursor) cursor = cursor.nextElementSibling;
-        drop(li);
-        li = undefined;
-      }
       if (!li) {
         if (budget.left <= 0) {
           later(folder);
@@ -109,10 +106,13 @@ export function createFileTree(tree, actions) {
       else group.insertBefore(li, cursor);
       if (entry.kind === "dir" && opened.get(entry.path)) fill(entry.path, budget);
     }
-    while (cursor) {
-      const next = cursor.nextElementSibling;
-      drop(cursor);
-      cursor = next;
+  }
+
+  /** Drop the rows of `group` the listing no longer has (or has as the other kind). */
+  function dropStale(group, entries) {
+    const kinds = new Map(entries.map((entry) => [entry.path, entry.kind]));
+    for (const li of [...group.children]) {
+      if (kinds.get(li.dataset.path) !== li.dataset.kind) drop(li);
     }
   }
 
