@@ -166,8 +166,8 @@ export function createFileTree(tree, actions) {
     keepTabStop();
   }
 
-  /** Open the folders `path` lies in and build its row (a file opened from elsewhere: the agent's, the
-   * history's); a folder not listed yet opens when it is. */
+  /** Open the folders `path` lies in and build its row (a file opened from elsewhere, such as the
+   * agent's write the editor follows); a folder not listed yet opens when it is. */
   function reveal(path) {
     for (const folder of ancestorsOf(path)) {
       opened.set(folder, true);
