@@ -43,7 +43,7 @@ window.benchReady = true;
 
 
 def pytest_sandbox() -> list[Figure]:
-    args = ["-q", *suites.deselected(SUITE)]
+    args = ["-q", *suites.arguments(SUITE)]
     floor = [_cpython_run(suites.folder(SUITE), args) for _ in range(RUNS)]
     times = sandbox_runs(suites.files(SUITE), shlex.join(["pytest", *args]), RUNS + 1)
     cold, warm = times[0], times[1:]

@@ -2,8 +2,9 @@
 
 Each is a source distribution pinned in pins.toml (`[[suite]]`), downloaded with pip into
 .cache/suites/ (sha256-checked) and unpacked there; `files` gives its files (all text) as a
-workspace would hold them, `folder` the unpacked tree for the same run on CPython, and `deselected`
-the arguments that leave out the few tests that cannot give the same outcome in both.
+workspace would hold them, `folder` the unpacked tree for the same run on CPython, and `arguments` the
+pytest options that replace what the sandbox does not ship and leave out the few tests that cannot give
+the same outcome in both.
 """
 
 from __future__ import annotations
@@ -66,6 +67,15 @@ def files(name: str, under: str = "/") -> dict[str, str]:
     }
 
 
-def deselected(name: str) -> list[str]:
-    """pytest arguments that leave out the suite's DESELECTED tests."""
-    return [arg for test in DESELECTED.get(name, ()) for arg in ("--deselect", test)]
+# Options a suite's own configuration asks for that the sandbox does not ship, replaced here and on CPython.
+OVERRIDES = {
+    "parse": ("-o", "addopts=--doctest-modules --doctest-glob=README.rst"),  # its addopts want pytest-cov
+}
+
+
+def arguments(name: str) -> list[str]:
+    """pytest arguments for the suite: its OVERRIDES, then what leaves out its DESELECTED tests."""
+    return [
+        *OVERRIDES.get(name, ()),
+        *(arg for test in DESELECTED.get(name, ()) for arg in ("--deselect", test)),
+    ]
