@@ -1,10 +1,14 @@
 """A big project in the file tree (docs/folders.md, "A big tree"): after a folder of 2,500 files comes in,
 the tree shows the top level with its folders collapsed and builds a folder's rows only when it opens (by
 click or by keyboard); a refresh keeps what is open; a file the agent writes deep inside is revealed when
-the editor follows it. Every shown row keeps the test ids of the contract."""
+the editor follows it; a folder of 1,000 files opens in slices and ends with every row. Every shown row
+keeps the test ids of the contract."""
 
 from __future__ import annotations
 
+import base64
+import io
+import zipfile
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
@@ -118,3 +122,26 @@ def test_a_file_the_agent_writes_deep_in_a_big_tree_is_revealed(
         expect(item(page, folder)).to_have_attribute("aria-expanded", "true")
     expect(inside(page, "/pkg6")).to_have_count(0)
     assert_test_ids(page)
+
+
+def test_a_folder_of_a_thousand_files_opens_in_slices_and_ends_whole(app: Page) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for index in range(1_000):
+            archive.writestr(f"many/file{index:04}.txt", f"{index}\n")
+    vfs(app, "importZip", base64.b64encode(buffer.getvalue()).decode())
+    files = inside(app, "/many")
+    expect(files).to_have_count(1_000, timeout=WAIT_MS)  # a small tree: open, as always
+    folder = item(app, "/many")
+    folder.locator(":scope > .file-row").click()
+    expect(folder).to_have_attribute("aria-expanded", "false")
+    expect(files).to_have_count(0)
+    folder.press("ArrowRight")  # the first 400 rows now, the rest in the next tasks
+    expect(files).to_have_count(1_000, timeout=WAIT_MS)
+    paths = app.evaluate(
+        """() => [...document.querySelectorAll("[data-path='/many'] [data-testid=file-item]")]
+        .map((li) => li.dataset.path)"""
+    )
+    assert paths == [f"/many/file{index:04}.txt" for index in range(1_000)]
+    folder.press("End")
+    expect(item(app, "/many/file0999.txt")).to_be_focused()
