@@ -54,7 +54,15 @@ export async function buildBundle({ entry, files, transpile, vendor }) {
   const pending = [...page.scripts.filter((s) => s.module).map((s) => s.key), ...page.imports];
   const classic = page.scripts.filter((s) => !s.module).map((s) => s.key);
   for (const key of classic) if (!modules.has(key)) modules.set(key, await workspaceModule(key, false));
-  while (pending.length) {
+  let computed = page.computed; // a computed import() may name any script: then every script is a module
+  const everyScript = () => (computed = true);
+  let allPulled = false;
+  while (pending.length || (computed && !allPulled)) {
+    if (computed && !allPulled) {
+      allPulled = true;
+      for (const path of files.keys()) if (isScript(path)) pending.push(keyFor(path));
+      continue;
+    }
     const key = pending.pop();
     if (modules.has(key)) continue;
     const imports = new Set();
@@ -98,7 +106,7 @@ export async function buildBundle({ entry, files, transpile, vendor }) {
     }
     if (!module) return code;
     try {
-      return rewriteImports(code, path, has, { missing, imports });
+      return rewriteImports(code, path, has, { missing, imports, meta: true, computed: everyScript });
     } catch {
       return code; // unparsable: the browser reports the syntax error with its line
     }

@@ -8,7 +8,8 @@ const URL_ATTR = /(\s(?:src|href|poster|data)\s*=\s*)(["']?)([^"'\s>]+)\2/gi;
 const SRCSET = /(\ssrcset\s*=\s*)(["'])([^"']*)\2/gi;
 const STYLE_ATTR = /(\sstyle\s*=\s*)(["'])([^"']*)\2/gi;
 
-// -> {html, scripts: [{key, module}], inlineImports: Set<key>}: the module entry points the page names.
+// -> {html, scripts: [{key, module}], imports: Set<key>, computed}: the module entry points the page names,
+// and whether an inline module has a computed import() (then every script may be imported).
 export function rewriteHtml(html, from, has, missing) {
   const scripts = [];
   const imports = new Set();
@@ -29,22 +30,24 @@ export function rewriteHtml(html, from, has, missing) {
         STYLE_ATTR,
         (_whole, head, quote, value) => `${head}${quote}${rewriteCss(value, from, has, missing)}${quote}`,
       );
+  const context = { attrs, from, has, missing, scripts, imports, computed: false };
   const pieces = [];
   let at = 0;
   for (const match of html.matchAll(BLOCK)) {
     pieces.push(rewriteTags(html.slice(at, match.index), attrs));
-    pieces.push(block(match, { attrs, from, has, missing, scripts, imports }));
+    pieces.push(block(match, context));
     at = match.index + match[0].length;
   }
   pieces.push(rewriteTags(html.slice(at), attrs));
-  return { html: pieces.join(""), scripts, imports };
+  return { html: pieces.join(""), scripts, imports, computed: context.computed };
 }
 
 function rewriteTags(text, attrs) {
   return text.replace(TAG, (tag) => attrs(tag));
 }
 
-function block([whole, name, attributes, body], { attrs, from, has, missing, scripts, imports }) {
+function block([whole, name, attributes, body], context) {
+  const { attrs, from, has, missing, scripts, imports } = context;
   if (name.toLowerCase() === "style") {
     return `<${name}${attrs(attributes)}>${rewriteCss(body, from, has, missing)}</${name}>`;
   }
@@ -57,7 +60,8 @@ function block([whole, name, attributes, body], { attrs, from, has, missing, scr
   let code = body;
   if (module && !src && body.trim()) {
     try {
-      code = rewriteImports(body, from, has, { missing, imports });
+      const computed = () => (context.computed = true);
+      code = rewriteImports(body, from, has, { missing, imports, meta: true, computed });
     } catch {
       code = body; // the browser reports the syntax error itself
     }

@@ -91,18 +91,45 @@ export function resolveSpecifier(specifier, from, has, missing = () => {}) {
 // The module's code with every static and literal dynamic import specifier replaced by its key.
 // `imports` collects the keys, so the caller can hand over the files the page needs; `link(key)`, when
 // given, says what to write instead of the key (browser_js_eval writes blob: URLs).
+// With `meta` (the preview), `import.meta` and computed `import()` also resolve against the module's own
+// workspace path (see `metaObject` below) and `computed()` hears of every computed import.
 /**
  * @param {string} code
  * @param {string} from
  * @param {(path: string) => boolean} has
- * @param {{missing?: (text: string) => void, imports?: Set<string>, link?: (key: string) => string}} [options]
+ * @param {{missing?: (text: string) => void, imports?: Set<string>, link?: (key: string) => string,
+ *   meta?: boolean, computed?: () => void}} [options]
  */
-export function rewriteImports(code, from, has, { missing, imports, link = (key) => key } = {}) {
+export function rewriteImports(code, from, has, { missing, imports, link = (key) => key, meta, computed } = {}) {
   const [found] = parse(code, from);
+  const base = keyOf(from);
+  const relative = meta && !from.startsWith(VENDOR);
+  const closing = []; // where the wrapped computed imports end, innermost last (they may nest)
   let out = "";
   let at = 0;
+  const close = (until) => {
+    while (closing.length && closing[closing.length - 1] <= until) {
+      const end = closing.pop();
+      out += `${code.slice(at, end)})`;
+      at = end;
+    }
+  };
   for (const item of found) {
-    if (item.n === undefined || item.s < 0) continue; // a computed dynamic import: left to the browser
+    if (item.s < 0) continue;
+    close(item.s);
+    if (item.n === undefined) {
+      if (!relative) continue; // left to the browser
+      if (item.d > -1) {
+        computed?.();
+        out += `${code.slice(at, item.s)}(${resolver(base)})(`; // the expression stays, wrapped
+        at = item.s;
+        closing.push(item.e);
+      } else {
+        out += code.slice(at, item.s) + metaObject(base);
+        at = item.e;
+      }
+      continue;
+    }
     const key = resolveSpecifier(item.n, from, has, missing);
     if (key === null) continue;
     if (imports) imports.add(key);
@@ -111,7 +138,22 @@ export function rewriteImports(code, from, has, { missing, imports, link = (key)
     out += code.slice(at, item.s) + (quoted ? JSON.stringify(written) : written);
     at = item.e;
   }
+  close(Number.POSITIVE_INFINITY);
   return out + code.slice(at);
+}
+
+// A module runs from a blob: URL, against which nothing relative resolves. So `import.meta` reads as
+// `{url, resolve}` with the module's key (`agentlite-ws:/src/app.js`), and a computed `import(x)` takes
+// a relative or absolute path `x` through `resolver`, against that key; bare names and URLs stay. The
+// frame's import map and shims know the keys. Both fit on the line they replace, so line numbers stay.
+/** @param {string} base the module's key */
+export function metaObject(base) {
+  return `({url:${JSON.stringify(base)},resolve:${resolver(base)}})`;
+}
+
+/** @param {string} base the module's key */
+export function resolver(base) {
+  return String.raw`(s)=>typeof s==="string"&&/^\.{0,2}\//.test(s)?new URL(s,${JSON.stringify(base)}).href:s`;
 }
 
 // CSS: url(...) and @import "..." pointing into the workspace become keys.

@@ -4,6 +4,7 @@
 import { framesShareThread } from "../preview/thread.js";
 
 const MAX_LINES = 500;
+const LIST_DEBOUNCE_MS = 100; // the entry list follows a burst of writes once
 const SAME_THREAD =
   "In this browser a previewed page runs on the app's own thread: a page that never stops would freeze the app. " +
   "The preview reloads only when you press Reload.";
@@ -15,6 +16,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
   const status = panel.querySelector(".preview-status");
   const output = panel.querySelector("[data-testid=preview-console]");
   let previewer = null; // Promise of the machinery's previewer
+  let listTimer = null;
   const sharesThread = framesShareThread();
   const notice = panel.querySelector(".preview-notice");
   if (sharesThread) {
@@ -89,7 +91,10 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
     open,
     // The workspace changed: an open preview reloads by itself.
     changed() {
-      if (!panel.hidden && previewer && !sharesThread) previewer.then((it) => it.changed());
+      if (panel.hidden || !previewer) return;
+      if (!sharesThread) previewer.then((it) => it.changed());
+      clearTimeout(listTimer); // a new page written while the panel is open joins the entry list
+      listTimer = setTimeout(() => fillEntries(select.value || null).catch(() => {}), LIST_DEBOUNCE_MS);
     },
     async run(path) {
       if (sharesThread && !(await askFirst(panel, path))) {
