@@ -24,6 +24,7 @@ from buildsys import (
     bench_startup,
     bench_stream,
     bench_tokens,
+    bench_tree,
     bench_workspace,
 )
 from buildsys.bench_figure import Figure
@@ -46,6 +47,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "pytest_sandbox": bench_pytest.pytest_sandbox,
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
         "folder_import": bench_folder.folder_import,
+        "tree_render_10k": bench_tree.tree_render_10k,
     }
 
 

@@ -176,13 +176,21 @@ class CallHandler:
         return _change(change)
 
     async def vfs_mirrorPlan(
-        self, disk: dict[str, str], synced: dict[str, str], only: list[str] | None = None
+        self,
+        disk: dict[str, str],
+        synced: dict[str, str],
+        only: list[str] | None = None,
+        disk_folders: list[str] | None = None,
+        synced_folders: list[str] | None = None,
     ) -> dict[str, Any]:
         """An opened folder against the workspace (`mirror`): the disk's and the last sync's sha256 by path
-        in, what to write where and what conflicts out."""
+        (and their folders) in, what to write where and what conflicts out (`folders`: the folders')."""
         listing = await self.service.workspace.list("/", recursive=True, details=True)
         files = {e["path"]: e["sha256"] for e in listing if e["kind"] == "file"}
-        return mirror.plan(files, disk, synced, only).to_dict()
+        folders = [e["path"] for e in listing if e["kind"] == "dir"]
+        result = mirror.plan(files, disk, synced, only).to_dict()
+        found = mirror.plan_folders(folders, disk_folders or [], synced_folders or [], only)
+        return result | {"folders": found.to_dict()}
 
     async def vfs_importCancel(self, id: str) -> None:
         self.staging.cancel(id)

@@ -1,10 +1,15 @@
 """An opened folder kept in step with the workspace (`folder-open`), on the origin private file system: it
 has the same directory-handle interface as a folder the user picks, whose picker cannot be automated.
 Workspace changes are written to disk; changes made on disk come in by "disk"; a file changed on both
-sides is a conflict the user resolves, never overwritten; after a reload the folder is synced again."""
+sides is a conflict the user resolves, never overwritten; after a reload the folder is synced again. What
+the folder's `.gitignore` excludes and `node_modules/` are left alone on both sides; empty folders come
+across both ways."""
 
 from __future__ import annotations
 
+import base64
+import io
+import zipfile
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -23,6 +28,8 @@ DISK = """async ([op, path, text]) => {
   for (const name of parts.slice(0, -1)) folder = await folder.getDirectoryHandle(name, { create: true });
   const name = parts.at(-1);
   if (op === "remove") return folder.removeEntry(name);
+  if (op === "mkdir") return void (await folder.getDirectoryHandle(name, { create: true }));
+  if (op === "isdir") return folder.getDirectoryHandle(name).then(() => true, () => false);
   if (op === "write") {
     const writable = await (await folder.getFileHandle(name, { create: true })).createWritable();
     await writable.write(text);
@@ -120,3 +127,62 @@ def test_after_a_reload_the_folder_is_synced_again_and_nothing_is_lost(app: Page
     wait_file(app, "/b.txt", "made while the app was away\n")
     vfs(app, "writeText", "/a.txt", "three\n")
     wait_disk(app, "/a.txt", "three\n")
+
+
+def test_what_git_ignores_and_node_modules_stay_untouched_on_both_sides(app: Page) -> None:
+    disk(app, "write", "/.gitignore", "build/\n*.log\n")
+    for path, text in IGNORED_ON_DISK.items():
+        disk(app, "write", path, text)
+    disk(app, "write", "/src/main.py", "print(1)\n")
+    vfs(app, "writeText", "/debug.log", "the app's own log\n")  # ignored on disk: never written there
+    app.evaluate("() => window.agentlite.folder.openPrivate('project')")
+    wait_file(app, "/src/main.py", "print(1)\n")
+    for path in ("/build/out.js", "/node_modules/x.js"):
+        assert vfs(app, "readText", path) is None, path
+    assert vfs(app, "readText", "/debug.log") == "the app's own log\n"
+    note = app.locator("[data-testid=folder-skipped]")
+    expect(note).to_have_text("not synced: node_modules/, 2 left out by .gitignore")
+
+    vfs(app, "writeText", "/build/out.js", "built in the app\n")  # the agent writes where git ignores
+    vfs(app, "writeText", "/node_modules/x.js", "patched in the app\n")
+    disk(app, "write", "/debug.log", "more noise on disk\n")
+    sync(app)
+    vfs(app, "writeText", "/marker.txt", "after the others\n")  # syncs run in order: this one comes last
+    wait_disk(app, "/marker.txt", "after the others\n")
+    assert disk(app, "read", "/build/out.js") == IGNORED_ON_DISK["/build/out.js"]
+    assert disk(app, "read", "/node_modules/x.js") == IGNORED_ON_DISK["/node_modules/x.js"]
+    assert disk(app, "read", "/debug.log") == "more noise on disk\n"
+    assert vfs(app, "readText", "/debug.log") == "the app's own log\n"
+    assert app.evaluate("() => window.agentlite.folder.conflicts()") == []
+
+
+def test_an_empty_folder_comes_across_both_ways(app: Page) -> None:
+    vfs(app, "importZip", zip_with_folder("made-in-app/"))
+    disk(app, "mkdir", "/made-on-disk")
+    disk(app, "write", "/keep.txt", "kept\n")
+    app.evaluate("() => window.agentlite.folder.openPrivate('project')")
+    wait_file(app, "/keep.txt", "kept\n")
+    assert {"path": "/made-on-disk", "kind": "dir"} in vfs(app, "list", "/")
+    assert disk(app, "isdir", "/made-in-app") is True
+    expect(app.locator("[data-testid=file-item][data-path='/made-on-disk']")).to_have_attribute(
+        "data-kind", "dir"
+    )
+
+    disk(app, "remove", "/made-on-disk")  # deleted on disk: goes in the workspace too
+    sync(app)
+    assert {"path": "/made-on-disk", "kind": "dir"} not in vfs(app, "list", "/")
+    assert disk(app, "isdir", "/made-in-app") is True
+
+
+IGNORED_ON_DISK = {
+    "/build/out.js": "compiled\n",
+    "/debug.log": "noise\n",
+    "/node_modules/x.js": "module.exports = 1;\n",
+}
+
+
+def zip_with_folder(name: str) -> str:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, "")
+    return base64.b64encode(buffer.getvalue()).decode()

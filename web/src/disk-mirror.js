@@ -1,13 +1,15 @@
 // An opened folder (a File System Access directory handle) kept equal to the workspace. The page owns
-// the handle; the worker decides, per file, from the sha256 each side had at the last sync
-// (`vfs.mirrorPlan`, py/agentlite/workspace/mirror.py). The workspace's changes are written to disk,
-// each checked against the disk first; the disk's come in as one recorded change by "disk"; a file
-// both sides changed is a conflict the user resolves. `.git/` and `node_modules/` are never touched.
+// the handle; the worker decides, per file, from the sha256 each side had at the last sync, and per
+// folder from its presence (`vfs.mirrorPlan`, py/agentlite/workspace/mirror.py). The workspace's changes
+// are written to disk, each checked against the disk first; the disk's come in as one recorded change by
+// "disk"; a file both sides changed is a conflict the user resolves. What the skip rules leave out
+// (`.git/`, `node_modules/`, `.gitignore`: web/src/disk-folder.js) is touched on neither side.
+import { DiskFolder } from "./disk-folder.js";
 import { sendFolder } from "./folder-import.js";
 import { saveFolder } from "./folder-store.js";
 import { fromBase64 } from "./views/download.js";
 
-const UNMIRRORED = new Set([".git", "node_modules"]);
+const PLAN_LISTS = ["to_disk", "delete_on_disk", "from_disk", "delete_in_workspace", "settled"];
 
 async function sha256(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -15,14 +17,19 @@ async function sha256(bytes) {
 }
 
 const same = (file, record) => record && file.size === record.size && file.lastModified === record.modified;
+const deepestFirst = (paths) => [...paths].sort((a, b) => b.split("/").length - a.split("/").length);
 
 export class DiskMirror {
-  /** `synced`: path → {sha, size, modified} at the last sync; `onConflicts(list)`: the open conflicts. */
-  constructor(handle, synced, { call, onConflicts = (_list) => {} }) {
+  /** `synced`: path → {sha, size, modified} at the last sync, `folders`: the folders then;
+   * `onConflicts(list)`: the open conflicts; `onSkipped(list)`: what the last full sync left alone. */
+  constructor(handle, synced, { call, folders = [], onConflicts = (_list) => {}, onSkipped = (_list) => {} }) {
     this.handle = handle;
+    this.disk = new DiskFolder(handle);
     this.synced = { ...synced };
+    this.syncedFolders = new Set(folders);
     this.call = call;
     this.onConflicts = onConflicts;
+    this.onSkipped = onSkipped;
     this.conflicts = new Map();
     this.running = Promise.resolve();
   }
@@ -40,57 +47,58 @@ export class DiskMirror {
   }
 
   async syncOnce(paths) {
-    const disk = paths ? await this.statPaths(paths) : await this.walk(this.handle, "", new Map());
+    // A changed .gitignore changes the rules: the whole folder is read again.
+    const only = paths?.some((path) => path.endsWith("/.gitignore")) ? null : paths;
+    const disk = only ? await this.disk.stat(only.filter((p) => !this.disk.skips(p))) : await this.disk.walk();
+    if (!only) this.onSkipped(disk.skipped);
     const shas = {};
-    for (const [path, file] of disk) shas[path] = await this.shaOf(path, file);
-    const synced = Object.fromEntries(Object.entries(this.synced).map(([path, r]) => [path, r.sha]));
-    const plan = await this.call("mirrorPlan", { disk: shas, synced, only: paths });
-    for (const path of plan.settled) this.record(path, disk.get(path), shas[path]);
-    for (const path of plan.to_disk) await this.writeChecked(path, disk.get(path));
-    for (const path of plan.delete_on_disk) await this.removeChecked(path, disk.get(path));
-    await this.importFromDisk(plan.from_disk, plan.delete_in_workspace, disk, shas);
-    this.setConflicts(plan.conflicts, paths);
-    await saveFolder(this.handle, this.synced);
+    for (const [path, file] of disk.files) shas[path] = await this.shaOf(path, file);
+    const plan = this.withoutSkipped(await this.call("mirrorPlan", this.question(disk, shas, only)));
+    for (const path of plan.settled) this.record(path, disk.files.get(path), shas[path]);
+    await this.foldersToDisk(plan.folders, disk.folders);
+    for (const path of plan.to_disk) await this.writeChecked(path, disk.files.get(path));
+    for (const path of plan.delete_on_disk) await this.removeChecked(path, disk.files.get(path));
+    for (const path of deepestFirst(plan.folders.delete_on_disk)) {
+      if (await this.disk.removeEmptyFolder(path)) this.syncedFolders.delete(path);
+    }
+    const deleted = [...plan.delete_in_workspace, ...plan.folders.delete_in_workspace];
+    await this.importFromDisk(plan.from_disk, deleted, disk.files, shas, plan.folders.from_disk);
+    this.setConflicts(plan.conflicts, only);
+    await this.save();
     return plan;
   }
 
-  /** Every file below `folder` (path → File), skipping .git/ and node_modules/. */
-  async walk(folder, prefix, found) {
-    for await (const [name, entry] of folder.entries()) {
-      if (entry.kind === "directory") {
-        if (!UNMIRRORED.has(name)) await this.walk(entry, `${prefix}/${name}`, found);
-      } else {
-        found.set(`${prefix}/${name}`, await entry.getFile());
-      }
-    }
-    return found;
+  question(disk, shas, only) {
+    const synced = Object.fromEntries(Object.entries(this.synced).map(([path, r]) => [path, r.sha]));
+    const folders = { disk_folders: [...disk.folders], synced_folders: [...this.syncedFolders] };
+    return { disk: shas, synced, only, ...folders };
   }
 
-  async statPaths(paths) {
-    const found = new Map();
-    for (const path of paths) {
-      const file = await this.fileAt(path);
-      if (file) found.set(path, file);
+  /** The plan without the paths the skip rules leave alone: neither side's copy is touched. */
+  withoutSkipped(plan) {
+    const kept = (path) => !this.disk.skips(path);
+    for (const list of PLAN_LISTS) {
+      plan[list] = plan[list].filter(kept);
+      plan.folders[list] = plan.folders[list].filter(kept);
     }
-    return found;
+    plan.conflicts = plan.conflicts.filter((conflict) => kept(conflict.path));
+    return plan;
   }
 
-  /** The file at `path` on disk, or null; `create` makes the folders and the file. */
-  async handleAt(path, create = false) {
-    const parts = path.split("/").slice(1);
-    let folder = this.handle;
-    try {
-      for (const name of parts.slice(0, -1)) folder = await folder.getDirectoryHandle(name, { create });
-      return { folder, file: await folder.getFileHandle(parts.at(-1), { create }) };
-    } catch (err) {
-      if (err.name === "NotFoundError" || err.name === "TypeMismatchError") return null;
-      throw err;
+  /** Folders: the workspace's new ones made on disk; the sync state of those both sides agree on. */
+  async foldersToDisk(folders, onDisk) {
+    for (const path of folders.to_disk) {
+      await this.disk.folderAt(path, true);
+      this.syncedFolders.add(path);
+    }
+    for (const path of folders.settled) {
+      if (onDisk.has(path)) this.syncedFolders.add(path);
+      else this.syncedFolders.delete(path);
     }
   }
 
-  async fileAt(path) {
-    const found = await this.handleAt(path);
-    return found ? found.file.getFile() : null;
+  save() {
+    return saveFolder(this.handle, this.synced, [...this.syncedFolders]);
   }
 
   /** The sha256 of a disk file: the synced one while its size and time are unchanged, else read. */
@@ -106,7 +114,7 @@ export class DiskMirror {
 
   /** Write the workspace's file unless the disk changed since it was read (the next sync sees that). */
   async writeChecked(path, seen) {
-    const now = await this.fileAt(path);
+    const now = await this.disk.fileAt(path);
     if (seen ? !now || now.size !== seen.size || now.lastModified !== seen.lastModified : now) return;
     await this.writeFile(path);
   }
@@ -115,7 +123,7 @@ export class DiskMirror {
     const data = await this.call("readBase64", { path });
     if (data === null) return;
     const bytes = fromBase64(data);
-    const { file } = await this.handleAt(path, true);
+    const { file } = await this.disk.handleAt(path, true);
     const writable = await file.createWritable();
     await writable.write(bytes);
     await writable.close();
@@ -123,24 +131,29 @@ export class DiskMirror {
   }
 
   async removeChecked(path, seen) {
-    const now = await this.fileAt(path);
+    const now = await this.disk.fileAt(path);
     if (!now || !seen || now.size !== seen.size || now.lastModified !== seen.lastModified) return;
     await this.removeFile(path);
   }
 
   async removeFile(path) {
-    const found = await this.handleAt(path);
+    const found = await this.disk.handleAt(path);
     if (found) await found.folder.removeEntry(path.split("/").at(-1));
     this.record(path, null);
   }
 
-  /** The disk's new and changed files and its deletions, as ONE recorded change by "disk". */
-  async importFromDisk(changed, deleted, disk, shas) {
-    if (!changed.length && !deleted.length) return;
-    const items = changed.map((path) => ({ path, file: disk.get(path) }));
-    await sendFolder(this.call, items, [], () => {}, { disk: true, deleted });
-    for (const path of changed) this.record(path, disk.get(path), shas[path]);
-    for (const path of deleted) this.record(path, null);
+  /** The disk's new and changed files, its new folders and its deletions, as ONE recorded change by
+   * "disk" (a folder gone from disk goes in the workspace only when nothing is left in it there). */
+  async importFromDisk(changed, deleted, files, shas, folders = []) {
+    if (!changed.length && !deleted.length && !folders.length) return;
+    const items = changed.map((path) => ({ path, file: files.get(path) }));
+    await sendFolder(this.call, items, folders, () => {}, { disk: true, deleted });
+    for (const path of changed) this.record(path, files.get(path), shas[path]);
+    for (const path of deleted) {
+      this.record(path, null);
+      this.syncedFolders.delete(path);
+    }
+    for (const path of folders) this.syncedFolders.add(path);
   }
 
   setConflicts(found, paths) {
@@ -159,12 +172,12 @@ export class DiskMirror {
       else await this.takeFromDisk(path);
       this.conflicts.delete(path);
       this.onConflicts([...this.conflicts.values()]);
-      await saveFolder(this.handle, this.synced);
+      await this.save();
     });
   }
 
   async takeFromDisk(path) {
-    const file = await this.fileAt(path);
+    const file = await this.disk.fileAt(path);
     const sha = file ? await sha256(await file.arrayBuffer()) : null;
     await this.importFromDisk(file ? [path] : [], file ? [] : [path], new Map([[path, file]]), { [path]: sha });
   }

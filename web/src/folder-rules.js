@@ -13,11 +13,11 @@ export async function selectFiles(items, folders = []) {
   const kept = [];
   const skipped = [];
   for (const item of items) {
-    const reason = skipReason(item.path, rules, false);
+    const reason = rules.reason(item.path);
     if (reason) skipped.push({ ...item, reason });
     else kept.push(item);
   }
-  return { kept, skipped, folders: folders.filter((folder) => !skipReason(folder, rules, true)) };
+  return { kept, skipped, folders: folders.filter((folder) => !rules.reason(folder, true)) };
 }
 
 /** The folders a path lies in, outermost first ("/a/b/c.txt" → ["/", "/a", "/a/b"]). */
@@ -26,16 +26,38 @@ function foldersOf(path) {
   return ["/", ...parts.map((_, i) => `/${parts.slice(0, i + 1).join("/")}`)];
 }
 
-/** folder → an `ignore` matcher of that folder's .gitignore (not those inside skipped folders). */
+/** The skip rules of one folder: `.git/`, `node_modules/`, and the `.gitignore` files added so far, each
+ * applying below its own folder. A walk adds a folder's `.gitignore` before it looks at its entries. */
+export class SkipRules {
+  constructor() {
+    this.matchers = new Map(); // folder → an `ignore` matcher of that folder's .gitignore
+  }
+
+  /** `folder`'s .gitignore text ("/" for the top folder). */
+  add(folder, text) {
+    this.matchers.set(folder, ignore().add(text));
+  }
+
+  /** Why `path` is left out (a key of REASONS), or null; a folder's path is matched as a folder ("build/"). */
+  reason(path, isFolder = false) {
+    const fixed = fixedReason(path);
+    if (fixed) return fixed;
+    for (const folder of foldersOf(path)) {
+      const matcher = this.matchers.get(folder);
+      const relative = path.slice(folder === "/" ? 1 : folder.length + 1) + (isFolder ? "/" : "");
+      if (matcher?.ignores(relative)) return "ignored";
+    }
+    return null;
+  }
+}
+
+/** The rules of the `.gitignore` files among `items` (not those inside .git/ or node_modules/). */
 async function gitignoreRules(items) {
-  const rules = new Map();
+  const rules = new SkipRules();
   const found = items.filter((item) => item.path.endsWith("/.gitignore") && !fixedReason(item.path));
-  await Promise.all(
-    found.map(async (item) => {
-      const folder = item.path.slice(0, -"/.gitignore".length) || "/";
-      rules.set(folder, ignore().add(await item.file.text()));
-    }),
-  );
+  const texts = await Promise.all(found.map((item) => item.file.text()));
+  for (const [index, item] of found.entries())
+    rules.add(item.path.slice(0, -"/.gitignore".length) || "/", texts[index]);
   return rules;
 }
 
@@ -43,18 +65,6 @@ function fixedReason(path) {
   const parts = path.split("/");
   if (parts.includes(".git")) return "git";
   if (parts.includes("node_modules")) return "modules";
-  return null;
-}
-
-/** Why `path` is left out (null: it is not); a folder's path is matched as a folder ("build/"). */
-function skipReason(path, rules, isFolder) {
-  const fixed = fixedReason(path);
-  if (fixed) return fixed;
-  for (const folder of foldersOf(path)) {
-    const matcher = rules.get(folder);
-    const relative = path.slice(folder === "/" ? 1 : folder.length + 1) + (isFolder ? "/" : "");
-    if (matcher?.ignores(relative)) return "ignored";
-  }
   return null;
 }
 
@@ -69,4 +79,14 @@ export function skippedText(skipped) {
     parts.push(`${count.toLocaleString("en")} ${where}`);
   }
   return parts.join(", ");
+}
+
+/** "not synced: .git/, node_modules/, 3 left out by .gitignore": what an opened folder's sync leaves
+ * alone on both sides (`skipped`: [{path, reason}], files and folders the walk did not enter). */
+export function unsyncedText(skipped) {
+  const reasons = new Set(skipped.map(({ reason }) => reason));
+  const ignored = skipped.filter(({ reason }) => reason === "ignored").length;
+  const parts = ["git", "modules"].filter((reason) => reasons.has(reason)).map((reason) => REASONS[reason]);
+  if (ignored) parts.push(`${ignored.toLocaleString("en")} left out by .gitignore`);
+  return parts.length ? `not synced: ${parts.join(", ")}` : "";
 }

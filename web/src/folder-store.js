@@ -1,6 +1,6 @@
 // The opened folder, remembered on the page: its directory handle (handles survive structured cloning,
-// so a reload can ask for permission again) and, per file, what the disk held at the last sync
-// ({sha, size, modified}). A database of its own: the agent worker owns the workspace's.
+// so a reload can ask for permission again), per file what the disk held at the last sync
+// ({sha, size, modified}), and the folders it held then. A database of its own: the agent worker owns the workspace's.
 const DB = "agentlite-folder";
 const STORE = "folder";
 const KEY = "open";
@@ -29,7 +29,9 @@ async function run(mode, work) {
   }
 }
 
-/** {handle, synced} of the opened folder, or undefined when none is open. */
+/** {handle, synced, folders} of the opened folder (`folders` absent if saved before folders were
+ * synced), or undefined when none is open. */
 export const loadFolder = () => run("readonly", (store) => store.get(KEY));
-export const saveFolder = (handle, synced) => run("readwrite", (store) => store.put({ handle, synced }, KEY));
+export const saveFolder = (handle, synced, folders = []) =>
+  run("readwrite", (store) => store.put({ handle, synced, folders }, KEY));
 export const forgetFolder = () => run("readwrite", (store) => store.delete(KEY));

@@ -178,7 +178,8 @@ async def import_files(
     deleted: frozenset[str] = frozenset(),
 ) -> Change:
     """Files and folders (normalised paths) as ONE recorded change: a zip's members or a local folder's
-    (`deleted`: files gone from that folder, deleted in the same change)."""
+    (`deleted`: files and folders gone from that folder, deleted in the same change; a folder only when
+    nothing is left below it)."""
 
     async def build(plan: Plan) -> None:
         import_plan(plan, folders, files, replace_all)
@@ -186,9 +187,20 @@ async def import_files(
             entry = plan.tree.at(path)
             if entry is not None and entry.kind == "file" and entry.id not in plan.targets:
                 plan.set(entry.id, Target(None, "file"))
+        for path in sorted(deleted - set(files) - folders, key=lambda p: p.count("/"), reverse=True):
+            entry = plan.tree.at(path)
+            if entry is not None and entry.kind == "dir" and _emptied(plan, path):
+                plan.set(entry.id, Target(None, "dir"))
         plan.note = "import"
 
     return await committer.mutate(build, turn, author)
+
+
+def _emptied(plan: Plan, folder: str) -> bool:
+    """Whether the change deletes everything below `folder`: a folder gone from disk goes only then, so
+    a file the workspace has there that the disk never saw keeps its folder."""
+    below = plan.tree.below(folder)
+    return all((target := plan.targets.get(e.id)) is not None and target.path is None for e in below)
 
 
 def import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_all: bool) -> None:

@@ -6,7 +6,9 @@ disk's sha256 at the last sync; it asks here what to do, then does it. A side th
 synced content has not changed, so the other side's change goes to it: the workspace's changes are
 written to disk, the disk's come in as one recorded change by "disk" (`turns.DISK_AUTHOR`). A file both
 changed since the sync, to different contents, is a conflict the user resolves: nothing is overwritten.
-Files in `.git/` and `node_modules/` stay on their side.
+Folders are decided the same way by their presence alone (`plan_folders`), so an empty folder comes
+across too and one deleted on a side goes on the other. Files in `.git/` and `node_modules/` stay on
+their side; the page leaves out what the folder's `.gitignore` files exclude as well.
 """
 
 from __future__ import annotations
@@ -58,3 +60,16 @@ def _decide(path: str, mine: str | None, theirs: str | None, base: str | None, r
         (result.from_disk if theirs is not None else result.delete_in_workspace).append(path)
     else:
         result.conflicts.append({"path": path, "workspace": mine, "disk": theirs})
+
+
+def plan_folders(
+    workspace: Iterable[str], disk: Iterable[str], synced: Iterable[str], only: Iterable[str] | None = None
+) -> MirrorPlan:
+    """The same three-way for folders, by presence: `to_disk` / `from_disk` create a folder on that side,
+    `delete_on_disk` / `delete_in_workspace` remove it there (the doer removes only an emptied folder).
+    Presence has two values, so one side always still holds the synced state: never a conflict."""
+
+    def present(folders: Iterable[str]) -> dict[str, str]:
+        return dict.fromkeys(folders, "dir")
+
+    return plan(present(workspace), present(disk), present(synced), only)

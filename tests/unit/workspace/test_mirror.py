@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentlite.workspace.mirror import plan
+from agentlite.workspace.mirror import plan, plan_folders
 
 SYNCED = {"/same": "s", "/ws-edit": "s", "/disk-edit": "s", "/both": "s", "/ws-gone": "s", "/disk-gone": "s"}
 SYNCED |= {"/agree": "s", "/edit-vs-gone": "s"}
@@ -40,6 +40,20 @@ def test_only_the_named_paths_are_decided() -> None:
         "settled": [],
         "conflicts": [{"path": "/both", "workspace": "w", "disk": "d"}],
     }
+
+
+def test_folders_by_presence_an_empty_one_comes_across_and_a_deleted_one_goes() -> None:
+    workspace = ["/both", "/ws-new", "/disk-gone", "/node_modules"]
+    disk = ["/both", "/disk-new", "/ws-gone", "/.git"]
+    synced = ["/both", "/ws-gone", "/disk-gone"]
+    result = plan_folders(workspace, disk, synced)
+    assert result.to_disk == ["/ws-new"]
+    assert result.from_disk == ["/disk-new"]
+    assert result.delete_on_disk == ["/ws-gone"]
+    assert result.delete_in_workspace == ["/disk-gone"]
+    assert result.settled == [] and result.conflicts == []
+    assert plan_folders(workspace, disk, synced, only=["/ws-new"]).to_disk == ["/ws-new"]
+    assert plan_folders(workspace, disk, synced, only=["/ws-new"]).from_disk == []
 
 
 sides = st.dictionaries(st.sampled_from(["/a", "/b", "/c"]), st.sampled_from(["x", "y", "z"]))

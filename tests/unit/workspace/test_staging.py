@@ -35,6 +35,15 @@ async def test_import_files_is_one_change_with_empty_folders() -> None:
 
 
 @aio
+async def test_a_folder_gone_from_disk_goes_only_with_everything_below_it() -> None:
+    ws = await open_workspace()
+    await ws.import_files({"/old/a.txt": b"a", "/kept/b.txt": b"b", "/kept/new.txt": b"n"}, ["/old/empty"])
+    gone = ["/old/a.txt", "/old/empty", "/old", "/kept/b.txt", "/kept"]
+    await ws.import_files({}, deleted=gone, author="disk")
+    assert await snapshot(ws) == {"/kept": None, "/kept/new.txt": "n"}  # the disk never saw new.txt
+
+
+@aio
 async def test_import_files_refuses_a_file_where_a_folder_is() -> None:
     ws = await open_workspace()
     await ws.create_folder("/src")

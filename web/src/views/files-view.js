@@ -79,6 +79,7 @@ export function createFilesView(
   async function openFile(path) {
     if (path !== openPath) await editor.flush();
     openPath = path;
+    tree.reveal(path);
     tree.select(path);
     await show(path);
   }

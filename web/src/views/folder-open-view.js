@@ -3,6 +3,7 @@
 // gets the focus, when the folder changes (FileSystemObserver, where the browser has it) and on demand;
 // after a reload it asks for permission again, and the sync then catches up on both sides.
 import { DiskMirror } from "../disk-mirror.js";
+import { unsyncedText } from "../folder-rules.js";
 import { forgetFolder, loadFolder, saveFolder } from "../folder-store.js";
 
 /** @type {{ mode: "readwrite" }} */
@@ -12,6 +13,7 @@ export function createFolderOpenView(root, { call, say }) {
   const openButton = root.querySelector("[data-testid=folder-open]");
   const bar = root.querySelector("[data-testid=folder-status]");
   const label = bar.querySelector(".folder-name");
+  const skippedNote = bar.querySelector("[data-testid=folder-skipped]");
   const reconnect = bar.querySelector("[data-action=folder-reconnect]");
   const list = root.querySelector("[data-testid=folder-conflicts]");
   let mirror = null;
@@ -47,6 +49,12 @@ export function createFolderOpenView(root, { call, say }) {
     return li;
   }
 
+  /** What the sync leaves alone on both sides, said beside the folder's name. */
+  function showSkipped(skipped) {
+    skippedNote.textContent = unsyncedText(skipped);
+    skippedNote.dataset.count = String(skipped.length);
+  }
+
   const failed = (err) => say(`Syncing the folder failed: ${err.message}`, true);
 
   /** Sync now (only `paths` when given); resolves to the plan it carried out. */
@@ -78,7 +86,7 @@ export function createFolderOpenView(root, { call, say }) {
     await saveFolder(handle, {});
     observer?.disconnect();
     observer = null;
-    mirror = new DiskMirror(handle, {}, { call, onConflicts: showConflicts });
+    mirror = new DiskMirror(handle, {}, { call, onConflicts: showConflicts, onSkipped: showSkipped });
     const plan = await watch();
     say(`Opened ${handle.name}: the workspace and the folder are kept in step.`);
     return plan;
@@ -88,7 +96,8 @@ export function createFolderOpenView(root, { call, say }) {
   async function restore() {
     const saved = await loadFolder().catch(() => undefined);
     if (!saved) return;
-    mirror = new DiskMirror(saved.handle, saved.synced, { call, onConflicts: showConflicts });
+    const hooks = { onConflicts: showConflicts, onSkipped: showSkipped };
+    mirror = new DiskMirror(saved.handle, saved.synced, { call, folders: saved.folders ?? [], ...hooks });
     label.textContent = `Folder ${saved.handle.name} needs your permission again`;
     bar.hidden = false;
     const state = (await saved.handle.queryPermission?.(MODE)) ?? "granted";
@@ -112,6 +121,7 @@ export function createFolderOpenView(root, { call, say }) {
     [mirror, watching, observer] = [null, false, null];
     bar.hidden = true;
     showConflicts([]);
+    showSkipped([]);
     await forgetFolder();
   });
   window.addEventListener("focus", () => sync().catch(() => {}));
