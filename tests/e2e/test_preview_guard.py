@@ -1,8 +1,8 @@
 """The preview's loop guard (docs/preview.md, "Looping pages"), in Chromium told it is Firefox (a Firefox
-user agent makes `framesShareThread()` true): a page's endless loops, at load, in a click handler and in a
-timer, are stopped with their file:line in the console pane; the preview reloads by itself again; the
-agent's preview_page asks first only for a page whose loops could not be guarded. Chromium as itself
-never loads the guard. Firefox and WebKit themselves: tests/engines."""
+user agent makes `framesShareThread()` true): a page's endless loops, at load, in a click handler, in a
+timer and in a chain of awaits, are stopped with their file:line in the console pane; the preview reloads
+by itself again; the agent's preview_page asks first only for a page whose loops could not be guarded.
+Chromium as itself never loads the guard. Firefox and WebKit themselves: tests/engines."""
 
 from __future__ import annotations
 
@@ -39,7 +39,10 @@ LOOPING = {
         "</script>\n"
     ),
     "/js/loop.js": (
-        'console.log("looping");\nsetTimeout(() => { do {} while (true); }, 0);\nwhile (true) {}\n'
+        'console.log("looping");\n'
+        "setTimeout(() => { do {} while (true); }, 0);\n"
+        "setTimeout(async () => { for (;;) await 0; }, 0);\n"
+        "while (true) {}\n"
     ),
 }
 FIXED = 'document.getElementById("after").textContent = "loop fixed";\n'
@@ -52,13 +55,16 @@ def test_where_frames_share_the_thread_endless_loops_stop_with_their_line(
     open_app(page, origin)
     write_files(page, LOOPING)
     page.click("[data-testid=preview-open]")
-    wait_log(page, f"{STOPPED}/js/loop.js:3")
+    wait_log(page, f"{STOPPED}/js/loop.js:4")
     wait_log(page, f"{STOPPED}/js/loop.js:2")
+    wait_log(page, f"Uncaught (in promise) {STOPPED}/js/loop.js:3")  # a chain of microtasks is one task
     frame = frame_of(page)
     frame.click("#spin")
     wait_log(page, f"{STOPPED}/index.html:6")
     stopped = [text for level, text in logs(page) if level == "error"]
-    assert len(stopped) == 3 and all(text.startswith(f"Uncaught {STOPPED}") for text in stopped), stopped
+    assert len(stopped) == 4 and all(text.startswith("Uncaught ") and STOPPED in text for text in stopped), (
+        stopped
+    )
     assert ("log", "looping") in logs(page)
 
     # The preview reloads by itself again.

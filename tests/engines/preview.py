@@ -55,7 +55,10 @@ PAGES = {
         "</script>\n"
     ),
     "/js/loop.js": (
-        'console.log("looping");\nsetTimeout(() => { do {} while (true); }, 0);\nwhile (true) {}\n'
+        'console.log("looping");\n'
+        "setTimeout(() => { do {} while (true); }, 0);\n"
+        "setTimeout(async () => { for (;;) await 0; }, 0);\n"
+        "while (true) {}\n"
     ),
     # The guard's cost: the same tight loop guarded (in the file) and not (eval'd code is not guarded),
     # the best of 5 rounds, one task each (a task may hold the thread for 1 s only).
