@@ -100,6 +100,18 @@ TICKER = """(() => {
 })()"""
 
 
+def open_preview(probe: Probe) -> None:
+    """The app ready, PAGES in its workspace, the Preview panel open."""
+    if probe.value("document.querySelector('[data-testid=app]')?.dataset.state") != "ready":
+        probe.open("index.html")  # run alone; in order the tests before left the app ready
+        probe.wait_ready()
+    write(probe, PAGES)
+    probe.value(
+        "(() => { const panel = document.querySelector('[data-testid=preview-panel]');"
+        " if (panel.hidden) document.querySelector('[data-testid=preview-open]').click(); return true; })()"
+    )
+
+
 def write(probe: Probe, files: dict[str, str]) -> None:
     probe.value(
         f"(async () => {{ for (const [p, t] of Object.entries({json.dumps(files)}))"
