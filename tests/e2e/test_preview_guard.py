@@ -47,6 +47,33 @@ LOOPING = {
 }
 FIXED = 'document.getElementById("after").textContent = "loop fixed";\n'
 
+# Code the loop guard never sees (docs/preview.md, "Looping pages"): loops in handler attributes run
+# guarded; code made from strings or added at run time is blocked.
+HOLES = {
+    "/holes.html": (
+        "<!doctype html><title>Holes</title>\n"
+        '<body onload="for (;;) {}">\n'
+        '<img src="x.png" onerror="while (1) {}">\n'
+        "<p id='count'>0</p><button id='plus' onclick=\"count++; document.getElementById('count')"
+        '.textContent = count">+</button>\n'
+        '<a id="js" href="javascript:for(;;){}">js</a><button id="later">later</button><p id="more"></p>\n'
+        "<script>\n"
+        "var count = 0;\n"
+        "function attempt(name, run) {\n"
+        "  try { run(); } catch (err) { console.log(name + ': ' + err.name); }\n"
+        "}\n"
+        'attempt("eval", () => eval("while (1) {}"));\n'
+        'attempt("Function", () => new Function("for (;;) {}")());\n'
+        'attempt("constructor", () => [].constructor.constructor("for (;;) {}")());\n'
+        'setTimeout("while (1) {}");\n'
+        'document.getElementById("more").innerHTML = \'<img src="y.png" onerror="while (1) {}">\';\n'
+        'document.getElementById("later").setAttribute("onclick", "while (1) {}");\n'
+        "</script>\n"
+    ),
+}
+EVAL_OFF = "Blocked: eval/new Function is off in this browser's preview (it could freeze the app)"
+INLINE_OFF = "Blocked: code that is not in the page's HTML"
+
 
 def test_where_frames_share_the_thread_endless_loops_stop_with_their_line(
     context_factory: Any, origin: str
@@ -139,3 +166,53 @@ def test_where_frames_share_the_thread_the_agent_asks_only_for_an_unguarded_page
     page.click("[data-testid=preview-reload]")
     wait_revision_after(page, before + 1)
     frame_of(page)
+
+
+def test_where_frames_share_the_thread_code_the_guard_cannot_see_is_guarded_or_blocked(
+    context_factory: Any, origin: str
+) -> None:
+    page = context_factory(user_agent=FIREFOX_UA).new_page()
+    open_app(page, origin)
+    write_files(page, HOLES)
+    page.click("[data-testid=preview-open]")
+    frame = frame_of(page)
+    wait_log(page, f"{STOPPED}/holes.html:2")  # <body onload>
+    wait_log(page, f"{STOPPED}/holes.html:3")  # <img onerror>
+    for name in ("eval", "Function", "constructor"):
+        wait_log(page, f"{name}: EvalError")
+    frame.click("#js")
+    frame.click("#later")
+    for _ in range(3):
+        frame.click("#plus")
+    frame.wait_for_function("document.getElementById('count').textContent === '3'", timeout=WAIT_MS)
+    wait_log(page, INLINE_OFF)
+    page.wait_for_function(
+        """([evalOff, inlineOff]) => {
+             const lines = document.querySelectorAll('[data-testid=preview-log]');
+             const texts = [...lines].map((e) => e.textContent);
+             return texts.filter((t) => t === evalOff).length >= 4
+               && texts.filter((t) => t.startsWith(inlineOff)).length >= 3;
+           }""",
+        arg=[EVAL_OFF, INLINE_OFF],
+        timeout=WAIT_MS,
+    )
+    assert page.evaluate("1 + 1") == 2  # the app answers
+    stopped = [text for level, text in logs(page) if STOPPED in text]
+    assert len(stopped) == 2, stopped
+
+
+def test_chromium_as_itself_still_allows_eval_and_handlers_added_later(page: Page, origin: str) -> None:
+    open_app(page, origin)
+    write_files(
+        page,
+        {
+            "/e.html": "<title>E</title><button id='p'>x</button><script>\n"
+            "document.getElementById('p').setAttribute('onclick', 'this.textContent = eval(\"6 * 7\")');\n"
+            "</script>"
+        },
+    )
+    page.click("[data-testid=preview-open]")
+    frame = frame_of(page)
+    frame.click("#p")
+    frame.wait_for_function("document.getElementById('p').textContent === '42'", timeout=WAIT_MS)
+    assert not [text for level, text in logs(page) if text.startswith("Blocked")]

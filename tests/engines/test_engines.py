@@ -16,6 +16,7 @@ from buildsys.serve import StaticServer
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, HarnessHandler
 from tests.engines.preview import (
+    EVAL_OFF,
     FRAME,
     STOPPED,
     TICKER,
@@ -132,6 +133,17 @@ def test_the_preview_stops_endless_loops_while_the_app_answers(probe: Probe) -> 
     frozen = probe.value("window.frozenMs")
     print(f"{probe.engine.name}: the app's thread was held at most {frozen:.0f} ms by the looping page")
     assert len(error_lines(probe)) == 4, error_lines(probe)
+
+    probe.value(TICKER)
+    choose(probe, "/holes.html")
+    log_line(probe, f"{STOPPED}/holes.html:2")  # <img onerror="…">, at load
+    log_line(probe, EVAL_OFF)
+    log_line(probe, "eval: EvalError")
+    shown(probe, "/holes.html")
+    probe.engine.frame_eval(FRAME, "document.getElementById('plus').click() || true")
+    assert in_frame(probe, "document.getElementById('plus').textContent === 'count 1'", "the onclick count")
+    frozen = probe.value("window.frozenMs")
+    print(f"{probe.engine.name}: the app's thread was held at most {frozen:.0f} ms by the onerror loop")
 
     choose(probe, "/cost.html")
     print(f"{probe.engine.name}: {log_line(probe, 'cost: ')}")

@@ -5,6 +5,7 @@
 // longer than LOOP_LIMIT_MS, and if so throws a RangeError naming the loop's file:line. Checks are inserted
 // on the loop's own lines, so every other position and line of the script stays where it was.
 import { parse } from "acorn";
+import { decodeHTMLAttribute } from "entities/decode";
 
 export const LOOP_LIMIT_MS = 1000;
 export const DUE = "__agentliteLoopDue"; // the frame's check, a global of the page's window
@@ -16,15 +17,17 @@ const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "Whil
  * the browser reports, or syntax this parser does not know, which would run unguarded). `path` names the
  * file in the error; `firstLine` is the line of the code's first line in that file (an inline script).
  * @param {string} code
- * @param {{path: string, module: boolean, firstLine?: number}} options
+ * `handler`: the code is an event-handler attribute's, a function's body.
+ * @param {{path: string, module: boolean, firstLine?: number, handler?: boolean}} options
  * @returns {string}
  */
-export function guardLoops(code, { path, module, firstLine = 1 }) {
+export function guardLoops(code, { path, module, firstLine = 1, handler = false }) {
   const tree = parse(code, {
     ecmaVersion: "latest",
     sourceType: module ? "module" : "script",
     locations: true,
-    allowHashBang: true,
+    allowHashBang: !handler,
+    allowReturnOutsideFunction: handler, // an on…="" attribute's code is a function's body
   });
   const inserts = []; // [position, text]
   for (const loop of loopsOf(tree)) {
@@ -42,6 +45,20 @@ export function guardLoops(code, { path, module, firstLine = 1 }) {
   }
   pieces.push(code.slice(from));
   return pieces.join("");
+}
+
+/**
+ * The code of an event-handler attribute (`onclick="…"`, as written in the HTML: character references and
+ * all) with its loops guarded, decoded: what the element will run. null when it has no loop (the
+ * attribute then stays exactly as written). Throws acorn's SyntaxError like guardLoops.
+ * @param {string} value
+ * @param {{path: string, firstLine: number}} options
+ * @returns {string | null}
+ */
+export function guardHandler(value, { path, firstLine }) {
+  const code = decodeHTMLAttribute(value);
+  const guarded = guardLoops(code, { path, module: false, firstLine, handler: true });
+  return guarded === code ? null : guarded;
 }
 
 // A turn costs a decrement; the check itself (a call that may read the clock) runs when the frame's count

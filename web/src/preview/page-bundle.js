@@ -42,9 +42,9 @@ export function typeOf(path) {
 }
 
 // files: Map<path, {text?: string, bytes?: Uint8Array}>; transpile(path, code) -> Promise<code>;
-// vendor(name) -> Promise<code>; guard: loop-guard.js's guardLoops where loops must be guarded, else
-// null. Resolves with the bundle for the frame (see preview.html); `unguarded` says which workspace
-// scripts the guard could not parse and why.
+// vendor(name) -> Promise<code>; guard: loop-guard.js's module where loops must be guarded, else null.
+// Resolves with the bundle for the frame (see preview.html); `unguarded` says which workspace scripts
+// the guard could not parse and why; `guarded` has the frame turn off code made at run time.
 export async function buildBundle({ entry, files, transpile, vendor, guard = null }) {
   const warnings = [];
   const missing = (text) => warnings.push(text);
@@ -84,7 +84,8 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
     raw.push({ key: keyFor(path), path, type: typeOf(path), data: file.bytes || file.text });
   }
   const moduleList = [...modules].map(([key, code]) => ({ key, code }));
-  return { entry, html: page.html, files: raw, modules: moduleList, styles, warnings, unguarded };
+  const bundle = { entry, html: page.html, files: raw, modules: moduleList, styles, warnings, unguarded };
+  return { ...bundle, guarded: Boolean(guard) };
 
   async function moduleCode(key, imports) {
     if (key.startsWith(VENDOR)) {
@@ -120,7 +121,7 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
   function guarded(code, path, module) {
     if (!guard) return code;
     try {
-      return guard(code, { path, module });
+      return guard.guardLoops(code, { path, module });
     } catch (err) {
       unguarded.push(`${path}: ${err.message}`);
       return code;

@@ -1,5 +1,6 @@
 // The entry HTML of a preview with its references turned into keys (resolve.js), line for line: the
 // text is edited in place, never re-serialised, so an error in an inline script keeps its line number.
+import { guardHandlers } from "./handler-attributes.js";
 import { keyOf, rewriteCss, rewriteImports, workspacePath } from "./resolve.js";
 
 const BLOCK = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi;
@@ -10,8 +11,8 @@ const STYLE_ATTR = /(\sstyle\s*=\s*)(["'])([^"']*)\2/gi;
 
 // -> {html, scripts: [{key, module}], imports: Set<key>, computed, unguarded: string[]}: the module entry
 // points the page names, and whether an inline module has a computed import() (then every script may be
-// imported). `guard` (loop-guard.js's guardLoops, or null) guards the loops of the inline scripts;
-// `unguarded` says which it could not parse and why.
+// imported). `guard` (loop-guard.js's module, or null) guards the loops of the inline scripts and of the
+// event-handler attributes; `unguarded` says which it could not parse and why.
 export function rewriteHtml(html, from, has, missing, guard = null) {
   const scripts = [];
   const imports = new Set();
@@ -36,13 +37,19 @@ export function rewriteHtml(html, from, has, missing, guard = null) {
   const context = { attrs, from, has, missing, scripts, imports, computed: false, html, guard, unguarded };
   const pieces = [];
   let at = 0;
+  const markup = (from, to) => rewriteTags(handlers(html.slice(from, to), from, context), attrs);
   for (const match of html.matchAll(BLOCK)) {
-    pieces.push(rewriteTags(html.slice(at, match.index), attrs));
+    pieces.push(markup(at, match.index));
     pieces.push(block(match, context));
     at = match.index + match[0].length;
   }
-  pieces.push(rewriteTags(html.slice(at), attrs));
+  pieces.push(markup(at, html.length));
   return { html: pieces.join(""), scripts, imports, computed: context.computed, unguarded };
+}
+
+// `text`, found at `offset` in the page, with its handler attributes guarded where loops are guarded.
+function handlers(text, offset, { html, from, guard, unguarded }) {
+  return guard ? guardHandlers(text, { html, offset, from, guard, unguarded }) : text;
 }
 
 function rewriteTags(text, attrs) {
@@ -50,8 +57,9 @@ function rewriteTags(text, attrs) {
 }
 
 function block(match, context) {
-  const [whole, name, attributes, body] = match;
+  const [whole, name, found, body] = match;
   const { attrs, from, has, missing, scripts, imports } = context;
+  const attributes = handlers(`<${name}${found}>`, match.index, context).slice(name.length + 1, -1);
   if (name.toLowerCase() === "style") {
     return `<${name}${attrs(attributes)}>${rewriteCss(body, from, has, missing)}</${name}>`;
   }
@@ -79,7 +87,7 @@ function guardInline(code, match, module, { html, from, guard, unguarded }) {
   const start = match.index + match[0].indexOf(">") + 1;
   const firstLine = html.slice(0, start).split("\n").length;
   try {
-    return guard(code, { path: from, module, firstLine });
+    return guard.guardLoops(code, { path: from, module, firstLine });
   } catch (err) {
     unguarded.push(`${from} (the inline script at line ${firstLine}): ${err.message}`);
     return code;

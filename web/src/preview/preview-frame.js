@@ -68,7 +68,7 @@ export class PreviewFrame {
       files,
       transpile: (path, code) => this.files.transpile(path, code, () => this.loadTranspiler()),
       vendor: (name) => this.vendor(name),
-      guard: this.guard ? (await this.loadGuard()).guardLoops : null,
+      guard: this.guard ? await this.loadGuard() : null,
     });
     if (revision !== this.revision) return;
     if (bundle.unguarded.length && !(await approve(bundle.unguarded))) {

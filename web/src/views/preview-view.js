@@ -7,8 +7,8 @@ const MAX_LINES = 500;
 const LIST_DEBOUNCE_MS = 100; // the entry list follows a burst of writes once
 const SAME_THREAD =
   "In this browser a previewed page runs on the app's own thread: the preview stops a loop of the page that runs " +
-  "longer than 1 s, but other endless work (a regular expression that never ends, a promise chain that calls " +
-  "itself forever) would freeze the app.";
+  "longer than 1 s and refuses eval and code the page adds at run time, but other endless work (a regular " +
+  "expression that never ends, a promise chain that calls itself forever) would freeze the app.";
 
 export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
   const panel = root.querySelector("[data-testid=preview-panel]");
