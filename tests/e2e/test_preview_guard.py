@@ -199,6 +199,7 @@ def test_where_frames_share_the_thread_code_the_guard_cannot_see_is_guarded_or_b
     assert page.evaluate("1 + 1") == 2  # the app answers
     stopped = [text for level, text in logs(page) if STOPPED in text]
     assert len(stopped) == 2, stopped
+    assert [text for level, text in logs(page)].count(EVAL_OFF) == 4  # each said once
 
 
 def test_chromium_as_itself_still_allows_eval_and_handlers_added_later(page: Page, origin: str) -> None:

@@ -144,6 +144,7 @@ def test_the_preview_stops_endless_loops_while_the_app_answers(probe: Probe) -> 
     assert in_frame(probe, "document.getElementById('plus').textContent === 'count 1'", "the onclick count")
     frozen = probe.value("window.frozenMs")
     print(f"{probe.engine.name}: the app's thread was held at most {frozen:.0f} ms by the onerror loop")
+    assert error_lines(probe).count(EVAL_OFF) == 1, error_lines(probe)
 
     choose(probe, "/cost.html")
     print(f"{probe.engine.name}: {log_line(probe, 'cost: ')}")
