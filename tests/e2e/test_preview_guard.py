@@ -23,28 +23,12 @@ from tests.e2e.test_preview import (
     wait_revision_after,
     write_files,
 )
+from tests.engines.preview import LOOP_HTML, LOOP_JS
 
 FIREFOX_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0"
 STOPPED = "RangeError: preview stopped a loop that ran for more than 1000 ms at "
 
-LOOPING = {
-    "/index.html": (
-        "<!doctype html><title>Loops</title>\n"
-        '<button id="spin">spin</button><p id="after"></p>\n'
-        '<script type="module" src="js/loop.js"></script>\n'
-        "<script>\n"
-        'document.getElementById("spin").onclick = () => {\n'
-        "  for (;;) {}\n"
-        "};\n"
-        "</script>\n"
-    ),
-    "/js/loop.js": (
-        'console.log("looping");\n'
-        "setTimeout(() => { do {} while (true); }, 0);\n"
-        "setTimeout(async () => { for (;;) await 0; }, 0);\n"
-        "while (true) {}\n"
-    ),
-}
+LOOPING = {"/index.html": LOOP_HTML, "/js/loop.js": LOOP_JS}
 FIXED = 'document.getElementById("after").textContent = "loop fixed";\n'
 
 # Code the loop guard never sees (docs/preview.md, "Looping pages"): loops in handler attributes run

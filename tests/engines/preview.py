@@ -16,6 +16,26 @@ WAIT_S = 60.0
 STOPPED = "RangeError: preview stopped a loop that ran for more than 1000 ms at "
 EVAL_OFF = "Blocked: eval/new Function is off in this browser's preview (it could freeze the app)"
 
+# A page whose loops never end, one of each kind the guard stops (also tests/e2e/test_preview_guard.py):
+# `while` at load (js/loop.js:4), `do…while` in a timer (:2), a chain of awaits in a timer (:3), and
+# `for (;;)` in the click handler of an inline script (line 6 of the page).
+LOOP_HTML = (
+    "<!doctype html><title>Loops</title>\n"
+    '<button id="spin">spin</button><p id="after"></p>\n'
+    '<script type="module" src="js/loop.js"></script>\n'
+    "<script>\n"
+    'document.getElementById("spin").onclick = () => {\n'
+    "  for (;;) {}\n"
+    "};\n"
+    "</script>\n"
+)
+LOOP_JS = (
+    'console.log("looping");\n'
+    "setTimeout(() => { do {} while (true); }, 0);\n"
+    "setTimeout(async () => { for (;;) await 0; }, 0);\n"
+    "while (true) {}\n"
+)
+
 PAGES = {
     "/index.html": (
         '<!doctype html><html><head><title>Engine page</title><link rel="stylesheet" href="css/site.css">'
@@ -45,22 +65,8 @@ PAGES = {
         "}\n"
         'createRoot(document.getElementById("root")!).render(<App start={0} />);\n'
     ),
-    "/loop.html": (
-        "<!doctype html><title>Loops</title>\n"
-        '<button id="spin">spin</button>\n'
-        '<script type="module" src="js/loop.js"></script>\n'
-        "<script>\n"
-        'document.getElementById("spin").onclick = () => {\n'
-        "  for (;;) {}\n"
-        "};\n"
-        "</script>\n"
-    ),
-    "/js/loop.js": (
-        'console.log("looping");\n'
-        "setTimeout(() => { do {} while (true); }, 0);\n"
-        "setTimeout(async () => { for (;;) await 0; }, 0);\n"
-        "while (true) {}\n"
-    ),
+    "/loop.html": LOOP_HTML,
+    "/js/loop.js": LOOP_JS,
     # The guard's cost: the same tight loop guarded (in the page) and not (a blob: module the page makes
     # at run time is not guarded), the best of 5 rounds, one task each (a task may hold the thread 1 s).
     "/cost.html": (
