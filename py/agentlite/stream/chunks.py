@@ -82,7 +82,7 @@ class ChunkDecoder:
         self._noted_malformed = False
         self.decoded = 0  # events that were JSON objects (chunks, errors)
         self.malformed = 0  # events that were not
-        self._kept: int | None = None  # once a chunk carried several choices: the one this reply keeps
+        self._kept: int | None = None  # the choice this reply follows, once one carried content or a call
         self._joiners = {kind: SurrogateJoiner() for kind in _TEXT_PARTS}
 
     def feed(self, events: list[SseEvent]) -> list[Part]:
@@ -94,8 +94,7 @@ class ChunkDecoder:
     def whole(self, payload: dict[str, Any]) -> list[Part]:
         """The parts of a completion that came as one JSON body instead of a stream."""
         self.decoded += 1
-        indexes = choice_indexes(payload)
-        return self._mended(chunk_parts(payload, min(indexes, default=None))) + self.close()
+        return self._mended(chunk_parts(payload, self._read_choice(payload))) + self.close()
 
     def close(self) -> list[Part]:
         """Text halves that never met their other half (as U+FFFD)."""
@@ -140,14 +139,17 @@ class ChunkDecoder:
         return chunk_parts(payload, self._read_choice(payload))
 
     def _read_choice(self, payload: dict[str, Any]) -> int | None:
-        """The choice index to read in this chunk (docs/protocol.md, "Choice index"): a lone choice
-        whatever its index, even one that changes after the role chunk (no streamed text is dropped);
-        once a chunk carries several choices, the lowest of them (choice 0) for the rest of the reply."""
-        indexes = choice_indexes(payload)
-        if self._kept is None and len(set(indexes)) > 1:
-            self._kept = min(indexes)
+        """The choice index to read in this chunk (docs/protocol.md, "Choice index"). A reply follows ONE
+        choice: the first that carries content or a call (the lowest, when one chunk brings several), to
+        the end of the reply; the others are ignored, so interleaved answers (`n` > 1) are never glued.
+        A chunk that only names the role or a finish does not choose: it is read as it is."""
+        if self._kept is None:
+            speaking = [index for index, choice in _choices(payload) if _speaks(choice)]
+            if speaking:
+                self._kept = min(speaking)
         if self._kept is not None:
             return self._kept
+        indexes = choice_indexes(payload)
         return indexes[0] if indexes else None
 
     def _malformed(self, data: str) -> list[Part]:
@@ -160,10 +162,19 @@ class ChunkDecoder:
 
 def choice_indexes(payload: dict[str, Any]) -> list[int]:
     """The index of each choice a chunk carries, in order."""
+    return [index for index, _choice in _choices(payload)]
+
+
+def _choices(payload: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     choices = payload.get("choices")
     if not isinstance(choices, list):
         return []
-    return [_choice_index(c) for c in choices if isinstance(c, dict)]
+    return [(_choice_index(c), c) for c in choices if isinstance(c, dict)]
+
+
+def _speaks(choice: dict[str, Any]) -> bool:
+    """Whether a choice carries text, thinking, a refusal or a call (not only a role or a finish)."""
+    return any(not isinstance(part, FinishReason | StreamFailed) for part in _choice_parts(choice))
 
 
 def _choice_index(choice: dict[str, Any]) -> int:

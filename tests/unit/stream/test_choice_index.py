@@ -1,6 +1,8 @@
-"""Which choice of a chunk is read (docs/protocol.md, "Choice index"): a lone choice whatever its index,
-also when the index changes after the role chunk; with several choices per chunk, choice 0. No streamed
-text is dropped: a reply whose lone-choice stream carried content never ends as an empty answer."""
+"""Which choice of a chunk is read (docs/protocol.md, "Choice index"): a reply follows one choice, the
+first that carries content or a call (a role-only chunk does not choose), and ignores the others, so the
+answers of `n` > 1 are never glued together. The lone-choice shapes stay read: a content-bearing choice
+1 after a role chunk of choice 0, a lone choice numbered 1. Its first words are never dropped, so a reply
+whose stream carried content never ends as an empty answer."""
 
 from __future__ import annotations
 
@@ -35,9 +37,28 @@ def test_content_in_choice_one_after_a_role_chunk_of_choice_zero_is_read() -> No
     assert events[-1] == Finish("stop")
 
 
-def test_an_index_that_changes_mid_reply_keeps_every_word() -> None:
-    body = sse(chunk(0, {"content": "one "}), chunk(2, {"content": "two "}), chunk(0, {"content": "three"}))
-    assert texts(decode(body + b"data: [DONE]\n\n"))[0] == "one two three"
+def test_choices_interleaved_one_per_chunk_are_not_glued() -> None:
+    """`n` = 3 streamed as one choice per chunk, indexes 0, 1, 2 in turn: the reply is choice 0's alone."""
+    words = {0: ["The ", "sky"], 1: ["A ", "cat"], 2: ["No ", "way"]}
+    chunks: list[dict[str, Any] | str] = [chunk(i, {"role": "assistant", "content": ""}) for i in range(3)]
+    for step in range(2):
+        chunks += [chunk(i, {"content": words[i][step]}) for i in range(3)]
+    chunks += [chunk(1, {}, "length"), chunk(0, {}, "stop"), chunk(2, {}, "length"), "[DONE]"]
+    events = decode(sse(*chunks))
+    assert texts(events)[0] == "The sky"
+    assert events[-1] == Finish("stop"), "the finish of the followed choice, not another's"
+
+
+def test_the_first_choice_that_speaks_is_followed_even_when_it_is_not_zero() -> None:
+    body = sse(chunk(0, {"role": "assistant"}), chunk(2, {"content": "two "}), chunk(0, {"content": "zero"}))
+    assert texts(decode(body + b"data: [DONE]\n\n"))[0] == "two "
+
+
+def test_a_call_in_another_choice_after_the_followed_one_spoke_does_not_run() -> None:
+    call = {"index": 0, "id": "c1", "function": {"name": "delete_file", "arguments": '{"path": "/a"}'}}
+    body = sse(chunk(0, {"content": "Hi"}), chunk(1, {"tool_calls": [call]}, "tool_calls"), "[DONE]")
+    events = decode(body)
+    assert texts(events)[0] == "Hi" and not of(events, ToolCallReady)
 
 
 def test_a_tool_call_in_a_lone_choice_one_after_the_role_chunk_runs() -> None:
@@ -67,7 +88,8 @@ def test_the_chunk_decoder_reads_a_lone_choice_after_another_index() -> None:
 
 @st.composite
 def lone_choice_stream(draw: st.DrawFn) -> tuple[str, bytes]:
-    """A reply of lone-choice chunks with any indexes (a role chunk first, sometimes), and its text."""
+    """A reply of lone-choice chunks with any indexes (a role chunk first, sometimes), and the text of the
+    choice it must follow: the first one whose chunk carried a word."""
     words = draw(
         st.lists(
             st.text(st.characters(codec="utf-8", exclude_characters="<"), max_size=6), min_size=1, max_size=8
@@ -79,20 +101,21 @@ def lone_choice_stream(draw: st.DrawFn) -> tuple[str, bytes]:
         chunks.append(
             chunk(draw(indexes), {"role": "assistant", "content": draw(st.sampled_from(["", None]))})
         )
-    for word in words:
-        chunks.append(chunk(draw(indexes), {"content": word}))
+    placed = [(draw(indexes), word) for word in words]
+    chunks += [chunk(index, {"content": word}) for index, word in placed]
     if draw(st.booleans()):
         chunks.append(chunk(draw(indexes), {}, "stop"))
     chunks.append("[DONE]")
-    return "".join(words), sse(*chunks)
+    followed = next((index for index, word in placed if word), None)
+    return "".join(word for index, word in placed if index == followed), sse(*chunks)
 
 
 @PROFILE
 @given(lone_choice_stream(), st.data())
-def test_a_lone_choice_stream_that_carried_content_never_ends_empty(
+def test_a_lone_choice_stream_follows_one_choice_and_never_ends_empty(
     stream: tuple[str, bytes], data: st.DataObject
 ) -> None:
     text, body = stream
     events = decode(body, pieces=data.draw(pieces(body)))
-    assert texts(events)[0] == text, "every streamed word reaches the answer"
+    assert texts(events)[0] == text, "every word of the followed choice, and no other's, reaches the answer"
     assert bool(of(events, TextDelta)) == bool(text), "content streamed: never an empty answer"

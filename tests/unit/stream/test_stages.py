@@ -81,7 +81,7 @@ def test_chunk_decoder_parts() -> None:
         Reasoning("r"),
         Content("c"),
         FinishReason("stop"),
-        Content("other choice"),  # a lone choice is read whatever its index (docs/protocol.md)
+        # "other choice" is not read: the reply follows choice 0, the first that spoke (docs/protocol.md)
         ToolDelta(0, None, "f", None),
         Usage(3, 4, 7),
         ProtocolNote("ignored an event that is not a JSON object: 'not json'"),
