@@ -1,10 +1,14 @@
 """Approvals (origins: engine §9): which calls wait for the user, and the desk where they wait.
 
-The rule is enforced here, in the dispatcher, not by the model: deletes, overwriting an existing file
-(a whole-file write over it, the editor document, a move onto it), shell commands, JS evaluation, and
-every file change in a reply of more than `BATCH_LIMIT` file operations ask the user, unless the user
-auto-approved that kind in the chat's settings. Reads, creates and single small edits never ask.
-A rejection goes back to the model as a `rejected` result (it may propose something else).
+The rule is enforced here, in the dispatcher, not by the model, on the call's canonical form (the
+dispatcher validates every call first, so `file_path` is `path` by the time a rule reads it): deletes,
+overwriting an existing file (a whole-file write over it, the editor document, a move onto it, an
+edit that removes or rewrites a large share of it: `engine.edit_size`), creating, changing, moving or
+deleting any AGENTS.md (project instructions go into every request), shell commands, JS evaluation,
+and every file change in a reply of more than `BATCH_LIMIT` file operations ask the user, unless the
+user auto-approved that kind in the chat's settings. When several kinds apply, the call asks for the
+first one not auto-approved. Reads, creates and small edits never ask. A rejection goes back to the
+model as a `rejected` result (it may propose something else).
 
 The batch rule, precisely: a reply's file operations are counted as they arrive. From the moment its
 (`BATCH_LIMIT` + 1)-th file operation arrives, every file operation of that reply that has not started
@@ -22,11 +26,14 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from agentlite.engine.edit_size import edit_blocks, is_large_edit
 from agentlite.tools.registry import Risk, Tool
+from agentlite.workspace import paths
 
 BATCH_LIMIT = 10
 OVERWRITING = {"write_file", "edit_current_editor_document"}  # replace a whole existing file
 FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
+INSTRUCTIONS_NAME = "agents.md"  # compared case-folded: on a case-insensitive disk they are one file
 
 
 class Ask(enum.StrEnum):
@@ -34,6 +41,7 @@ class Ask(enum.StrEnum):
 
     DELETE = "delete"
     OVERWRITE = "overwrite"
+    INSTRUCTIONS = "instructions"
     SHELL = "shell"
     JS = "js"
     BATCH = "batch"
@@ -42,12 +50,37 @@ class Ask(enum.StrEnum):
 REASONS = {
     Ask.DELETE: "deletes {target}",
     Ask.OVERWRITE: "overwrites the existing file {target}",
+    Ask.INSTRUCTIONS: "changes the project instructions in {target}, which go into every request",
     Ask.SHELL: "runs a shell command",
     Ask.JS: "runs JavaScript in a sandbox",
     Ask.BATCH: "is one of {count} file operations in this reply",
 }
 
 Exists = Callable[[str], Awaitable[bool]]
+ReadText = Callable[[str], Awaitable[str | None]]
+FilesBelow = Callable[[str], Awaitable[list[str]]]
+
+
+async def _no_text(_path: str) -> str | None:
+    return None
+
+
+async def _no_files(_path: str) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Peek:
+    """What the rules may look at in the workspace: whether a path exists, a file's text (for the size
+    of an edit), the files below a folder (a moved folder may hold an AGENTS.md)."""
+
+    exists: Exists
+    text: ReadText = _no_text
+    below: FilesBelow = _no_files
+
+
+def as_peek(look: Peek | Exists) -> Peek:
+    return look if isinstance(look, Peek) else Peek(look)
 
 
 def auto_approved(setting: Any) -> set[str]:
@@ -69,23 +102,24 @@ def is_file_operation(tool: Tool | None, arguments: dict[str, Any]) -> bool:
 
 
 async def approval_reason(
-    tool: Tool | None, arguments: dict[str, Any], batch_size: int, exists: Exists, auto: set[str]
+    tool: Tool | None, arguments: dict[str, Any], batch_size: int, look: Peek | Exists, auto: set[str]
 ) -> str | None:
     """The reason this call must wait for the user, or None when it may run now."""
-    found = await approval(tool, arguments, batch_size, exists, auto)
+    found = await approval(tool, arguments, batch_size, look, auto)
     return None if found is None else found[1]
 
 
 async def approval(
-    tool: Tool | None, arguments: dict[str, Any], batch_size: int, exists: Exists, auto: set[str]
+    tool: Tool | None, arguments: dict[str, Any], batch_size: int, look: Peek | Exists, auto: set[str]
 ) -> tuple[Ask, str] | None:
-    """Why this call must wait for the user (the kind and the reason shown), or None."""
+    """Why this call must wait for the user (the kind and the reason shown), or None. `arguments` are
+    the canonical ones (`ToolRegistry.canonical`)."""
     if tool is None:
         return None  # an unknown tool fails validation; nothing to approve
-    kind, target = await _kind(tool, arguments, batch_size, exists)
-    if kind is None or kind.value in auto:
-        return None
-    return kind, _reason(kind, target, batch_size)
+    for kind, reason in await _kinds(tool, arguments, batch_size, as_peek(look)):
+        if kind.value not in auto:
+            return kind, reason
+    return None
 
 
 def batch_approval(
@@ -99,28 +133,81 @@ def batch_approval(
     return _reason(Ask.BATCH, _resource(tool, arguments), batch_size)
 
 
-def _reason(kind: Ask, target: str | None, batch_size: int) -> str:
+def _reason(kind: Ask, target: str | None, batch_size: int = 0) -> str:
     return f"This call {REASONS[kind].format(target=target or 'a file', count=batch_size)}."
 
 
-async def _kind(
-    tool: Tool, arguments: dict[str, Any], batch_size: int, exists: Exists
-) -> tuple[Ask | None, str | None]:
+async def _kinds(tool: Tool, arguments: dict[str, Any], batch_size: int, peek: Peek) -> list[tuple[Ask, str]]:
+    """Every kind of question this call raises, most specific first."""
+    found: list[tuple[Ask, str]] = []
+    instructions = await _instructions_touched(tool, arguments, peek)
+    if instructions:
+        found.append((Ask.INSTRUCTIONS, _reason(Ask.INSTRUCTIONS, instructions)))
+    kind = await _own_kind(tool, arguments, peek)
+    if kind is not None:
+        found.append(kind)
+    if batch_size > BATCH_LIMIT and is_file_operation(tool, arguments):
+        found.append((Ask.BATCH, _reason(Ask.BATCH, _resource(tool, arguments), batch_size)))
+    return found
+
+
+async def _own_kind(tool: Tool, arguments: dict[str, Any], peek: Peek) -> tuple[Ask, str] | None:
+    """The question the tool itself raises: a delete, running code, an overwrite in any of its forms."""
     target = _resource(tool, arguments)
     if tool.asks == Ask.DELETE:
-        return Ask.DELETE, target
+        return Ask.DELETE, _reason(Ask.DELETE, target)
     if tool.asks in (Ask.JS, Ask.SHELL):
-        return Ask(tool.asks), None
+        return Ask(tool.asks), _reason(Ask(tool.asks), None)
     if tool.name == "edit_current_editor_document":
-        return Ask.OVERWRITE, "open in the editor"
-    destination = arguments.get("destination") if tool.name == "move_file" else None
+        return Ask.OVERWRITE, _reason(Ask.OVERWRITE, "open in the editor")
+    destination = _normal(arguments.get("destination")) if tool.name == "move_file" else None
     if tool.name in OVERWRITING or destination:
-        path = str(destination or target or arguments.get("path") or "")
-        if path and await exists(path):
-            return Ask.OVERWRITE, path
-    if batch_size > BATCH_LIMIT and is_file_operation(tool, arguments):
-        return Ask.BATCH, target
-    return None, None
+        path = destination or target
+        if path and await peek.exists(path):
+            return Ask.OVERWRITE, _reason(Ask.OVERWRITE, path)
+    if tool.name == "edit_file" and target:
+        return await _large_edit(target, arguments, peek)
+    return None
+
+
+async def _large_edit(path: str, arguments: dict[str, Any], peek: Peek) -> tuple[Ask, str] | None:
+    text = await peek.text(path)
+    large = is_large_edit(text, edit_blocks(arguments)) if text is not None else None
+    if large is None:
+        return None
+    count, size = large
+    return Ask.OVERWRITE, f"This call removes or rewrites {count:,} of the {size:,} lines of {path}."
+
+
+async def _instructions_touched(tool: Tool, arguments: dict[str, Any], peek: Peek) -> str | None:
+    """The AGENTS.md a file operation would create, change, move or delete, if any: named by one of its
+    paths, or below a folder it moves, renames or deletes."""
+    if tool.risk not in FILE_RISKS:
+        return None
+    touched = tool.resources(arguments)
+    for path in touched:
+        if _is_instructions(path):
+            return path
+    if tool.risk is Risk.CREATE:
+        return None  # creating a file or folder cannot move an AGENTS.md that is already there
+    for path in touched[:1]:  # the source: a folder moved, renamed or deleted with its AGENTS.md
+        for below in await peek.below(path):
+            if _is_instructions(below):
+                return below
+    return None
+
+
+def _is_instructions(path: str) -> bool:
+    return paths.name_of(path.rstrip("/")).casefold() == INSTRUCTIONS_NAME
+
+
+def _normal(value: Any) -> str | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return paths.normalize(value)
+    except Exception:  # an invalid path: the tool will say so
+        return value
 
 
 def _resource(tool: Tool, arguments: dict[str, Any]) -> str | None:

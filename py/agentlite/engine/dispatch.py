@@ -25,13 +25,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentlite.engine.approvals import ApprovalDesk, Ask, Exists, approval, batch_approval, is_file_operation
+from agentlite.engine.approvals import (
+    ApprovalDesk,
+    Ask,
+    Exists,
+    Peek,
+    approval,
+    batch_approval,
+    is_file_operation,
+)
 from agentlite.engine.chat_events import ApprovalAsked, Emit, ToolStatus
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
 from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import Risk, ToolRegistry
-from agentlite.tools.result import ToolErrorType, ToolResult
+from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +85,7 @@ class Dispatcher:
         desk: ApprovalDesk,
         guard: LoopGuard,
         emit: Emit,
-        exists: Exists,
+        exists: Exists | Peek,
         auto_approve: set[str],
         batch: str,
         clock: Callable[[], float] = time.monotonic,
@@ -101,13 +109,25 @@ class Dispatcher:
 
     def submit(self, calls: list[Call]) -> None:
         """Schedule calls in order; the batch size for approvals counts every file operation of the reply
-        so far (a whole native reply at once, ndjson calls one by one)."""
-        for call in calls:
+        so far (a whole native reply at once, ndjson calls one by one). Each call is made canonical first
+        (`ToolRegistry.canonical`): a call that fails validation never runs and asks nothing."""
+        valid = [call for call in calls if self._canonical(call)]
+        for call in valid:
             tool = self.registry.get(call.name)
             if is_file_operation(tool, call.arguments):
                 self._file_ops += 1
-        for call in calls:
+        for call in valid:
             self._schedule(call)
+
+    def _canonical(self, call: Call) -> bool:
+        """Put the call in its canonical form in place; fail it (False) when its arguments are invalid."""
+        try:
+            tool, call.arguments = self.registry.canonical(call.name, call.arguments)
+        except ToolError as error:
+            self.fail(call, ToolResult.from_error(error))
+            return False
+        call.name = tool.name
+        return True
 
     def fail(self, call: Call, result: ToolResult, status: str = "failed", reason: str | None = None) -> None:
         """A call that can never run (invalid, or refused by the loop guard); recorded in order."""

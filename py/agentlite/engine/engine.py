@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agentlite.engine.approvals import Peek
 from agentlite.engine.chat_events import Notice, Post
 from agentlite.engine.chats import ChatStore
 from agentlite.engine.dialect import DialectChooser
@@ -77,7 +78,7 @@ class Engine:
             dialects=self.dialects,
             server_counts=self.server_counts,
             locks=self.locks,
-            exists=lambda path: self.exists(path),
+            exists=Peek(lambda path: self.exists(path), self.read_text, self.files_below),
             tool_context=self.tool_context,
             endpoint=lambda: self.endpoint,
             sleep=lambda seconds: self.sleep(seconds),
@@ -175,3 +176,21 @@ class Engine:
             return bool(await self.workspace.exists(path))
         except Exception:  # an invalid path does not exist
             return False
+
+    async def read_text(self, path: str) -> str | None:
+        """A file's text for the approval rules; None when absent, a folder, binary or invalid."""
+        if self.workspace is None:
+            return None
+        try:
+            return await self.workspace.read_text(path)
+        except Exception:  # not a readable text file: the rules treat it as unknown
+            return None
+
+    async def files_below(self, path: str) -> list[str]:
+        """The files and folders below a folder, for the approval rules; [] for a file or nothing."""
+        if self.workspace is None:
+            return []
+        try:
+            return [entry["path"] for entry in await self.workspace.list(path, recursive=True)]
+        except Exception:  # not a folder, or an invalid path
+            return []

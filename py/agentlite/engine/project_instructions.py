@@ -65,6 +65,24 @@ async def read_instructions(workspace: Workspace | None) -> str:
     return render(files)
 
 
+CHANGED = (
+    "The project instructions changed in this turn ({files}). They go into every request of every chat "
+    "from now on: check that they say what you want."
+)
+
+
+async def instructions_changed(workspace: Workspace | None, sent: str) -> str | None:
+    """The chat's notice when the instructions in the workspace now differ from those `sent` with this
+    round's request (a call of the round created, changed, moved or deleted an AGENTS.md), else None."""
+    if workspace is None:
+        return None
+    now = await read_instructions(workspace)
+    if now == sent:
+        return None
+    files = instruction_paths(await workspace.list("/", recursive=True))
+    return CHANGED.format(files=", ".join(files) if files else f"no {NAME} is left")
+
+
 def instructions_message(text: str) -> list[dict[str, Any]]:
     """The request messages that carry `text` (none when it is empty)."""
     return (

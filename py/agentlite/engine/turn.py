@@ -18,6 +18,7 @@ from typing import Any
 from agentlite.engine import prompt
 from agentlite.engine.chat_events import (
     LoopStopped,
+    Notice,
     RetryScheduled,
     TurnFailed,
     TurnStarted,
@@ -29,7 +30,7 @@ from agentlite.engine.history import Message
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
-from agentlite.engine.project_instructions import read_instructions
+from agentlite.engine.project_instructions import instructions_changed, read_instructions
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
@@ -287,11 +288,24 @@ class Turn:
             return reply
         if dispatcher.pending:
             self.sm.transition(S.RUNNING_TOOLS)
-        self.records.record_reply(reply, "interrupted" if reply.failure else "done", await dispatcher.drain())
+        calls = await dispatcher.drain()
+        self.records.record_reply(reply, "interrupted" if reply.failure else "done", calls)
+        await self._instructions_check(calls)
         if reply.failure is not None:  # something arrived before the drop: keep it, continue after it
             self.records.close_bubble("interrupted")
             self.records.note(prompt.CONTINUE_AFTER_DROP)
         return reply
+
+    async def _instructions_check(self, calls: list[Call]) -> None:
+        """Tell the chat when a change of this round rewrote the project instructions (AGENTS.md)."""
+        if any(c.status == "completed" and self._changes(c.name) for c in calls):
+            notice = await instructions_changed(self.shared.workspace, self.request.instructions)
+            if notice:
+                self.emit(Notice(level="warning", message=notice))
+
+    def _changes(self, name: str) -> bool:
+        tool = self.shared.registry.get(name)
+        return tool is not None and tool.kind != "read"
 
     def _call(self, event: ToolCallReady) -> Call:
         if self.request.forced and event.name == self.request.forced:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentlite.engine.approvals import ApprovalDesk, Exists
+from agentlite.engine.approvals import ApprovalDesk, Exists, Peek
 from agentlite.engine.budget import Memo
 from agentlite.engine.chat_events import Emit
 from agentlite.engine.decisions import DecisionBox
@@ -68,7 +68,7 @@ class SharedDeps:
     dialects: DialectChooser  # the `auto` dialect each endpoint was found to speak
     server_counts: ServerCounts  # what context refusals stated, per endpoint + model
     locks: ResourceLocks
-    exists: Exists
+    exists: Exists | Peek  # what the approval rules may look at in the workspace
     tool_context: ToolContextFactory  # (turn id, open file, save summary) -> what tools receive
     endpoint: Callable[[], ModelLink | None]  # the link the page set last (a key entered mid-turn)
     sleep: Callable[[float], Awaitable[Any]]

@@ -182,6 +182,14 @@ class ToolRegistry:
         except ValidationError as error:
             raise ToolError(ToolErrorType.INVALID_ARGUMENT, validation_message(error)) from error
 
+    def canonical(self, name: str, arguments: dict[str, Any]) -> tuple[Tool, dict[str, Any]]:
+        """The call as the tool will run it: its canonical name and its validated arguments under their
+        canonical names (`file_path` → `path`, `update_file` → `write_file`), with only what was given.
+        Everything that decides about a call (approvals, locks, the batch rule, the loop guard, the card,
+        the history) reads this form, so no spelling can slip past a rule. ToolError when invalid."""
+        tool, args = self.validate(name, arguments)
+        return tool, args.model_dump(mode="json", exclude_unset=True)
+
     async def call(self, name: str, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
         """Run one call. Errors the model caused come back as failed results; bugs raise."""
         try:

@@ -160,7 +160,7 @@ def test_settings_are_checked() -> None:
     chat = h.setup()
     applied = chat.configure(mode="nonsense", max_rounds=0, auto_approve=True, context_window=8192)
     assert applied["mode"] == "agent" and applied["max_rounds"] == 1
-    assert set(applied["auto_approve"]) == {"batch", "delete", "js", "overwrite", "shell"}
+    assert set(applied["auto_approve"]) == {"batch", "delete", "instructions", "js", "overwrite", "shell"}
     assert applied["context_window"] == 8192
 
 
