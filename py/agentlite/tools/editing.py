@@ -40,22 +40,33 @@ class EditArgs(ToolArgs):
     @model_validator(mode="before")
     @classmethod
     def _blocks(cls, data: Any) -> Any:
-        """Accept other spellings, and `edits` alone (its first block becomes originalCode/newCode)."""
+        """Accept other spellings (in every block), and `edits` alone (its first block becomes
+        originalCode/newCode). Blocks come out under the canonical names, so the approval rules read
+        what the edit will do (`ToolRegistry.canonical`)."""
         if not isinstance(data, dict):
             return data
-        data = dict(data)
-        for field, synonyms in (("originalCode", ORIGINAL_SYNONYMS), ("newCode", NEW_SYNONYMS)):
-            for synonym in synonyms:
-                if field not in data and isinstance(data.get(synonym), str):
-                    data[field] = data.pop(synonym)
+        data = _canonical_block(data)
         edits = data.get("edits")
+        if isinstance(edits, list):
+            edits = [_canonical_block(block) if isinstance(block, dict) else block for block in edits]
+            data["edits"] = edits
         if "originalCode" not in data and "newCode" not in data and isinstance(edits, list) and edits:
             first, *rest = edits
             if isinstance(first, dict):
-                data["originalCode"] = first.get("originalCode", first.get("original_code"))
-                data["newCode"] = first.get("newCode", first.get("new_code"))
+                data["originalCode"] = first.get("originalCode")
+                data["newCode"] = first.get("newCode")
                 data["edits"] = rest
         return data
+
+
+def _canonical_block(block: dict[str, Any]) -> dict[str, Any]:
+    """A block (or the arguments) with `originalCode`/`newCode` under their canonical names."""
+    block = dict(block)
+    for field, synonyms in (("originalCode", ORIGINAL_SYNONYMS), ("newCode", NEW_SYNONYMS)):
+        for synonym in synonyms:
+            if field not in block and isinstance(block.get(synonym), str):
+                block[field] = block.pop(synonym)
+    return block
 
 
 async def edit_file(context: ToolContext, args: EditArgs) -> ToolResult:

@@ -43,6 +43,13 @@ def test_blocks_of_one_edit_add_up() -> None:
     assert reason is not None and "60 of the 100 lines" in reason
 
 
+def test_later_blocks_in_other_spellings_count_too() -> None:
+    lines = BIG.splitlines(keepends=True)
+    blocks = [{"old_string": "".join(lines[i : i + 10]), "new_string": ""} for i in range(0, 60, 10)]
+    reason = question("edit_file", {"file_path": "/big.txt", "edits": blocks})
+    assert reason is not None and "60 of the 100 lines" in reason
+
+
 def test_a_block_that_does_not_match_counts_for_nothing() -> None:
     assert removed_lines("a\nb\n", [("zzz\n" * 50, "")]) == 0
     assert is_large_edit("a\nb\n", [("a\nb\n", "")]) is None, "a 2-line file is small whatever the edit"
