@@ -33,7 +33,6 @@ from agentlite.workspace import paths
 BATCH_LIMIT = 10
 OVERWRITING = {"write_file", "edit_current_editor_document"}  # replace a whole existing file
 FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
-INSTRUCTIONS_NAME = "agents.md"  # compared case-folded: on a case-insensitive disk they are one file
 
 
 class Ask(enum.StrEnum):
@@ -186,19 +185,15 @@ async def _instructions_touched(tool: Tool, arguments: dict[str, Any], peek: Pee
         return None
     touched = tool.resources(arguments)
     for path in touched:
-        if _is_instructions(path):
+        if paths.is_instructions(path):
             return path
     if tool.risk is Risk.CREATE:
         return None  # creating a file or folder cannot move an AGENTS.md that is already there
     for path in touched[:1]:  # the source: a folder moved, renamed or deleted with its AGENTS.md
         for below in await peek.below(path):
-            if _is_instructions(below):
+            if paths.is_instructions(below):
                 return below
     return None
-
-
-def _is_instructions(path: str) -> bool:
-    return paths.name_of(path.rstrip("/")).casefold() == INSTRUCTIONS_NAME
 
 
 def _normal(value: Any) -> str | None:

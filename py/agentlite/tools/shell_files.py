@@ -10,7 +10,9 @@ Back from the run come `changed` (path -> text), `deleted`, `created_dirs` and `
 applied as ONE recorded change (`Workspace.apply_changes`) under the current turn, by `shell`: one undo
 of it, or of the turn, takes the whole run back. A file is not overwritten when the command could not
 have seen its content: when it changed in the workspace while the command ran, or when it was not
-given (binary, or over the budget) — a `>>` append would otherwise replace it whole. A removed folder
+given (binary, or over the budget) — a `>>` append would otherwise replace it whole. An AGENTS.md is
+never changed by the shell (it holds the project instructions, which the user approves: docs/agents-md.md);
+the model is told to use the file tools, which ask. A removed folder
 that still holds files the shell was not given is kept. What tools write for themselves (`__pycache__`,
 `.pytest_cache`) never comes back: a run's files and folders there are dropped (`is_cache`).
 """
@@ -30,6 +32,10 @@ _TOKENS = re.compile(r"[^\s;|&<>()'\"`=,]+")
 _GLOB = re.compile(r"[*?\[]")
 SHOWN_LEFT_OUT = 10
 NOTE_CHARS = 120  # of the command, recorded with the change
+INSTRUCTIONS_KEPT = (
+    "AGENTS.md holds the project instructions, which go into every request: the shell does not change them "
+    "(write_file or edit_file do, after the user approves)"
+)
 NOT_SEEN = (
     "it was not given to the shell (binary or over the size budget), so the command did not see its "
     "content; not overwritten"
@@ -173,7 +179,9 @@ async def apply(
     applied = Applied()
     changes = ChangeSet(during="while the command ran", note=_note(command))
     for path in _paths(applied, result.get("deleted") or []):
-        if path in staged.files:
+        if paths.is_instructions(path):
+            applied.skipped.append((path, INSTRUCTIONS_KEPT))
+        elif path in staged.files:
             changes.deletes.append(path)
         else:
             applied.skipped.append((path, "it was not given to the shell; not deleted"))
@@ -182,7 +190,9 @@ async def apply(
         for path in _paths(applied, [raw]):
             if is_cache(path):
                 continue
-            if path in staged.existing and path not in staged.files:
+            if paths.is_instructions(path):
+                applied.skipped.append((path, INSTRUCTIONS_KEPT))
+            elif path in staged.existing and path not in staged.files:
                 applied.skipped.append((path, NOT_SEEN))
             else:
                 changes.writes[path] = str(text)

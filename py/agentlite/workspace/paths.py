@@ -126,3 +126,11 @@ def check_label(value: str, what: str, limit: int = 200) -> str:
 def _short(text: str | None) -> str:
     text = text or ""
     return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+INSTRUCTIONS = "agents.md"  # project instructions (docs/agents-md.md), compared case-folded
+
+
+def is_instructions(path: str) -> bool:
+    """Whether `path` names an AGENTS.md, in any case (on a case-insensitive disk they are one file)."""
+    return name_of(path.rstrip("/")).casefold() == INSTRUCTIONS
