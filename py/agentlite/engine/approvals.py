@@ -76,6 +76,7 @@ class Peek:
     exists: Exists
     text: ReadText = _no_text
     below: FilesBelow = _no_files
+    editor: str | None = None  # the file open in the editor (what `edit_current_editor_document` replaces)
 
 
 def as_peek(look: Peek | Exists) -> Peek:
@@ -184,6 +185,8 @@ async def _instructions_touched(tool: Tool, arguments: dict[str, Any], peek: Pee
     if tool.risk not in FILE_RISKS:
         return None
     touched = tool.resources(arguments)
+    if tool.name == "edit_current_editor_document":
+        touched = (peek.editor,) if peek.editor else ()
     for path in touched:
         if paths.is_instructions(path):
             return path

@@ -19,6 +19,7 @@ and the turn asks the user whether to go on.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -96,7 +97,8 @@ class Dispatcher:
         self.desk = desk
         self.guard = guard
         self.emit = emit
-        self.exists = exists
+        editor = getattr(context, "editor_path", None)  # the open file, for the AGENTS.md rule
+        self.exists = dataclasses.replace(exists, editor=editor) if isinstance(exists, Peek) else exists
         self.auto_approve = auto_approve
         self.batch = batch
         self.clock = clock

@@ -113,3 +113,18 @@ def test_the_chat_says_when_a_call_changed_the_project_instructions() -> None:
     notices = [e["message"] for e in harness.events if e["kind"] == "notice"]
     assert len(notices) == 1, "one notice for the change; a read of the file changes nothing"
     assert "project instructions changed in this turn (/AGENTS.md)" in notices[0]
+
+
+def test_replacing_an_open_agents_md_in_the_editor_asks_as_instructions() -> None:
+    from agentlite.engine.approvals import Peek, approval
+    from agentlite.tools.catalog import default_registry
+
+    async def exists(_path: str) -> bool:
+        return True
+
+    tool = default_registry().get("edit_current_editor_document")
+    found = asyncio.run(approval(tool, {"content": "x"}, 1, Peek(exists, editor="/AGENTS.md"), {"overwrite"}))
+    assert found is not None and found[0].value == "instructions"
+    assert (
+        asyncio.run(approval(tool, {"content": "x"}, 1, Peek(exists, editor="/a.txt"), {"overwrite"})) is None
+    )
