@@ -56,6 +56,13 @@ async def peek_below(path: str) -> list[str]:
 
 async def decide(name: str, arguments: dict[str, Any], auto: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Everything the engine decides and shows about one call, with the user rejecting any question."""
+    return await decide_reply([(name, arguments)], auto)
+
+
+async def decide_reply(
+    items: list[tuple[str, dict[str, Any]]], auto: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The same for the calls of one reply, submitted together as a native reply is."""
     registry = RecordingRegistry(all_tools())
     registry.ran = []
     locks = RecordingLocks()
@@ -73,11 +80,11 @@ async def decide(name: str, arguments: dict[str, Any], auto: frozenset[str] = fr
         batch="b1",
         clock=lambda: 0.0,
     )
-    dispatcher.submit([Call("c1", name, dict(arguments))])
-    for _ in range(20):
+    dispatcher.submit([Call(f"c{n}", name, dict(arguments)) for n, (name, arguments) in enumerate(items, 1)])
+    for _ in range(20 + 5 * len(items)):
         await asyncio.sleep(0)
-        if dispatcher.desk.waiting:
-            dispatcher.desk.answer("c1", False)
+        for waiting in dispatcher.desk.waiting:
+            dispatcher.desk.answer(waiting, False)
     calls = await dispatcher.drain()
     return {
         "events": [(type(e).__name__, dataclasses.asdict(e)) for e in events],

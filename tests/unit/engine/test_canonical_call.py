@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from agentlite.tools.catalog import all_tools
 from agentlite.tools.common import PATH_SYNONYMS
 from agentlite.tools.editing import NEW_SYNONYMS, ORIGINAL_SYNONYMS
-from tests.unit.engine.real_calls import BIG, asked, decide
+from tests.unit.engine.real_calls import BIG, asked, decide, decide_reply
 
 PATHS = ["/a.txt", "a.txt", "/new.txt", "/big.txt", "/AGENTS.md", "docs/agents.md", "/docs", "/src"]
 SYNONYMS = {"path": PATH_SYNONYMS, "originalCode": ORIGINAL_SYNONYMS, "newCode": NEW_SYNONYMS}
@@ -97,3 +97,12 @@ def test_an_invalid_call_fails_before_any_question_or_lock() -> None:
     assert [kind for kind, _e in found["events"]] == ["ToolStatus"]
     assert found["locks"] == [] and found["ran"] == []
     assert found["history"][0][2] == "failed"
+
+
+def test_file_operations_in_any_spelling_count_toward_the_batch_rule() -> None:
+    """The finding: `file_path` calls never counted toward "more than 10 file operations"."""
+    reply = [("file_create", {"file_path": f"/n{n}.txt", "content": "x"}) for n in range(11)]
+    found = asyncio.run(decide_reply(reply))
+    reasons = {question["reason"] for question in asked(found)}
+    assert len(asked(found)) == 11 and all("one of 11 file operations" in r for r in reasons)
+    assert found["ran"] == []
