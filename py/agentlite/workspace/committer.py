@@ -40,6 +40,10 @@ class Committer(Protocol):
     async def texts_of(self, entries: Sequence[Entry]) -> dict[str, str]:
         """sha256 -> decoded text for the text files among `entries`."""
 
+    @property
+    def max_file_size(self) -> int:
+        """The per-file limit in bytes (imports inflate no content past it)."""
+
     def check_size(self, path: str, size: int) -> None:
         """FileTooLarge when `size` bytes are over the per-file limit."""
 

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agentlite.limits import FILE_BYTES
 from agentlite.workspace.blobs import BlobStore
 from agentlite.workspace.change_plan import Plan
 from agentlite.workspace.committer import Build
@@ -35,7 +36,7 @@ from agentlite.workspace.workspace_errors import (
 )
 
 log = logging.getLogger(__name__)
-DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+DEFAULT_MAX_FILE_SIZE = FILE_BYTES
 Listener = Callable[[dict[str, Any]], Any]
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from agentlite.limits import IMPORT_BYTES
 from agentlite.workspace import paths
 from agentlite.workspace.workspace_errors import FileTooLarge, InvalidArgument, size_text
 
-MAX_STAGED_BYTES = 512 * 1024 * 1024  # the same bound as a zip import's unpacked size
+MAX_STAGED_BYTES = IMPORT_BYTES  # the same bound as a zip import's unpacked size
 MAX_STAGED_IMPORTS = 4  # imports begun and never finished (a closed dialog, a failed read) are dropped
 
 
