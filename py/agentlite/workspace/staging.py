@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from agentlite.limits import IMPORT_BYTES
+from agentlite.limits import IMPORT_BYTES, IMPORT_FILES
 from agentlite.workspace import paths
 from agentlite.workspace.workspace_errors import FileTooLarge, InvalidArgument, size_text
 
@@ -52,6 +52,11 @@ class ImportStaging:
             staged.size += len(data) - len(staged.files.get(normal, b""))
             staged.files[normal] = data
         staged.folders.update(paths.normalize(folder) for folder in folders)
+        if len(staged.files) > IMPORT_FILES:
+            del self._imports[key]
+            raise InvalidArgument(
+                f"the import has more than {IMPORT_FILES:,} files; import a part of the folder"
+            )
         if staged.size > self.max_bytes:
             del self._imports[key]
             raise InvalidArgument(
