@@ -118,7 +118,7 @@ async def import_zip(
             raise InvalidArgument(
                 "the archive has no history (history/manifest.json); import its files instead"
             )
-        return await import_history(committer, archive, budget_of(committer))
+        return await import_history(committer, archive, budget_of(committer), replace_all)
     return await _import_files(committer, archive, replace_all, turn, author)
 
 

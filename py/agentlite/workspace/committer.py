@@ -54,5 +54,6 @@ class Committer(Protocol):
 
         `strict=False` drops the targets that conflict and reports them in `Change.skipped`."""
 
-    async def store_history(self, batch: Batch) -> None:
-        """Store a whole history (`batch`) into this empty workspace in one commit, then load it."""
+    async def store_history(self, batch: Batch, replace: bool = False) -> None:
+        """Store a whole history (`batch`) into this empty workspace in one commit, then load it; with
+        `replace`, in place of everything the workspace holds, in that same commit."""

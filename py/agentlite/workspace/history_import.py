@@ -9,8 +9,10 @@ refuses the whole import with every problem named; the workspace is left as it w
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
+import zlib
 
 from agentlite.workspace.blobs import BlobStore
 from agentlite.workspace.committer import Committer
@@ -19,14 +21,24 @@ from agentlite.workspace.import_budget import Budget, read_member
 from agentlite.workspace.records import SCHEMA, Commit, Entry, Meta, Turn, Version, commit_key, entry_key
 from agentlite.workspace.results import Change
 from agentlite.workspace.storage import Batch, MemoryStorage
-from agentlite.workspace.workspace_errors import CorruptData, InvalidArgument, WorkspaceError
+from agentlite.workspace.workspace_errors import (
+    CorruptData,
+    FileTooLarge,
+    InvalidArgument,
+    WorkspaceError,
+    size_text,
+)
 
 MANIFEST = "history/manifest.json"
 MANIFEST_BYTES = 1024 * 1024
 SHOWN = 5  # problems named in the message
+PIECE = 256 * 1024  # bytes a whole blob is inflated by, into its hash
 
 
-async def import_history(committer: Committer, archive: zipfile.ZipFile, budget: Budget) -> Change:
+async def import_history(
+    committer: Committer, archive: zipfile.ZipFile, budget: Budget, replace: bool = False
+) -> Change:
+    """The history of `archive` into an empty workspace, or with `replace` in place of this one's."""
     history = _read_records(archive, budget)
     values = _read_blobs(archive, budget)
     found = problems(history, set(values), budget)
@@ -37,7 +49,7 @@ async def import_history(committer: Committer, archive: zipfile.ZipFile, budget:
         raise CorruptData(
             f"the archive's history is damaged, nothing was imported: {'; '.join(found[:SHOWN])}{more}"
         )
-    await committer.store_history(_batch(history, values))
+    await committer.store_history(_batch(history, values), replace)
     return Change(history.meta.commit or None, "import", "user")
 
 
@@ -75,8 +87,9 @@ def _read_blobs(archive: zipfile.ZipFile, budget: Budget) -> dict[str, bytes]:
 
 
 async def _content_problems(values: dict[str, bytes], declared: dict[str, int], limit: int) -> list[str]:
-    """Decode every blob (deltas against their bases in the same archive) within the per-file limit, and
-    check its sha256 and that it is as long as its versions declare."""
+    """Check every blob within the per-file limit: it hashes to its sha256 and is as long as its versions
+    declare. A whole one is inflated a piece at a time into the hash, never held whole; a delta is decoded
+    against its base in the same archive (`BlobStore`, with the limit)."""
     scratch = MemoryStorage()
     scratch.data["blobs"] = dict(values)
     store = BlobStore(scratch, cache_bytes=0, limit=limit)
@@ -84,13 +97,46 @@ async def _content_problems(values: dict[str, bytes], declared: dict[str, int], 
     found = []
     for sha in sorted(values):
         try:
-            data = await store.read(sha)
+            if values[sha][:1] in (b"F", b"Z"):
+                digest, size = _whole_digest(values[sha], limit, sha)
+            else:
+                data = await store.read(sha)
+                digest, size = sha, len(data)
         except WorkspaceError as exc:
             found.append(str(exc))
             continue
-        if sha in declared and len(data) != declared[sha]:
-            found.append(f"content {sha[:12]} is {len(data)} bytes, its versions say {declared[sha]}")
+        if digest != sha:
+            found.append(f"content {sha[:12]} does not match its sha256")
+        elif sha in declared and size != declared[sha]:
+            found.append(f"content {sha[:12]} is {size} bytes, its versions say {declared[sha]}")
     return found
+
+
+def _whole_digest(value: bytes, limit: int, sha: str) -> tuple[str, int]:
+    """(sha256, length) of a whole stored blob (`F` raw, `Z` zlib), inflated PIECE bytes at a time."""
+    if value[:1] == b"F":
+        if len(value) - 1 > limit:
+            raise FileTooLarge(f"content {sha[:12]} is over {size_text(limit)}")
+        return hashlib.sha256(memoryview(value)[1:]).hexdigest(), len(value) - 1
+    inflater = zlib.decompressobj()
+    digest = hashlib.sha256()
+    size = 0
+    tail = memoryview(value)[1:]
+    try:
+        while not inflater.eof:
+            piece = inflater.decompress(tail, PIECE)
+            tail = memoryview(inflater.unconsumed_tail)
+            if not piece and not tail:
+                break
+            size += len(piece)
+            if size > limit:
+                raise FileTooLarge(f"content {sha[:12]} inflates to more than {size_text(limit)}")
+            digest.update(piece)
+    except zlib.error as exc:
+        raise CorruptData(f"content {sha[:12]} cannot be decompressed") from exc
+    if not inflater.eof:
+        raise CorruptData(f"content {sha[:12]} is cut off")
+    return digest.hexdigest(), size
 
 
 def _batch(history: History, values: dict[str, bytes]) -> Batch:

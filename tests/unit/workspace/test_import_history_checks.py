@@ -133,3 +133,18 @@ async def test_any_corruption_of_an_exported_history_is_refused_and_the_sound_on
     await sound.import_zip(exported, history=True)
     assert await sound.export_zip(history=True) == exported
     await refused(_corrupt(exported, how), "damaged")
+
+
+@aio
+async def test_a_history_replaces_a_workspace_in_one_commit_and_a_damaged_one_leaves_it_whole() -> None:
+    ws = await open_workspace()
+    await ws.write("/mine.txt", "mine\n", turn="t1", author="user")
+    before = (await snapshot(ws), await ws.history("/mine.txt"))
+    with pytest.raises(WorkspaceError, match=r"2 live entries at /a\.txt"):
+        await ws.import_zip(
+            history_zip(HistoryFile(paths=("/a.txt", "/a.txt"))), history=True, replace_all=True
+        )
+    assert (await snapshot(ws), await ws.history("/mine.txt")) == before
+    await ws.import_zip(history_zip(HistoryFile()), history=True, replace_all=True)
+    assert await snapshot(ws) == {"/a.txt": "hello\n"}
+    assert await ws.history("/mine.txt") == [] and await ws.check() == []
