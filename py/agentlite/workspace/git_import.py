@@ -129,32 +129,42 @@ def _declared(sizes: DeclaredSizes, sha: bytes, path: str) -> int:
         raise InvalidArgument(f"{path}: {exc}; nothing was imported", path=path) from exc
 
 
-def _read_blobs(repo: Repo, listing: dict[str, bytes], limit: int) -> dict[str, bytes]:
-    """path -> content, each blob read (and held) once however many paths name it."""
+def _read_blobs(repo: Repo, sizes: DeclaredSizes, listing: dict[str, bytes], limit: int) -> dict[str, bytes]:
+    """path -> content, each blob read (and held) once however many paths name it: a loose one inflated
+    into one buffer (`git_sizes`), a packed one by dulwich (which stops at the size its header states)."""
     contents: dict[bytes, bytes] = {}
     for path, sha in listing.items():
         if sha not in contents:
             try:
-                blob = repo[sha]
-            except Exception as exc:  # dulwich refuses an object larger than it declared, or damaged
-                raise InvalidArgument(
-                    f"{path} cannot be read from the archive's .git folder ({exc})", path=path
-                ) from exc
-            if not isinstance(blob, Blob):
-                raise InvalidArgument(f"{path} is not a file in the archive's .git folder", path=path)
-            data = blob.as_raw_string()
-            if len(data) > limit:
+                loose = sizes.loose_blob(sha, limit)
+                contents[sha] = loose if loose is not None else _packed_blob(repo, sha, path)
+            except (ValueError, KeyError) as exc:
+                message = (
+                    f"{path} cannot be read from the archive's .git folder ({exc}); nothing was imported"
+                )
+                raise InvalidArgument(message, path=path) from exc
+            if len(contents[sha]) > limit:
                 raise FileTooLarge(f"{path} is over {size_text(limit)}; nothing was imported", path=path)
-            contents[sha] = data
     return {path: contents[sha] for path, sha in listing.items()}
+
+
+def _packed_blob(repo: Repo, sha: bytes, path: str) -> bytes:
+    try:
+        blob = repo[sha]
+    except Exception as exc:  # dulwich refuses an object larger than it declared, or damaged
+        raise ValueError(str(exc)) from exc
+    if not isinstance(blob, Blob):
+        raise ValueError(f"{path} is not a file")
+    return blob.as_raw_string()
 
 
 def _head_files(folder: str, budget: Budget) -> tuple[str, dict[str, bytes], list[str]]:
     """(HEAD's commit id, path -> content of its regular files, the paths skipped)."""
     repo, head, commit = _open_head(folder, budget)
     try:
-        listing, skipped = _head_listing(repo, commit.tree, DeclaredSizes(repo.controldir()), budget)
-        files = _read_blobs(repo, listing, budget.file_bytes)
+        sizes = DeclaredSizes(repo.controldir())
+        listing, skipped = _head_listing(repo, commit.tree, sizes, budget)
+        files = _read_blobs(repo, sizes, listing, budget.file_bytes)
     finally:
         repo.close()
     return head.decode(), files, skipped

@@ -9,6 +9,7 @@ thousands of times, is refused without being inflated (`git_import`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import zlib
 from collections.abc import Iterator
@@ -58,6 +59,31 @@ class DeclaredSizes:
         if not kind or not size.isdigit():
             raise ValueError(f"the object {sha.decode()[:12]} has a damaged header")
         return int(size)
+
+    def loose_blob(self, sha: bytes, limit: int) -> bytes | None:
+        """The content of the loose blob `sha`, inflated straight into one buffer of its declared size
+        (never past `limit`) and checked against its id; None when it is not a loose object."""
+        if not self._is_loose(sha):
+            return None
+        size = self.size(sha)
+        if size > limit:
+            raise ValueError(f"the object {sha.decode()[:12]} declares {size} bytes, over the limit")
+        header = b"blob " + str(size).encode() + b"\0"
+        with open(self._path(sha), "rb") as source:
+            stream = source.read()
+        inflater = zlib.decompressobj()
+        try:
+            head = inflater.decompress(stream, len(header))
+            content = inflater.decompress(inflater.unconsumed_tail, size + 1)
+        except zlib.error as exc:
+            raise ValueError(f"the object {sha.decode()[:12]} cannot be inflated ({exc})") from exc
+        if head != header or len(content) != size or not inflater.eof:
+            raise ValueError(f"the object {sha.decode()[:12]} is not a blob of the size it declares")
+        digest = hashlib.sha1(header)
+        digest.update(content)
+        if digest.hexdigest().encode() != sha:
+            raise ValueError(f"the object {sha.decode()[:12]} does not match its id")
+        return content
 
     def _packed(self, sha: bytes) -> int:
         for index, pack in self.packs:

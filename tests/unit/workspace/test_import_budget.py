@@ -11,6 +11,7 @@ import io
 import re
 import tracemalloc
 import zipfile
+import zlib
 from collections.abc import Awaitable
 
 import pytest
@@ -146,3 +147,13 @@ async def test_a_zip_with_two_members_at_one_path_is_refused() -> None:
         with pytest.warns(UserWarning):
             archive.writestr("files/a.txt", b"two")
     await refused(await lived_in(), buffer.getvalue(), InvalidArgument, r"two files at /a\.txt")
+
+
+@aio
+async def test_a_git_blob_that_does_not_match_its_id_is_refused() -> None:
+    objects = GitObjects()
+    blob = objects.add(b"blob", b"the real content")
+    root = objects.tree([(FILE_MODE, b"a.txt", blob)])
+    loose = f".git/objects/{blob.hex()[:2]}/{blob.hex()[2:]}"
+    objects.files[loose] = zlib.compress(b"blob 16\0the fake content")  # same size, other bytes
+    await refused(await lived_in(), objects.zip(root), InvalidArgument, r"/a\.txt .* does not match its id")
