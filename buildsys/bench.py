@@ -14,6 +14,7 @@ from pathlib import Path
 
 from buildsys import (
     bench_folder,
+    bench_imports,
     bench_markdown,
     bench_ndjson,
     bench_offline,
@@ -48,6 +49,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         **{name: bench_workspace.benchmark(name) for name in bench_workspace.NAMES},
         "folder_import": bench_folder.folder_import,
         "tree_render_10k": bench_tree.tree_render_10k,
+        "import_peak": bench_imports.import_peak,
     }
 
 

@@ -38,6 +38,9 @@ EXPECTED = (
 )
 # How each figure is measured, by name or name prefix (the longest matching prefix wins).
 NOTES = {
+    "import_peak": "CPython, tracemalloc's peak while one `Workspace.import_zip` runs on MemoryStorage "
+    "(buildsys/bench_imports.py); imported: floor = the distinct content then held (a blob named at 60 "
+    "paths counts once), refused: milliseconds until the message.",
     "preview_refresh_tsx": "As preview_refresh, on a 5-file TSX React page (sucrase, the shipped React); "
     "no floor (a static server cannot serve TSX).",
     "preview_refresh": "A workspace write (`vfs.writeText` in the app) → the change drawn in the Preview "

@@ -6,6 +6,8 @@ IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh b
 - history_growth: all bytes stored after a 1 MB file and 100 one-line edits; floor: one copy (≤ 2×);
 - undo_turn: undo of a turn that changed 1,000 files (goal ≤ 500 ms, no floor);
 - read_oldest: reading version 1 of 100 from storage; floor: reading the newest;
+- import_peak_git / import_peak_history: tracemalloc's peak in Pyodide while a git zip naming one 8 MB
+  blob at 60 paths, or a history with one 8 MB file, is imported; floor: the distinct content (≤ 2×);
 - git_export: the workspace as a git repository zip, 1,000 versions over 200 files (goal ≤ 3 s, no floor;
   the zip's bytes are reported beside it, docs/git.md).
 """
@@ -20,13 +22,22 @@ from buildsys.bench_figure import Figure
 from buildsys.common import DIST, ROOT
 from buildsys.serve import StaticServer
 
-NAMES = ("search", "history_growth", "undo_turn", "read_oldest", "git_export")
+NAMES = (
+    "import_peak_git",
+    "import_peak_history",
+    "search",
+    "history_growth",
+    "undo_turn",
+    "read_oldest",
+    "git_export",
+)
 PAGE = "__bench"
 FILES = {
     "workspace.html": (ROOT / "web/bench/workspace.html", "text/html"),
     "workspace-bench.js": (ROOT / "web/bench/workspace-bench.js", "text/javascript"),
     "idb.js": (ROOT / "web/src/worker/idb.js", "text/javascript"),
     "workspace_probes.py": (ROOT / "buildsys/workspace_probes.py", "text/plain"),
+    "import_bombs.py": (ROOT / "buildsys/import_bombs.py", "text/plain"),
 }
 PROBE_TIMEOUT_MS = 600_000  # the probes themselves take minutes on a small machine
 

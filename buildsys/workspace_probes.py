@@ -14,6 +14,7 @@ import random
 import re
 import statistics
 import time
+import tracemalloc
 import zipfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,6 +22,11 @@ from typing import Any
 
 from agentlite.workspace import StorageBackend, Workspace
 from agentlite.workspace.storage import WORKSPACE_STORES
+
+try:  # the bench page writes it beside this file; in a checkout it is a module of buildsys
+    import import_bombs  # type: ignore[import-not-found]
+except ImportError:
+    from buildsys import import_bombs
 
 Fresh = Callable[[], Awaitable[StorageBackend]]
 BENCH_DB = "agentlite-bench"
@@ -38,6 +44,8 @@ class Sizes:
     oldest_file_bytes: int = 100_000
     git_versions: int = 1000  # the issue's git_export: 1,000 versions over 200 files
     git_files: int = 200
+    import_blob_bytes: int = 8 * 1024 * 1024  # import_peak: an 8 MB blob at 60 paths, an 8 MB history file
+    import_copies: int = 60
 
 
 def _ms(start: float) -> float:
@@ -189,7 +197,34 @@ async def git_export(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
     return _figure(statistics.median(times), "ms", None, 3, f"≤ 3 s; the zip has {size:,} bytes")
 
 
+async def _import_peak(fresh: Fresh, data: bytes, held: int) -> dict[str, Any]:
+    """tracemalloc's peak while `data` is imported, against the distinct content it brings (`held`)."""
+    ws = await Workspace.open(await fresh())
+    tracemalloc.start()
+    try:
+        await ws.import_zip(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return _figure(peak / 2**20, "MB", held / 2**20, 1, f"≤ 2× floor ({len(data) / 1024:.0f} KB zip)")
+
+
+async def import_peak_git(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """A git working copy whose HEAD names one blob at many paths; floor: the blob (held once)."""
+    data = import_bombs.git_zip(sizes.import_blob_bytes, sizes.import_copies)
+    return await _import_peak(fresh, data, sizes.import_blob_bytes)
+
+
+async def import_peak_history(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """A history holding one large source-like file; floor: the file."""
+    text = _lines(random.Random(5), sizes.import_blob_bytes, "import").encode()[: sizes.import_blob_bytes]
+    data = import_bombs.history_zip(import_bombs.HistoryFile(content=text))
+    return await _import_peak(fresh, data, len(text))
+
+
 PROBES = {
+    "import_peak_git": import_peak_git,
+    "import_peak_history": import_peak_history,
     "search": search,
     "history_growth": history_growth,
     "undo_turn": undo_turn,

@@ -134,11 +134,16 @@ class CallHandler:
     async def vfs_exportZip(self, history: bool = False) -> str:
         return base64.b64encode(await self.service.workspace.export_zip(history=history)).decode()
 
-    async def vfs_importZip(self, data: str, history: bool | None = None) -> dict[str, Any]:
+    async def vfs_importZip(
+        self, data: str, history: bool | None = None, replace: bool = False
+    ) -> dict[str, Any]:
+        """A zip into the workspace; `replace` with `history`: its history replaces this one, in one commit
+        made only once the whole archive passed its checks (a refused one leaves the workspace as it was)."""
         raw = base64.b64decode(data)
         if not history and archive.holds_git(raw):
             await self.service.load_packages(GIT_PACKAGES)
-        return _change(await self.service.workspace.import_zip(raw, history=history))
+        change = await self.service.workspace.import_zip(raw, history=history, replace_all=replace)
+        return _change(change)
 
     async def vfs_exportGit(self) -> dict[str, Any]:
         """The workspace as a git repository (a zip with `.git/`, base64) and its number of commits; the

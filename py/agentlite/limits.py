@@ -35,6 +35,14 @@ EVAL_TIMEOUT_S = Bound(1, 300, 10)
 SANDBOX_BOOT_MS = 30_000
 SANDBOX_START_ALLOWANCE_MS = 120_000
 
+# What one import may bring in (a zip, a git working copy, a history, a local folder): the bytes of the
+# files it would create, counted as declared before anything is inflated (a git tree naming one blob 450
+# times counts 450 times, though the blob is held once), their number, and one file's size. The page
+# checks a folder's `File.size`s against the same numbers before it reads a byte (docs/folders.md).
+IMPORT_BYTES = 512 * 1024 * 1024
+IMPORT_FILES = 100_000
+FILE_BYTES = 10 * 1024 * 1024
+
 SETTING_BOUNDS = {
     "max_rounds": MAX_ROUNDS,
     "context_window": CONTEXT_WINDOW,

@@ -9,7 +9,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agentlite.engine.approvals import Ask
-from agentlite.limits import SANDBOX_BOOT_MS, SANDBOX_START_ALLOWANCE_MS, SETTING_BOUNDS
+from agentlite.limits import (
+    FILE_BYTES,
+    IMPORT_BYTES,
+    IMPORT_FILES,
+    SANDBOX_BOOT_MS,
+    SANDBOX_START_ALLOWANCE_MS,
+    SETTING_BOUNDS,
+)
 from agentlite.sandbox import DEFAULT_GRACE_MS
 from agentlite.settings import DIALECT_CHOICES, MAX_WINDOW, Settings
 from agentlite.stream.decoder import DIALECTS
@@ -37,6 +44,10 @@ def test_the_agent_waits_out_the_sandbox_frames_start() -> None:
         SANDBOX_START_ALLOWANCE_MS,
     )
     assert sandbox["boot_timeout_ms"] + sandbox["start_allowance_ms"] < DEFAULT_GRACE_MS
+
+
+def test_the_page_budgets_an_import_as_the_agent_does() -> None:
+    assert SHARED["imports"] == {"total_bytes": IMPORT_BYTES, "files": IMPORT_FILES, "file_bytes": FILE_BYTES}
 
 
 def test_the_agent_accepts_every_window_the_page_lets_through() -> None:

@@ -12,8 +12,9 @@ async function start() {
   });
   await pyodide.loadPackage(["agentlite", "dulwich"]); // dulwich: git_export (the worker loads it on first use)
   pyodide.registerJsModule("agentlite_idb", idb);
-  const source = await (await fetch(here("./workspace_probes.py"))).text();
-  pyodide.FS.writeFile("/home/pyodide/workspace_probes.py", source);
+  for (const name of ["import_bombs.py", "workspace_probes.py"]) {
+    pyodide.FS.writeFile(`/home/pyodide/${name}`, await (await fetch(here(`./${name}`))).text());
+  }
   return pyodide.pyimport("workspace_probes");
 }
 

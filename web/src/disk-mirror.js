@@ -5,7 +5,7 @@
 // "disk"; a file both sides changed is a conflict the user resolves. What the skip rules leave out
 // (`.git/`, `node_modules/`, `.gitignore`: web/src/disk-folder.js) is touched on neither side.
 import { DiskFolder } from "./disk-folder.js";
-import { sendFolder } from "./folder-import.js";
+import { checkBudget, sendFolder } from "./folder-import.js";
 import { saveFolder } from "./folder-store.js";
 import { fromBase64 } from "./views/download.js";
 
@@ -51,6 +51,8 @@ export class DiskMirror {
     const only = paths?.some((path) => path.endsWith("/.gitignore")) ? null : paths;
     const disk = only ? await this.disk.stat(only.filter((p) => !this.disk.skips(p))) : await this.disk.walk();
     if (!only) this.onSkipped(disk.skipped);
+    // Before reading: the sizes the disk states of what is read (new or changed files) against an import's limits.
+    checkBudget([...disk.files].filter(([path, file]) => !same(file, this.synced[path])));
     const shas = {};
     for (const [path, file] of disk.files) shas[path] = await this.shaOf(path, file);
     const plan = this.withoutSkipped(await this.call("mirrorPlan", this.question(disk, shas, only)));

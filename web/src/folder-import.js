@@ -1,8 +1,35 @@
 // A local folder into the workspace: its files listed (from a folder input or a drop), then read and sent
 // to the worker in batches (`vfs.importStart`, `vfs.importAdd` …, `vfs.importFinish`), so a folder of
 // 10,000 files never freezes the page and still lands as ONE recorded change.
+import LIMITS from "./limits.json";
+
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 500;
+const BUDGET = LIMITS.imports;
+
+/** Throws, before a byte is read, when the files (`[path, {size}]`: their `File.size`, which the disk
+ * states) are more than one import may bring in: the worker's own limits (docs/folders.md). */
+export function checkBudget(files) {
+  let count = 0;
+  let total = 0;
+  for (const [path, { size }] of files) {
+    count += 1;
+    total += size;
+    if (size > BUDGET.file_bytes)
+      throw new Error(
+        `${path} is ${megabytes(size)}; the limit is ${megabytes(BUDGET.file_bytes)} per file. Nothing was imported.`,
+      );
+    if (count > BUDGET.files)
+      throw new Error(`more than ${BUDGET.files.toLocaleString("en")} files. Nothing was imported.`);
+  }
+  if (total > BUDGET.total_bytes) {
+    throw new Error(
+      `${megabytes(total)} of files; one import takes at most ${megabytes(BUDGET.total_bytes)}. Nothing was imported.`,
+    );
+  }
+}
+
+const megabytes = (bytes) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** The files of an `<input webkitdirectory>`: their paths without the chosen folder's own name. */
 export function itemsFromInput(fileList, base = "/") {
@@ -64,6 +91,7 @@ function joinPath(base, relative) {
  * totalBytes})` after each batch; `finish`: more of `vfs.importFinish` (`disk`, `deleted`). Returns the
  * recorded change. A failure cancels the import. */
 export async function sendFolder(call, items, folders, onProgress = (_progress) => {}, finish = {}) {
+  checkBudget(items.map(({ path, file }) => [path, file]));
   const totalBytes = items.reduce((sum, item) => sum + item.file.size, 0);
   const progress = { files: 0, bytes: 0, totalFiles: items.length, totalBytes };
   const id = await call("importStart");

@@ -21,30 +21,18 @@ import json
 import zipfile
 from dataclasses import replace
 
+from agentlite.limits import IMPORT_BYTES, IMPORT_FILES
 from agentlite.workspace import paths
-from agentlite.workspace.blobs import BlobStore
 from agentlite.workspace.change_plan import Plan, Target
 from agentlite.workspace.committer import Committer
-from agentlite.workspace.records import SCHEMA, Commit, Entry, Meta, Turn, Version, commit_key, entry_key
+from agentlite.workspace.history_check import FORMAT, RECORDS
+from agentlite.workspace.history_import import import_history
+from agentlite.workspace.import_budget import Budget, case_note, read_member
+from agentlite.workspace.records import SCHEMA, Meta
 from agentlite.workspace.results import Change
-from agentlite.workspace.storage import Batch, MemoryStorage
-from agentlite.workspace.workspace_errors import (
-    CorruptData,
-    InvalidArgument,
-    NotAFile,
-    WorkspaceError,
-    size_text,
-)
+from agentlite.workspace.workspace_errors import InvalidArgument, NotAFile, size_text
 
-FORMAT = "agentlite-workspace"
 EPOCH = (1980, 1, 1, 0, 0, 0)
-MAX_IMPORT_BYTES = 512 * 1024 * 1024
-_RECORDS: dict[str, type[Entry] | type[Version] | type[Commit] | type[Turn]] = {
-    "entries": Entry,
-    "versions": Version,
-    "commits": Commit,
-    "turns": Turn,
-}
 
 
 def add_member(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True) -> None:
@@ -81,7 +69,7 @@ async def _export_history(committer: Committer, meta: Meta, archive: zipfile.Zip
     add_member(
         archive, "history/manifest.json", json.dumps(manifest, sort_keys=True, indent=1).encode() + b"\n"
     )
-    for store in _RECORDS:
+    for store in RECORDS:
         rows = await committer.storage.scan(store)
         lines = [value if isinstance(value, str) else value.decode() for _key, value in rows]
         add_member(archive, f"history/{store}.jsonl", "".join(line + "\n" for line in lines).encode())
@@ -91,16 +79,27 @@ async def _export_history(committer: Committer, meta: Meta, archive: zipfile.Zip
             add_member(archive, f"history/blobs/{key}", value, packed=value[:1] not in (b"Z", b"d"))
 
 
+def budget_of(committer: Committer, source: str = "the archive") -> Budget:
+    """The import budget with this workspace's per-file limit."""
+    return Budget(file_bytes=committer.max_file_size, source=source)
+
+
 def open_zip(data: bytes) -> zipfile.ZipFile:
+    """The zip, refused before anything is inflated when its directory declares more than an import may
+    bring in (every member counted: files, a `.git` folder's objects, a history's records and blobs)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as exc:
         raise InvalidArgument(f"the file is not a zip archive ({exc})") from exc
-    total = sum(info.file_size for info in archive.infolist())
-    if total > MAX_IMPORT_BYTES:
+    members = archive.infolist()
+    total = sum(info.file_size for info in members)
+    if total > IMPORT_BYTES:
         raise InvalidArgument(
-            f"the archive unpacks to {size_text(total)}; the limit is {size_text(MAX_IMPORT_BYTES)}"
+            f"the archive unpacks to {size_text(total)}; the limit is {size_text(IMPORT_BYTES)}; "
+            "nothing was imported"
         )
+    if len(members) > 2 * IMPORT_FILES:
+        raise InvalidArgument(f"the archive holds {len(members):,} members; nothing was imported")
     return archive
 
 
@@ -119,7 +118,7 @@ async def import_zip(
             raise InvalidArgument(
                 "the archive has no history (history/manifest.json); import its files instead"
             )
-        return await _import_history(committer, archive)
+        return await import_history(committer, archive, budget_of(committer), replace_all)
     return await _import_files(committer, archive, replace_all, turn, author)
 
 
@@ -154,7 +153,8 @@ async def _import_files(
     committer: Committer, archive: zipfile.ZipFile, replace_all: bool, turn: str | None, author: str | None
 ) -> Change:
     folders: set[str] = set()
-    files: dict[str, bytes] = {}
+    members: list[tuple[str, zipfile.ZipInfo]] = []
+    budget = budget_of(committer)
     for name, info in _file_members(archive):
         path = paths.normalize(name)
         if info.is_dir():
@@ -162,9 +162,14 @@ async def _import_files(
             continue
         if info.flag_bits & 0x1:
             raise InvalidArgument(f"{path} is encrypted in the archive; it cannot be imported")
-        committer.check_size(path, info.file_size)
-        files[path] = archive.read(info)
-
+        budget.add(path, info.file_size)  # declared sizes first: nothing is inflated before all passed
+        members.append((path, info))
+    if clash := folders & budget.seen:
+        path = min(clash)
+        raise InvalidArgument(
+            f"the archive has a file and a folder at {path}; nothing was imported", path=path
+        )
+    files = {path: read_member(archive, info, budget.file_bytes, path) for path, info in members}
     return await import_files(committer, folders, files, replace_all, turn, author)
 
 
@@ -191,7 +196,7 @@ async def import_files(
             entry = plan.tree.at(path)
             if entry is not None and entry.kind == "dir" and _emptied(plan, path):
                 plan.set(entry.id, Target(None, "dir"))
-        plan.note = "import"
+        plan.note = "import" + case_note([*files, *folders])
 
     return await committer.mutate(build, turn, author)
 
@@ -205,6 +210,7 @@ def _emptied(plan: Plan, folder: str) -> bool:
 
 def import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_all: bool) -> None:
     tree = plan.tree
+    templates: dict[int, Target] = {}  # by content object: a git blob named at many paths is hashed once
     for path in sorted(folders):
         entry = tree.at(path)
         if entry is None:
@@ -219,67 +225,10 @@ def import_plan(plan: Plan, folders: set[str], files: dict[str, bytes], replace_
             plan.set(entry.id, Target(None, "dir"))
             entry = None
         eid = entry.id if entry is not None else plan.new_entry(path, "file")
-        plan.set(eid, replace(plan.content(content), path=path))
+        template = templates.get(id(content)) or templates.setdefault(id(content), plan.content(content))
+        plan.set(eid, replace(template, path=path))
     if replace_all:
         keep = set(files) | folders | {a for p in (set(files) | folders) for a in paths.ancestors(p)}
         for entry in tree.below(paths.ROOT):
             if entry.path not in keep and entry.id not in plan.targets:
                 plan.set(entry.id, Target(None, entry.kind))
-
-
-async def _import_history(committer: Committer, archive: zipfile.ZipFile) -> Change:
-    manifest = json.loads(archive.read("history/manifest.json"))
-    if manifest.get("format") != FORMAT or manifest.get("schema") != SCHEMA:
-        raise InvalidArgument(
-            f"the archive's history has format {manifest.get('format')!r} "
-            f"schema {manifest.get('schema')!r}; this app reads schema {SCHEMA}"
-        )
-    batch = Batch()
-    blobs = {
-        info.filename.rsplit("/", 1)[-1]: archive.read(info)
-        for info in archive.infolist()
-        if info.filename.startswith("history/blobs/") and not info.is_dir()
-    }
-    await _verify_blobs(blobs)
-    for sha, value in sorted(blobs.items()):
-        batch.put("blobs", sha, value)
-    for store, kind in _RECORDS.items():
-        for line in archive.read(f"history/{store}.jsonl").decode().splitlines():
-            record = kind.from_json(line)
-            batch.put(store, _key_of(record), record.to_json())
-            _check_record(record, blobs)
-    meta = Meta.from_json(json.dumps(manifest["meta"]))
-    batch.put("meta", "state", meta.to_json())
-    await committer.store_history(batch)
-    return Change(meta.commit or None, "import", "user")
-
-
-def _key_of(record: Entry | Version | Commit | Turn) -> str:
-    if isinstance(record, Entry):
-        if paths.normalize(record.path) != record.path:
-            raise CorruptData(f"the archive has an invalid path {record.path!r}")
-        return entry_key(record.id)
-    if isinstance(record, Version):
-        return record.key
-    if isinstance(record, Commit):
-        return commit_key(record.number)
-    return record.turn
-
-
-def _check_record(record: Entry | Version | Commit | Turn, blobs: dict[str, bytes]) -> None:
-    sha = getattr(record, "sha256", None)
-    if sha is not None and sha not in blobs:
-        raise CorruptData(f"the archive's history refers to content {sha[:12]} that it does not hold")
-
-
-async def _verify_blobs(blobs: dict[str, bytes]) -> None:
-    """Decode every blob and check its sha256 (deltas against their bases in the same archive)."""
-    scratch = MemoryStorage()
-    scratch.data["blobs"] = dict(blobs)
-    store = BlobStore(scratch, cache_bytes=0)
-    await store.load()
-    try:
-        for sha in blobs:
-            await store.read(sha)
-    except WorkspaceError as exc:
-        raise CorruptData(f"the archive's history is damaged: {exc}") from exc

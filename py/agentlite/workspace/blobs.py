@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from agentlite.workspace import delta
 from agentlite.workspace.content import sha256
+from agentlite.workspace.import_budget import inflate
 from agentlite.workspace.records import Entry
 from agentlite.workspace.storage import StorageBackend
-from agentlite.workspace.workspace_errors import CorruptData
+from agentlite.workspace.workspace_errors import CorruptData, FileTooLarge, size_text
 
 STORE = "blobs"
 MIN_DELTA_SIZE = 1024  # smaller files are always stored whole
@@ -37,8 +38,12 @@ class Encoded:
 
 
 class BlobStore:
-    def __init__(self, storage: StorageBackend, cache_bytes: int = 48 * 1024 * 1024) -> None:
+    def __init__(
+        self, storage: StorageBackend, cache_bytes: int = 48 * 1024 * 1024, limit: int | None = None
+    ) -> None:
+        """`limit`: no content decodes past this many bytes (an imported history's, not yet trusted)."""
         self._storage = storage
+        self._limit = limit
         self.known: set[str] = set()
         self._bases: dict[str, str] = {}
         self._cache: OrderedDict[str, bytes] = OrderedDict()
@@ -181,26 +186,34 @@ class BlobStore:
         raise CorruptData("a stored blob has an unknown format")
 
     def _decode_whole(self, sha: str, value: bytes) -> tuple[str, bytes]:
-        try:
-            data = value[1:] if value[:1] == b"F" else zlib.decompress(value[1:])
-        except zlib.error as exc:
-            raise CorruptData(f"stored content {sha[:12]} cannot be decompressed") from exc
+        data = value[1:] if value[:1] == b"F" else self._inflate(value[1:], f"stored content {sha[:12]}", 0)
+        if self._limit is not None and len(data) > self._limit:
+            raise FileTooLarge(f"stored content {sha[:12]} is over {size_text(self._limit)}")
         self.remember(sha, data)
         return sha, data
 
-    @classmethod
-    def _decode(cls, value: bytes, base: bytes) -> bytes:
-        return delta.decode(base, cls._payload(value))
+    def _decode(self, value: bytes, base: bytes) -> bytes:
+        ops = delta.parse(self._payload(value), len(base))
+        if self._limit is not None and sum(length for _offset, length, _data in ops) > self._limit:
+            raise FileTooLarge(f"a stored delta makes more than {size_text(self._limit)}")
+        return b"".join(
+            data if offset < 0 else base[offset : offset + length] for offset, length, data in ops
+        )
 
-    @staticmethod
-    def _payload(value: bytes) -> bytes:
+    def _payload(self, value: bytes) -> bytes:
         """The delta ops of a stored delta."""
         if value[:1] == b"D":
             return value[65:]
+        return self._inflate(value[65:], "a stored delta", self._limit or 0)
+
+    def _inflate(self, data: bytes, what: str, room: int) -> bytes:
+        """`room`: what may come on top of the limit (a delta's ops hold headers besides their bytes)."""
+        if self._limit is not None:
+            return inflate(data, self._limit + room, what)
         try:
-            return zlib.decompress(value[65:])
+            return zlib.decompress(data)
         except zlib.error as exc:
-            raise CorruptData("a stored delta cannot be decompressed") from exc
+            raise CorruptData(f"{what} cannot be decompressed") from exc
 
 
 def whole_value(data: bytes) -> bytes:

@@ -40,6 +40,10 @@ class Committer(Protocol):
     async def texts_of(self, entries: Sequence[Entry]) -> dict[str, str]:
         """sha256 -> decoded text for the text files among `entries`."""
 
+    @property
+    def max_file_size(self) -> int:
+        """The per-file limit in bytes (imports inflate no content past it)."""
+
     def check_size(self, path: str, size: int) -> None:
         """FileTooLarge when `size` bytes are over the per-file limit."""
 
@@ -50,5 +54,6 @@ class Committer(Protocol):
 
         `strict=False` drops the targets that conflict and reports them in `Change.skipped`."""
 
-    async def store_history(self, batch: Batch) -> None:
-        """Store a whole history (`batch`) into this empty workspace in one commit, then load it."""
+    async def store_history(self, batch: Batch, replace: bool = False) -> None:
+        """Store a whole history (`batch`) into this empty workspace in one commit, then load it; with
+        `replace`, in place of everything the workspace holds, in that same commit."""

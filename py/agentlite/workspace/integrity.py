@@ -21,12 +21,12 @@ async def check(committer: Committer) -> list[str]:
     problems: list[str] = []
     for entry in sorted(tree.entries.values(), key=lambda e: e.id):
         records = await timeline.versions_of(committer, entry.id)
-        problems += _head_problems(entry, records)
+        problems += head_problems(entry, records)
         problems += await _content_problems(uncached, entry, records)
     return problems
 
 
-def _head_problems(entry: Entry, records: list[Version]) -> list[str]:
+def head_problems(entry: Entry, records: list[Version]) -> list[str]:
     numbers = [r.version for r in records]
     if numbers != list(range(1, entry.version + 1)):
         return [f"{entry.path}: versions {numbers} do not run from 1 to its head {entry.version}"]

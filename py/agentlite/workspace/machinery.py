@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agentlite.limits import FILE_BYTES
 from agentlite.workspace.blobs import BlobStore
 from agentlite.workspace.change_plan import Plan
 from agentlite.workspace.committer import Build
@@ -35,7 +36,7 @@ from agentlite.workspace.workspace_errors import (
 )
 
 log = logging.getLogger(__name__)
-DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+DEFAULT_MAX_FILE_SIZE = FILE_BYTES
 Listener = Callable[[dict[str, Any]], Any]
 
 
@@ -149,10 +150,15 @@ class Machinery:
     def _now(self) -> float:
         return round(self._clock(), 3)
 
-    async def store_history(self, batch: Batch) -> None:
+    async def store_history(self, batch: Batch, replace: bool = False) -> None:
+        """Store a whole history into this empty workspace, or with `replace` in place of everything it
+        holds, in the same commit (so a history that cannot be stored leaves the old one whole)."""
         async with self._lock, self.storage.lock():
             await self._sync()
-            if self.tree.entries or self.tree.meta.commit:
+            gone = sorted(self.tree.live)
+            if replace:
+                batch.clears = list(WORKSPACE_STORES)
+            elif self.tree.entries or self.tree.meta.commit:
                 raise InvalidArgument(
                     "importing a history needs an empty workspace: clear it first, or import the files only"
                 )
@@ -163,6 +169,8 @@ class Machinery:
                 self._dirty = True
             await self._reload()
         live = sorted(self.tree.live)
+        if replace:
+            self._notify({"type": "clear", "commit": None, "turn": None, "author": None, "paths": gone})
         self._notify(
             {"type": "import", "commit": self.tree.meta.commit, "turn": None, "author": None, "paths": live}
         )

@@ -8,10 +8,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from agentlite.limits import IMPORT_BYTES, IMPORT_FILES
 from agentlite.workspace import paths
 from agentlite.workspace.workspace_errors import FileTooLarge, InvalidArgument, size_text
 
-MAX_STAGED_BYTES = 512 * 1024 * 1024  # the same bound as a zip import's unpacked size
+MAX_STAGED_BYTES = IMPORT_BYTES  # the same bound as a zip import's unpacked size
 MAX_STAGED_IMPORTS = 4  # imports begun and never finished (a closed dialog, a failed read) are dropped
 
 
@@ -51,6 +52,11 @@ class ImportStaging:
             staged.size += len(data) - len(staged.files.get(normal, b""))
             staged.files[normal] = data
         staged.folders.update(paths.normalize(folder) for folder in folders)
+        if len(staged.files) > IMPORT_FILES:
+            del self._imports[key]
+            raise InvalidArgument(
+                f"the import has more than {IMPORT_FILES:,} files; import a part of the folder"
+            )
         if staged.size > self.max_bytes:
             del self._imports[key]
             raise InvalidArgument(

@@ -282,7 +282,8 @@ class Workspace:
     ) -> Change:
         """Import a zip. `history=None`: restore its history when it has one and this workspace is empty,
         else import its files as ONE change in one turn (`replace_all` also deletes what the zip lacks).
-        `history=True` insists on the history (the workspace must be empty: `clear()` first).
+        `history=True` insists on the history: the workspace must be empty, or with `replace_all` the
+        history replaces everything it holds in the same commit, once the whole archive passed its checks.
         A zip of a git working copy imports its HEAD commit's files as ONE change (dulwich, loaded here)."""
         if not history and archive.holds_git(data):
             from agentlite.workspace import git_import  # dulwich loads on first use

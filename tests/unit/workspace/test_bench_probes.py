@@ -17,6 +17,8 @@ SMALL = Sizes(
     oldest_file_bytes=20_000,
     git_versions=30,
     git_files=6,
+    import_blob_bytes=100_000,
+    import_copies=5,
 )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from agentlite.demo import demo_transport
+from agentlite.limits import IMPORT_FILES
 from agentlite.service import AgentService
 from agentlite.workspace import FileTooLarge, InvalidArgument, InvalidPath, NotAFile
 from agentlite.workspace.staging import ImportStaging
@@ -68,6 +69,17 @@ def test_staging_checks_paths_sizes_and_the_total_at_once() -> None:
     key = staging.begin()
     with pytest.raises(InvalidArgument, match="over"):
         staging.add(key, {"/a": b"x" * 6, "/b": b"y" * 6}, [], max_file_size=100)
+
+
+def test_staging_refuses_more_files_than_one_import_takes() -> None:
+    staging = ImportStaging()
+    key = staging.begin()
+    batch = {f"/f{n}": b"" for n in range(IMPORT_FILES)}
+    staging.add(key, batch, [], max_file_size=100)
+    with pytest.raises(InvalidArgument, match="more than 100,000 files"):
+        staging.add(key, {"/one-more": b""}, [], max_file_size=100)
+    with pytest.raises(InvalidArgument, match="no import"):
+        staging.take(key)
 
 
 def test_staging_drops_the_oldest_of_too_many_unfinished_imports() -> None:

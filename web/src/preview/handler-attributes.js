@@ -2,8 +2,9 @@
 // like its inline scripts (loop-guard.js) where the preview frame shares the app's thread: an
 // `<img onerror="while (1) {}">` runs at load without a click. The HTML is edited in place: an attribute
 // with a loop is written again, double-quoted, on the same lines; every other byte stays as it was.
-const TAG_OR_COMMENT =
-  /<!--[\s\S]*?-->|<[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
+// Comments and start tags are found by html-scan.js's `replaceMarkup`, in time linear in the page.
+import { replaceMarkup } from "./html-scan.js";
+
 const ATTRIBUTE = /(\s+)([^\s"'>/=]+)(?:(\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
 /**
@@ -11,27 +12,32 @@ const ATTRIBUTE = /(\s+)([^\s"'>/=]+)(?:(\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=
  * block's start tag) with the loops of its handler attributes guarded; `guard` is loop-guard.js's module.
  * A handler that does not parse is left as written and named in `unguarded`.
  * @param {string} text
- * @param {{html: string, offset: number, from: string,
+ * `lineOf(offset)` is the line of an offset in the page; `counter.steps` adds up the characters scanned.
+ * @param {{offset: number, from: string, lineOf: (offset: number) => number,
  *   guard: {guardHandler: (value: string, options: {path: string, firstLine: number}) => string | null},
- *   unguarded: string[]}} context
+ *   unguarded: string[], counter?: {steps: number}}} context
  */
-export function guardHandlers(text, { html, offset, from, guard, unguarded }) {
-  return text.replace(TAG_OR_COMMENT, (tag, at) => {
-    if (tag.startsWith("<!--") || !/\son/i.test(tag)) return tag;
-    return tag.replace(ATTRIBUTE, (whole, space, name, equals, double, single, bare, inTag) => {
-      const value = double ?? single ?? bare;
-      if (!/^on/i.test(name) || value === undefined) return whole;
-      const start = offset + at + inTag + whole.length - value.length - (bare === undefined ? 1 : 0);
-      const firstLine = html.slice(0, start).split("\n").length;
-      try {
-        const guarded = guard.guardHandler(value, { path: from, firstLine });
-        return guarded === null ? whole : `${space}${name}${equals}"${escapeAttribute(guarded)}"`;
-      } catch (err) {
-        unguarded.push(`${from} (the ${name} attribute at line ${firstLine}): ${err.message}`);
-        return whole;
-      }
-    });
-  });
+export function guardHandlers(text, { offset, from, guard, unguarded, lineOf, counter }) {
+  return replaceMarkup(
+    text,
+    (tag, at) => {
+      if (tag.startsWith("<!--") || !/\son/i.test(tag)) return tag;
+      return tag.replace(ATTRIBUTE, (whole, space, name, equals, double, single, bare, inTag) => {
+        const value = double ?? single ?? bare;
+        if (!/^on/i.test(name) || value === undefined) return whole;
+        const start = offset + at + inTag + whole.length - value.length - (bare === undefined ? 1 : 0);
+        const firstLine = lineOf(start);
+        try {
+          const guarded = guard.guardHandler(value, { path: from, firstLine });
+          return guarded === null ? whole : `${space}${name}${equals}"${escapeAttribute(guarded)}"`;
+        } catch (err) {
+          unguarded.push(`${from} (the ${name} attribute at line ${firstLine}): ${err.message}`);
+          return whole;
+        }
+      });
+    },
+    counter,
+  );
 }
 
 // The inverse of the browser's decoding of a double-quoted attribute value.

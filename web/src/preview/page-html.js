@@ -1,10 +1,11 @@
 // The entry HTML of a preview with its references turned into keys (resolve.js), line for line: the
 // text is edited in place, never re-serialised, so an error in an inline script keeps its line number.
+// The blocks and tags are found by html-scan.js, in time linear in the page (a regular expression took
+// minutes on an unclosed <script> after thousands of openers).
 import { guardHandlers } from "./handler-attributes.js";
+import { lineIndex, replaceMediaTags, scriptBlocks } from "./html-scan.js";
 import { keyOf, rewriteCss, rewriteImports, workspacePath } from "./resolve.js";
 
-const BLOCK = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi;
-const TAG = /<(link|img|source|video|audio|iframe|embed|track|input|object)\b[^>]*>/gi;
 const URL_ATTR = /(\s(?:src|href|poster|data)\s*=\s*)(["']?)([^"'\s>]+)\2/gi;
 const SRCSET = /(\ssrcset\s*=\s*)(["'])([^"']*)\2/gi;
 const STYLE_ATTR = /(\sstyle\s*=\s*)(["'])([^"']*)\2/gi;
@@ -13,7 +14,8 @@ const STYLE_ATTR = /(\sstyle\s*=\s*)(["'])([^"']*)\2/gi;
 // points the page names, and whether an inline module has a computed import() (then every script may be
 // imported). `guard` (loop-guard.js's module, or null) guards the loops of the inline scripts and of the
 // event-handler attributes; `unguarded` says which it could not parse and why.
-export function rewriteHtml(html, from, has, missing, guard = null) {
+// `counter.steps` adds up the characters the scans looked at (the unit tests' measure of their work).
+export function rewriteHtml(html, from, has, missing, guard = null, counter = { steps: 0 }) {
   const scripts = [];
   const imports = new Set();
   const ref = (value) => {
@@ -34,30 +36,29 @@ export function rewriteHtml(html, from, has, missing, guard = null) {
         (_whole, head, quote, value) => `${head}${quote}${rewriteCss(value, from, has, missing)}${quote}`,
       );
   const unguarded = [];
-  const context = { attrs, from, has, missing, scripts, imports, computed: false, html, guard, unguarded };
+  const lineOf = lineIndex(html);
+  const found = { scripts, imports, computed: false, unguarded };
+  const context = { attrs, from, has, missing, html, guard, lineOf, counter, ...found };
   const pieces = [];
   let at = 0;
-  const markup = (from, to) => rewriteTags(handlers(html.slice(from, to), from, context), attrs);
-  for (const match of html.matchAll(BLOCK)) {
+  const markup = (from, to) =>
+    replaceMediaTags(handlers(html.slice(from, to), from, context), (tag) => attrs(tag), counter);
+  for (const match of scriptBlocks(html, counter)) {
     pieces.push(markup(at, match.index));
     pieces.push(block(match, context));
-    at = match.index + match[0].length;
+    at = match.index + match.whole.length;
   }
   pieces.push(markup(at, html.length));
   return { html: pieces.join(""), scripts, imports, computed: context.computed, unguarded };
 }
 
 // `text`, found at `offset` in the page, with its handler attributes guarded where loops are guarded.
-function handlers(text, offset, { html, from, guard, unguarded }) {
-  return guard ? guardHandlers(text, { html, offset, from, guard, unguarded }) : text;
-}
-
-function rewriteTags(text, attrs) {
-  return text.replace(TAG, (tag) => attrs(tag));
+function handlers(text, offset, { from, guard, unguarded, lineOf, counter }) {
+  return guard ? guardHandlers(text, { offset, from, guard, unguarded, lineOf, counter }) : text;
 }
 
 function block(match, context) {
-  const [whole, name, found, body] = match;
+  const { whole, name, attributes: found, body } = match;
   const { attrs, from, has, missing, scripts, imports } = context;
   const attributes = handlers(`<${name}${found}>`, match.index, context).slice(name.length + 1, -1);
   if (name.toLowerCase() === "style") {
@@ -83,9 +84,8 @@ function block(match, context) {
 }
 
 // An inline script's code with its loops guarded, its lines counted from its place in the page.
-function guardInline(code, match, module, { html, from, guard, unguarded }) {
-  const start = match.index + match[0].indexOf(">") + 1;
-  const firstLine = html.slice(0, start).split("\n").length;
+function guardInline(code, match, module, { from, guard, unguarded, lineOf }) {
+  const firstLine = lineOf(match.bodyAt);
   try {
     return guard.guardLoops(code, { path: from, module, firstLine });
   } catch (err) {

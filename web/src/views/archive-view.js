@@ -56,9 +56,10 @@ export function createArchiveView(root, { call, onMessage }) {
     if (history) {
       const question = `${file.name} holds a workspace with its history. Replace this workspace and its history with it?`;
       if (!window.confirm(question)) return;
-      await call("clear");
     }
-    await call("importZip", { data: toBase64(bytes), history });
+    // A history replaces this one in the same commit, after the worker checked all of it: a refused one
+    // leaves the workspace as it was.
+    await call("importZip", { data: toBase64(bytes), history, replace: history });
     const what = history ? " with its history" : git ? " (the files of its git HEAD) as one change" : " as one change";
     onMessage(`Imported ${file.name}${what}.`);
   }
