@@ -53,7 +53,8 @@ RTC_HTML = (
     "const reached = attempt(() => typeof blank.contentWindow.RTCPeerConnection);\n"
     "const madeThere = attempt(() => new blank.contentWindow.RTCPeerConnection() && 'made');\n"
     "setTimeout(() => console.log(`rtc: ${typeof RTCPeerConnection} ${typeof webkitRTCPeerConnection}`\n"
-    "  + ` new:${made} blank:${reached} blank-new:${madeThere} frames:[${seen.join(',')}]`), 1500);\n"
+    "  + ` new:${made} blank:${reached} blank-new:${madeThere} trusted-types:${typeof trustedTypes}`\n"
+    "  + ` frames:[${seen.join(',')}]`), 1500);\n"
     "</script>\n"
 )
 
