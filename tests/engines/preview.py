@@ -36,6 +36,28 @@ LOOP_JS = (
     "while (true) {}\n"
 )
 
+# WebRTC in the preview (docs/preview.md, "No network"): the page's own window, a srcdoc frame's script and
+# an about:blank frame it reaches into; one console line says what each found.
+RTC_HTML = (
+    "<!doctype html><title>RTC</title><body><script>\n"
+    "const seen = [];\n"
+    "addEventListener('message', (event) => seen.push(String(event.data)));\n"
+    "const framed = document.createElement('iframe');\n"
+    'framed.srcdoc = \'<script>parent.postMessage("frame " + typeof RTCPeerConnection, "*")<\'\n'
+    "  + '/script>';\n"
+    "document.body.append(framed);\n"
+    "const blank = document.createElement('iframe');\n"
+    "document.body.append(blank);\n"
+    "const attempt = (run) => { try { return String(run()); } catch (err) { return err.name; } };\n"
+    "const made = attempt(() => new RTCPeerConnection() && 'made');\n"
+    "const reached = attempt(() => typeof blank.contentWindow.RTCPeerConnection);\n"
+    "const madeThere = attempt(() => new blank.contentWindow.RTCPeerConnection() && 'made');\n"
+    "setTimeout(() => console.log(`rtc: ${typeof RTCPeerConnection} ${typeof webkitRTCPeerConnection}`\n"
+    "  + ` new:${made} blank:${reached} blank-new:${madeThere} trusted-types:${typeof trustedTypes}`\n"
+    "  + ` frames:[${seen.join(',')}]`), 1500);\n"
+    "</script>\n"
+)
+
 PAGES = {
     "/index.html": (
         '<!doctype html><html><head><title>Engine page</title><link rel="stylesheet" href="css/site.css">'
@@ -66,6 +88,7 @@ PAGES = {
         'createRoot(document.getElementById("root")!).render(<App start={0} />);\n'
     ),
     "/loop.html": LOOP_HTML,
+    "/rtc.html": RTC_HTML,
     "/js/loop.js": LOOP_JS,
     # The guard's cost: the same tight loop guarded (in the page) and not (a blob: module the page makes
     # at run time is not guarded), the best of 5 rounds, one task each (a task may hold the thread 1 s).

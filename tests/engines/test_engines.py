@@ -120,6 +120,20 @@ def test_the_preview_shows_a_page_and_a_react_page(probe: Probe) -> None:
     assert not error_lines(probe)
 
 
+def test_the_preview_has_no_peer_connection_in_the_page_or_its_frames(probe: Probe) -> None:
+    open_preview(probe)
+    probe.wait_for(  # the page the panel opened on first, so that it cannot replace the choice
+        f"document.querySelector({FRAME!r})?.dataset.state === 'ready'", 60, "the first preview"
+    )
+    choose(probe, "/rtc.html")
+    shown(probe, "/rtc.html")
+    line = log_line(probe, "rtc: ")
+    print(f"{probe.engine.name}: {line}")
+    assert line.startswith("rtc: undefined undefined new:ReferenceError "), line
+    assert "blank:function" not in line and "blank-new:made" not in line, line  # no fresh one from a frame
+    assert line.endswith("frames:[]"), line  # a srcdoc frame's script did not run
+
+
 def test_the_preview_stops_endless_loops_while_the_app_answers(probe: Probe) -> None:
     open_preview(probe)
     probe.value(TICKER)

@@ -74,8 +74,9 @@ const preview = createPreviewView(root, {
   call: (method, args) => client.call(method, args),
   baseUrl: new URL("./", import.meta.url),
   onOpen: () => panels.show("editor"),
+  agentMayRun: () => settings.auto_approve.includes("js"), // every chat's auto-approval (settings.apply)
 });
-client.on("change", (change) => change?.type !== "closed" && preview.changed());
+client.on("change", (change) => change?.type !== "closed" && preview.changed(change));
 const folder = createFolderOpenView(root, {
   call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
   say: (text, failed) => files.say(text, failed),

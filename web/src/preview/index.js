@@ -1,6 +1,7 @@
 // The preview's machinery, a bundle of its own (dist/preview.js) that the app loads when the preview is
 // first opened: the frame, the workspace's files, reloads on change, and what preview_page reports.
 import { PreviewFrame } from "./preview-frame.js";
+import { onChange } from "./reload-rule.js";
 import { WorkspaceFiles } from "./workspace-files.js";
 
 const RELOAD_DEBOUNCE_MS = 20; // a burst of writes (one tool call, an undo of a turn) is one reload
@@ -8,12 +9,23 @@ const QUIET_MS = 150; // preview_page: the page counts as drawn once its DOM has
 const QUIET_LIMIT_MS = 3_000;
 const REPORT_LINES = 200;
 
-// guard: whether to guard the page's loops (the frame shares the app's thread, thread.js).
-export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onState, onNavigate }) {
+// guard: whether to guard the page's loops (the frame shares the app's thread, thread.js); onHeld(change):
+// a change the agent made waits for the user's Reload (null: nothing waits any more).
+export function createPreviewer({
+  slot,
+  call,
+  baseUrl,
+  guard = false,
+  onLog,
+  onState,
+  onNavigate,
+  onHeld = (_change) => {},
+}) {
   const files = new WorkspaceFiles(call);
   let lines = []; // the console lines of the current revision: {level, text, uncaught}
   let entry = null;
   let timer = null;
+  let held = false; // a change by the agent waits for the user's Reload: nothing reruns the page by itself
   const frame = new PreviewFrame({
     slot,
     files,
@@ -35,6 +47,8 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
    */
   function show(path, approve = async () => true) {
     clearTimeout(timer);
+    if (held) onHeld(null);
+    held = false;
     entry = path;
     lines = [];
     return frame.show(path, approve);
@@ -44,11 +58,20 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
     show,
     entry: () => entry,
     reload: () => (entry ? show(entry) : Promise.resolve()),
-    // A workspace change: reload the open preview once the burst of writes is over; a page whose loops
-    // could not all be guarded waits for the user's Reload.
-    changed() {
-      if (!entry) return;
+    // A workspace change: reload the open preview once the burst of writes is over, unless the agent made
+    // it and may not run code unasked (reload-rule.js): then, and from then on, the preview waits for the
+    // user's Reload. A page whose loops could not all be guarded waits for the user's Reload too.
+    changed(change, agentMayRun = false) {
+      if (!entry || held) return;
+      const decision = onChange({ change, entry, shown: frame.shown, agentMayRun });
+      if (decision === "ignore") return;
       clearTimeout(timer);
+      if (decision === "hold") {
+        held = true;
+        frame.halt(); // a reload under way must not pick up the agent's files either
+        onHeld(change);
+        return;
+      }
       timer = setTimeout(() => show(entry, async () => false), RELOAD_DEBOUNCE_MS);
     },
     // The HTML files of the workspace, for the entry chooser.

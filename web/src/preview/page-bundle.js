@@ -1,7 +1,9 @@
 // Everything the preview frame needs to show one page, built on the app's side: the entry HTML and the
 // CSS with their references as keys, the module graph the page imports (transpiled when it is
-// TypeScript or JSX, specifiers rewritten), the shipped React/Preact copies it uses, and every
-// workspace file as raw bytes for images, fonts and fetch(). The frame turns keys into blob: URLs.
+// TypeScript or JSX, specifiers rewritten), the shipped React/Preact copies it uses, and the files the
+// page can reach (page-reach.js) as raw bytes for images, fonts and fetch(). The frame turns keys into
+// blob: URLs.
+import { isForbidden, literalPaths, reach } from "./page-reach.js";
 import { rewriteHtml } from "./page-html.js";
 import { VENDOR, WS, isScript, rewriteCss, rewriteImports } from "./resolve.js";
 
@@ -48,22 +50,31 @@ export function typeOf(path) {
 export async function buildBundle({ entry, files, transpile, vendor, guard = null }) {
   const warnings = [];
   const missing = (text) => warnings.push(text);
-  const has = (path) => files.has(path);
+  const named = new Set(); // what the page's HTML, CSS and modules name: the resolver's look-ups that found a file
+  const has = (path) => {
+    const found = files.has(path) && !isForbidden(path);
+    if (found) named.add(path);
+    return found;
+  };
   const source = files.get(entry);
   if (!source || source.text === undefined) throw new Error(`${entry} is not a text file in the workspace`);
   const page = rewriteHtml(source.text, entry, has, missing, guard);
   const unguarded = [...page.unguarded];
+  const literal = (text, from) => {
+    for (const path of literalPaths(text, from, entry, has)) named.add(path);
+  };
+  literal(source.text, entry);
   const modules = new Map(); // key -> code
   const pending = [...page.scripts.filter((s) => s.module).map((s) => s.key), ...page.imports];
   const classic = page.scripts.filter((s) => !s.module).map((s) => s.key);
   for (const key of classic) if (!modules.has(key)) modules.set(key, await workspaceModule(key, false));
-  let computed = page.computed; // a computed import() may name any script: then every script is a module
+  let computed = page.computed; // a computed import() may name any script the frame is handed
   const everyScript = () => (computed = true);
   let allPulled = false;
   while (pending.length || (computed && !allPulled)) {
     if (computed && !allPulled) {
       allPulled = true;
-      for (const path of files.keys()) if (isScript(path)) pending.push(keyFor(path));
+      for (const path of reach({ entry, files, named }).paths) if (isScript(path)) pending.push(keyFor(path));
       continue;
     }
     const key = pending.pop();
@@ -74,13 +85,28 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
     for (const next of imports) if (!modules.has(next)) pending.push(next);
   }
   const styles = [];
-  for (const [path, file] of files) {
-    if (path.endsWith(".css") && file.text !== undefined) {
+  const styled = new Set();
+  let handed = reach({ entry, files, named });
+  for (let more = true; more; ) {
+    more = false;
+    for (const path of handed.paths) {
+      const file = files.get(path);
+      if (!path.endsWith(".css") || file.text === undefined || styled.has(path)) continue;
+      styled.add(path);
+      more = true;
+      literal(file.text, path);
       styles.push({ key: keyFor(path), css: rewriteCss(file.text, path, has, missing) });
     }
+    if (more) handed = reach({ entry, files, named }); // a stylesheet names fonts, images, other sheets
+  }
+  if (handed.skipped.length) {
+    missing(
+      `not handed to the preview (over ${handed.skipped.length > 1 ? "their" : "its"} size cap): ${handed.skipped.join(", ")}`,
+    );
   }
   const raw = [];
-  for (const [path, file] of files) {
+  for (const path of handed.paths) {
+    const file = files.get(path);
     raw.push({ key: keyFor(path), path, type: typeOf(path), data: file.bytes || file.text });
   }
   const moduleList = [...modules].map(([key, code]) => ({ key, code }));
@@ -99,6 +125,7 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
     const path = pathOf(key);
     const file = files.get(path);
     if (!file || file.text === undefined || !isScript(path)) return null; // a JSON, CSS or asset import
+    literal(file.text, path);
     let code = file.text;
     if (/\.(tsx?|jsx|mts)$/.test(path)) {
       try {

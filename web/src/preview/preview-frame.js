@@ -3,8 +3,8 @@
 // a MessageChannel. The frame reports its state, its console lines, its storage and link clicks back.
 // Where the frame shares the app's thread (thread.js), the page's loops are guarded (loop-guard.js) and a
 // page with a script the guard could not parse runs only when `approve` says so.
-import { buildBundle } from "./page-bundle.js";
-import { lexerReady } from "./resolve.js";
+import { buildBundle, pathOf } from "./page-bundle.js";
+import { WS, lexerReady } from "./resolve.js";
 
 const INSPECT_TIMEOUT_MS = 3_000;
 const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
@@ -40,6 +40,8 @@ export class PreviewFrame {
     this.inspections = new Map();
     this.nextInspection = 1;
     this.ready = Promise.resolve();
+    this.shown = new Set(); // the workspace paths the current page was handed
+    this.loading = 0; // the revision being loaded, 0 when none is
   }
 
   // Show `entry` (a workspace path) afresh; resolves when the page has loaded (or failed to).
@@ -50,9 +52,14 @@ export class PreviewFrame {
    */
   show(entry, approve = async () => true) {
     const revision = ++this.revision;
-    this.ready = this.load(entry, revision, approve).catch((err) => {
-      if (revision === this.revision) this.setState(entry, "error", err.message);
-    });
+    this.loading = revision;
+    this.ready = this.load(entry, revision, approve)
+      .catch((err) => {
+        if (revision === this.revision) this.setState(entry, "error", err.message);
+      })
+      .finally(() => {
+        if (this.loading === revision) this.loading = 0;
+      });
     this.ready.then(() => {
       if (revision === this.revision && !this.spare) this.spare = this.blankFrame();
     });
@@ -71,12 +78,23 @@ export class PreviewFrame {
       guard: this.guard ? await this.loadGuard() : null,
     });
     if (revision !== this.revision) return;
+    this.shown = new Set(bundle.files.map((file) => file.path));
+    for (const { key } of bundle.modules) if (key.startsWith(WS)) this.shown.add(pathOf(key));
     if (bundle.unguarded.length && !(await approve(bundle.unguarded))) {
       const why = `not run: its loops could not be guarded (${bundle.unguarded.join("; ")})`;
       throw new Error(why); // shown as the frame's error; Reload runs it anyway
     }
     if (revision !== this.revision) return;
     await this.boot(iframe, bundle, revision);
+  }
+
+  // Stop a load under way before it runs anything (its files may hold a change not to run by itself).
+  halt() {
+    if (!this.loading) return;
+    this.loading = 0;
+    this.revision++;
+    const entry = this.iframe?.dataset.entry || "";
+    this.setState(entry, "error", "not run: the agent changed the page while it loaded");
   }
 
   // The next reload's frame, loaded ahead while the page is idle: a reload then skips the frame's load.

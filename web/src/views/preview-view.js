@@ -1,6 +1,8 @@
 // The Preview panel beside the editor: a workspace web page in a frame, its console below, the page to
 // show and a reload button. The machinery (dist/preview.js) loads the first time the panel opens.
-// `run(path)` is preview_page's way in: it opens the panel and reports what the page shows.
+// `run(path)` is preview_page's way in: it opens the panel and reports what the page shows. A change the
+// agent made reruns the page only when `agentMayRun()` (the chats auto-approve `js`); else the panel says
+// so and its Reload is the user's yes.
 import { framesShareThread } from "../preview/thread.js";
 
 const MAX_LINES = 500;
@@ -10,7 +12,12 @@ const SAME_THREAD =
   "longer than 1 s and refuses eval and code the page adds at run time, but other endless work (a regular " +
   "expression that never ends, a promise chain that calls itself forever) would freeze the app.";
 
-export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
+const HELD =
+  "The agent changed this page. Its new code has not run: Reload runs it (or allow running JavaScript without " +
+  "asking in Settings).";
+const HELD_ELSEWHERE = "The workspace changed in another tab. The page has not run again: Reload runs it.";
+
+export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agentMayRun = () => false }) {
   const panel = root.querySelector("[data-testid=preview-panel]");
   const opener = root.querySelector("[data-testid=preview-open]");
   const select = panel.querySelector("[data-testid=preview-entry]");
@@ -20,6 +27,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
   let listTimer = null;
   const sharesThread = framesShareThread();
   const notice = panel.querySelector(".preview-notice");
+  const held = panel.querySelector("[data-testid=preview-pending]");
   if (sharesThread) {
     notice.textContent = SAME_THREAD;
     notice.hidden = false;
@@ -40,6 +48,10 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
               state === "error" ? `error: ${message}` : state === "loading" ? "loading…" : `revision ${revision}`;
           },
           onNavigate: (path) => open(path),
+          onHeld: (change) => {
+            held.hidden = !change;
+            if (change) held.querySelector("span").textContent = change.paths?.length ? HELD : HELD_ELSEWHERE;
+          },
         }),
       );
       previewer.catch(() => (previewer = null));
@@ -85,17 +97,17 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {} }) {
 
   opener.addEventListener("click", () => (panel.hidden ? open() : panel.scrollIntoView({ block: "nearest" })));
   panel.querySelector("[data-testid=preview-close]").addEventListener("click", close);
-  panel
-    .querySelector("[data-testid=preview-reload]")
-    .addEventListener("click", () => machinery().then((it) => it.reload()));
+  for (const reload of panel.querySelectorAll("[data-testid=preview-reload], [data-testid=preview-pending-reload]")) {
+    reload.addEventListener("click", () => machinery().then((it) => it.reload()));
+  }
   select.addEventListener("change", () => open(select.value));
 
   return {
     open,
-    // The workspace changed: an open preview reloads by itself.
-    changed() {
+    // The workspace changed: an open preview reloads by itself, or waits when the agent changed it.
+    changed(change) {
       if (panel.hidden || !previewer) return;
-      previewer.then((it) => it.changed());
+      previewer.then((it) => it.changed(change, agentMayRun()));
       clearTimeout(listTimer); // a new page written while the panel is open joins the entry list
       listTimer = setTimeout(() => fillEntries(select.value || null).catch(() => {}), LIST_DEBOUNCE_MS);
     },
