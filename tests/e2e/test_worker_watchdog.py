@@ -13,7 +13,7 @@ from tests.e2e.scripted_support import messages, start, wait_idle
 from tests.e2e.test_demo_scenarios import wait_reply
 
 NOTICE = "[data-testid=worker-restarted]"
-RESTART_MS = 120_000  # the watchdog's 30 s, the new worker's start, on a loaded machine
+RESTART_MS = 180_000  # the watchdog's 60 s, the new worker's start, on a loaded machine
 
 # Runs the busy step without waiting for it; keeps how its call ended.
 HOLD = """(seconds) => {

@@ -7,7 +7,7 @@
 // client then restarts the worker. Pure logic: the clock, the timer and the sending are handed in.
 
 export const PING_EVERY_MS = 1000;
-export const HANG_MS = 30_000;
+export const HANG_MS = 60_000;
 const FROZEN_GAP = 5; // ticks this late: the page itself was frozen or throttled, so measure afresh
 
 export class Watchdog {
