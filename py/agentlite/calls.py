@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -32,7 +33,8 @@ from agentlite.workspace.turns import DISK_AUTHOR
 
 RENAME_CHARS = 80  # a tab title the user types
 GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
-GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor")
+GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor", "worker")
+BUSY_LIMIT_S = 600.0  # the longest `worker.busy` holds Python
 
 
 class Service(Protocol):
@@ -351,6 +353,15 @@ class CallHandler:
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
         self.service.learn_window(tested.base_url, tested.model, diagnosis.context_window)
         return diagnosis.to_dict()
+
+    async def worker_busy(self, seconds: float) -> float:
+        """A test hook (docs/contract.md, testing API): holds Python busy for `seconds` without yielding,
+        as a runaway step would (a catastrophic pattern, a loop), so the page's watchdog can be seen to
+        notice a worker that stopped answering and to restart it. Returns the seconds it held."""
+        until = time.monotonic() + min(max(float(seconds), 0.0), BUSY_LIMIT_S)
+        while time.monotonic() < until:
+            pass
+        return seconds
 
 
 def _split(data: bytes, files: list[dict[str, Any]]) -> dict[str, bytes]:

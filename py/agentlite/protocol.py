@@ -15,6 +15,7 @@ class Msg(enum.StrEnum):
         "call"  # {id, method, args}: answered by one REPLY (agentlite.calls: vfs.*, chats.*, settings.*, ...)
     )
     SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
+    PING = "ping"  # {id}: the page's watchdog; worker.js answers PONG whenever its thread is free
     # worker -> main thread
     PHASE = "phase"  # {phase, progress, detail, at_ms}: start-up progress; `ready` adds timings
     READY = "ready"  # {}: the agent accepts messages
@@ -23,6 +24,7 @@ class Msg(enum.StrEnum):
     CHANGE = "change"  # {change}: the workspace changed
     REPLY = "reply"  # {id, ok, value | error}: the answer to one CALL
     SANDBOX_RUN = "sandbox_run"  # {id, kind, payload, timeout_ms}: run model-written code in a sandbox
+    PONG = "pong"  # {id}: the answer to one PING (Python never sees either)
 
 
 PHASES = ("runtime", "packages", "storage", "agent", "ready")

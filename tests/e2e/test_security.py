@@ -174,6 +174,7 @@ def test_a_link_to_another_endpoint_does_not_get_the_remembered_key(
     with ModelServer() as other:
         other.script(Scripted(chunks=text_chunks("Hello from B.")))
         open_app(page, origin, base_url=other.base_url, model="test-model", dialect="native")
+        page.click("[data-testid=endpoint-use]")  # the link names another endpoint: the user agrees
         send(page, "hello")
         wait_reply(page, "Hello from B.")
         page.click("[data-testid=settings-open]")

@@ -64,3 +64,25 @@ def test_diff_text_counts_what_a_write_would_change_without_writing() -> None:
     assert replies[8]["exists"] is True and (replies[8]["added"], replies[8]["removed"]) == (2, 1)
     assert "-two" in replies[8]["diff"] and "+four" in replies[8]["diff"]
     assert replies[9] == {"exists": False, "diff": replies[9]["diff"], "added": 1, "removed": 0}
+
+
+def test_worker_busy_holds_python_for_the_seconds_asked_and_no_longer_than_its_limit() -> None:
+    """The watchdog's test hook: it returns when its time is up; a negative time holds nothing."""
+    from agentlite.calls import BUSY_LIMIT_S
+
+    service, posted, _ = make_service()
+
+    async def scenario() -> None:
+        service.handle(
+            json.dumps({"type": "call", "id": 11, "method": "worker.busy", "args": {"seconds": 0.05}})
+        )
+        service.handle(
+            json.dumps({"type": "call", "id": 12, "method": "worker.busy", "args": {"seconds": -1}})
+        )
+        await drain(service)
+
+    asyncio.run(scenario())
+    replies = {m["id"]: m for m in posted if m.get("id") in (11, 12)}
+    assert replies[11]["ok"] is True and replies[11]["value"] == 0.05
+    assert replies[12]["ok"] is True
+    assert BUSY_LIMIT_S <= 600

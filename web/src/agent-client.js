@@ -1,7 +1,10 @@
 // The main thread's side of the worker protocol: starts the agent worker, posts messages, settles
 // CALL promises, and hands events to listeners. Messages posted before the worker is ready are
 // buffered by the worker and run once Python is up, so the composer works from the first second.
+// Once ready, a watchdog pings the worker (watchdog.js); a worker that stopped answering is ended and a
+// new one started: the calls it owed are rejected, listeners hear "restart" and then "ready" again.
 import { MSG } from "./protocol.js";
+import { HANG_MS, Watchdog } from "./watchdog.js";
 
 /** A method the page may call: py/agentlite/calls.py defines them, buildsys/page_facts.py lists them in
  * web/src/generated/calls.json (read by the type check only, never bundled).
@@ -18,7 +21,13 @@ function adoptEarlyWorker(workerUrl) {
 
 export class AgentClient {
   constructor(workerUrl) {
-    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [] };
+    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [], restart: [] };
+    this.workerUrl = workerUrl;
+    this.generation = 0; // grows with each restart: answers meant for an ended worker are dropped
+    this.watchdog = new Watchdog({
+      send: (id) => this.post({ type: MSG.PING, id }),
+      onHang: (ms) => this.restart(`the agent stopped answering for ${Math.round(ms / 1000)} s`),
+    });
     this.pending = new Map();
     this.nextId = 1;
     this.state = "loading";
@@ -28,12 +37,7 @@ export class AgentClient {
     });
     this.ready.catch(() => {}); // failure is shown by the load view; awaiting callers still see it
     const { worker, early } = adoptEarlyWorker(workerUrl);
-    this.worker = worker;
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.workerFailed(event);
-    };
+    this.attach(worker);
     // Handed on once the page's wiring (app.js, synchronous) has added its listeners, and before any
     // later message: a microtask runs before the next task.
     queueMicrotask(() => {
@@ -42,6 +46,29 @@ export class AgentClient {
         else this.receive(/** @type {MessageEvent} */ (event).data);
       }
     });
+  }
+
+  attach(worker) {
+    this.worker = worker;
+    worker.onmessage = (event) => this.receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.workerFailed(event);
+    };
+  }
+
+  /** End a worker that stopped answering and start a new one. Everything it kept is in IndexedDB
+   * already; what it owed the page is rejected with `reason`. */
+  restart(reason) {
+    this.watchdog.stop();
+    this.worker.terminate();
+    this.generation++;
+    this.state = "loading";
+    const error = new Error(`${reason}; it was restarted`);
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+    this.attach(new Worker(this.workerUrl, { type: "module" }));
+    this.emit("restart", { reason, hangMs: HANG_MS });
   }
 
   workerFailed(event) {
@@ -73,6 +100,7 @@ export class AgentClient {
   fail(phase, message) {
     if (this.state === "failed") return;
     this.state = "failed";
+    this.watchdog.stop();
     this.failure = `${phase}: ${message}`;
     for (const { reject } of this.pending.values()) reject(new Error(`agent failed in ${this.failure}`));
     this.pending.clear();
@@ -85,7 +113,10 @@ export class AgentClient {
         return this.emit("phase", message);
       case MSG.READY:
         this.state = "ready";
+        this.watchdog.start();
         return this.emit("ready");
+      case MSG.PONG:
+        return this.watchdog.answered(message.id);
       case MSG.FAILED:
         return this.fail(message.phase, message.message);
       case MSG.EVENT:

@@ -6,6 +6,7 @@ import * as persistence from "./persistence.js";
 import * as settingsStore from "./settings.js";
 import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
+import { askEndpoint } from "./views/endpoint-question.js";
 import { createCodeActions } from "./views/code-actions.js";
 import { createFilesView } from "./views/files-view.js";
 import { createFolderOpenView } from "./views/folder-open-view.js";
@@ -17,6 +18,7 @@ import { createPreviewView } from "./views/preview-view.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
+import { createWorkerNotice } from "./views/worker-notice.js";
 import { startOffline } from "./offline.js";
 import { peekFiles } from "./workspace-peek.js";
 import { createWelcomeView } from "./views/welcome-view.js";
@@ -25,7 +27,12 @@ import { installTestingApi } from "./testing-api.js";
 
 const root = document.querySelector("[data-testid=app]");
 const client = new AgentClient(new URL("./worker.js", import.meta.url));
-let settings = settingsStore.load(localStorage, location.search);
+// A link that names another endpoint than the saved one waits for the user's answer (askEndpoint below).
+const linked = settingsStore.linkedEndpoint(localStorage, location.search);
+let settings = settingsStore.load(
+  localStorage,
+  linked ? settingsStore.withoutEndpoint(location.search) : location.search,
+);
 
 const load = createLoadView(root);
 client.on("phase", (message) => load.phase(message));
@@ -150,20 +157,52 @@ const sandbox = new SandboxHost();
 // preview_page is answered by the Preview panel, every other kind by a sandbox frame.
 const runKind = (kind, payload, timeoutMs) =>
   kind === "preview" ? preview.run(String(payload?.path || "/index.html")) : sandbox.run(kind, payload, timeoutMs);
-client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) =>
+// An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids
+// start again at 1).
+client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) => {
+  const generation = client.generation;
+  const answer = (message) => generation === client.generation && client.post(message);
   runKind(kind, payload, timeout_ms).then(
-    (result) => client.post({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
+    (result) => answer({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
     (err) =>
-      client.post({
+      answer({
         type: MSG.SANDBOX_RESULT,
         id,
         ok: false,
         error: { type: err.type || "failed", message: err.message },
       }),
-  ),
-);
+  );
+});
 
 applyToAgent(settings);
+// The watchdog restarted the agent worker: say so, end the running turns with an error, and give the new
+// worker what the page had given the old one (held in its inbox until it is ready); files reload on ready.
+const workerNotice = createWorkerNotice(root);
+client.on("restart", (restart) => {
+  workerNotice.restarting(restart);
+  load.restarting();
+  chat.agentLost(`The agent stopped answering and was restarted (${restart.reason}). This turn ended.`);
+  applyToAgent(settings);
+  editorContext.again();
+  client.call("chats.restore").then(chat.restore, (err) => console.warn("agentlite: saved chats", err));
+});
+client.on("ready", () => workerNotice.ready());
+if (linked) {
+  askEndpoint(root, {
+    ...linked,
+    onUse: () => {
+      settings = settingsStore.load(localStorage, location.search); // for this visit, as a link always is
+      welcome.model(settings);
+      applyToAgent(settings);
+    },
+    onKeep: () =>
+      history.replaceState(
+        history.state,
+        "",
+        `${location.pathname}${settingsStore.withoutEndpoint(location.search)}${location.hash}`,
+      ),
+  });
+}
 installTestingApi(client, folder);
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.

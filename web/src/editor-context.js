@@ -34,6 +34,11 @@ export function createEditorContext({ current, report }) {
       clearTimeout(timer);
       timer = setTimeout(() => take(true), SELECT_DELAY_MS);
     },
+    /** A new agent worker (after a restart) knows nothing yet: tell it the state now. */
+    again() {
+      last = "";
+      take(true);
+    },
     /** The state to send with a message (the message itself tells the worker). */
     forMessage: () => take(false),
   };

@@ -1,7 +1,8 @@
 // Settings: defaults, what is remembered on this device, and the URL parameters that set them.
 // The API key is kept in memory unless the user opts in to "remember on this device"; a URL never
 // carries it. A remembered key is bound to the origin of the base URL it was saved with, so a link that
-// sets another `base_url` cannot make the page send the key to that host.
+// sets another `base_url` cannot make the page send the key to that host. A link whose `base_url` is not
+// the saved endpoint is not applied until the user agrees (`linkedEndpoint`, views/endpoint-question.js).
 // Dialects, approval kinds and the bounds of numbers come from limits.json, the page's copy
 // of what the agent checks too (py/agentlite/limits.py; a unit test keeps the two equal).
 
@@ -69,6 +70,26 @@ function fromUrl(search) {
   if (found.dialect && !DIALECTS.includes(found.dialect)) delete found.dialect;
   if (found.base_url && !found.model) found.model = "";
   return found;
+}
+
+const sameUrl = (a, b) => a.trim().replace(/\/+$/, "") === b.trim().replace(/\/+$/, "");
+
+/** The base URL a link names when the user saved another endpoint: the page asks before using it. With
+ * no saved endpoint the link applies at once (a link that sets up a first endpoint); the page then had
+ * no endpoint of the user's to send anything to instead. */
+export function linkedEndpoint(storage, search) {
+  const linked = fromUrl(search).base_url;
+  const saved = readStored(storage).base_url;
+  if (!linked || typeof saved !== "string" || !saved || sameUrl(linked, saved)) return null;
+  return { linked, saved };
+}
+
+/** `search` without the parameters that set the endpoint (the link's model and dialect go with its URL). */
+export function withoutEndpoint(search) {
+  const params = new URLSearchParams(search);
+  for (const key of URL_KEYS) params.delete(key);
+  const rest = params.toString();
+  return rest ? `?${rest}` : "";
 }
 
 /** Numbers within their limits, known approval kinds only: stored values may be old or edited. */

@@ -27,8 +27,15 @@ export function installTestingApi(client, folder) {
     // change may bring it in first): `work` runs while no sync does.
     exclusive: (work) => folder.exclusive(work),
   });
+  // The agent worker's watchdog (docs/contract.md, testing API): `busy(seconds)` holds Python busy
+  // without yielding, as a runaway step would; `longestMs()` is the longest the worker took to answer.
+  const worker = Object.freeze({
+    busy: (seconds) => client.call("worker.busy", { seconds }),
+    longestMs: () => client.watchdog.longestMs,
+    generation: () => client.generation,
+  });
   Object.defineProperty(window, "agentlite", {
-    value: Object.freeze({ ready: client.ready, vfs, folder: folders }),
+    value: Object.freeze({ ready: client.ready, vfs, folder: folders, worker }),
     enumerable: true,
   });
 }

@@ -1,5 +1,6 @@
 // What an approval card says before the user answers: the action in words ("Delete /src/Button.tsx",
-// "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the command it would run, and
+// "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the whole command it would run
+// with its line count (never cut or scrolled: a dangerous last line must be seen before Approve), and
 // Approve / Reject / Approve all on one row. Everything the model wrote goes into textContent only.
 import { button } from "../dom.js";
 import { toolFacts } from "../tools.js";
@@ -56,15 +57,33 @@ function editDiff(args) {
   return { diff: `@@ -1,${old.length} +1,${added.length} @@\n${[...old, ...added].join("\n")}`, added, old };
 }
 
+/** "1 line", "12 lines": a trailing newline ends the last line, it does not start another. */
+export function lineCount(text) {
+  const lines = text.replace(/\n$/, "").split("\n").length;
+  return lines === 1 ? "1 line" : `${lines} lines`;
+}
+
+/** The whole command, at its full height (no scroll box that could hide a last line), with its line
+ * count above it. */
+function commandBox(command) {
+  const box = document.createElement("div");
+  box.className = "tool-command-box";
+  const count = document.createElement("span");
+  count.className = "tool-command-lines";
+  count.dataset.testid = "tool-command-lines";
+  count.textContent = lineCount(command);
+  const code = document.createElement("pre");
+  code.className = "tool-command";
+  code.dataset.testid = "tool-command";
+  code.textContent = command;
+  box.append(count, code);
+  return box;
+}
+
 /** The command a call would run, or the diff of the change it would make (counted into `action`). */
 function whatItDoes(name, args, action, previewWrite) {
   const facts = toolFacts(name);
-  if (facts?.kind === "run") {
-    const code = document.createElement("pre");
-    code.className = "tool-command";
-    code.textContent = args[facts.content] || "";
-    return code;
-  }
+  if (facts?.kind === "run") return commandBox(String(args[facts.content] || ""));
   const shown = document.createElement("div");
   shown.className = "diff";
   if (facts?.name === "edit_file") {

@@ -270,6 +270,26 @@ export function createChatView(root, actions) {
     actions.snapshot(chat.id).then((snapshot) => snapshot && !chat.busy && fill(chat, snapshot));
   }
 
+  /** The agent worker was restarted: every running turn ended there. Each shows it ended with an error:
+   * its answer so far marked error, its unfinished calls failed, a banner that says why. */
+  function agentLost(message) {
+    for (const chat of chats.values()) {
+      if (!chat.busy) continue;
+      for (const shown of chat.cards.values()) {
+        if (!["completed", "failed", "rejected"].includes(shown.el.dataset.status)) {
+          const reason = "not finished: the agent was restarted";
+          shown.status({ kind: "tool_status", id: shown.id, name: shown.el.dataset.tool, status: "failed", reason });
+        }
+      }
+      if (chat.current) chat.current.state = "error";
+      chat.current = null;
+      chat.pendingUser = null;
+      chat.decisions?.remove();
+      banner(chat, { message, error_type: "timeout" });
+      turnEnded(chat);
+    }
+  }
+
   function addRestoreButton(/** @type {ChatRecord} */ chat, user, turn) {
     const restore = button("Restore files to before this turn", "restore-turn", () =>
       actions.onRestoreTurn(chat.id, turn),
@@ -405,5 +425,5 @@ export function createChatView(root, actions) {
     submit();
   }
 
-  return { handle, restore, open, send, activeChat: () => active };
+  return { handle, restore, open, send, agentLost, activeChat: () => active };
 }

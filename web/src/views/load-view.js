@@ -1,6 +1,7 @@
 // Start-up: the progress bar while the worker loads, then `data-state` ready or failed (with the
 // phase that failed and why — never a silent hang). The bar also says which start path the worker
-// took (`data-path` on the bar: snapshot, fresh, fallback or plain; docs/startup.md).
+// took (`data-path` on the bar: snapshot, fresh, fallback or plain; docs/startup.md). A restart of the
+// agent worker (its watchdog) shows the bar again, `data-state` back to loading until the new one is ready.
 
 const PHASE_LABEL = {
   runtime: "Starting Python (Pyodide)…",
@@ -43,6 +44,14 @@ export function createLoadView(root) {
       root.dataset.state = "ready";
       bar.hidden = true;
       status.textContent = "Ready";
+    },
+    /** The agent worker stopped answering and a new one starts: loading again, until its `ready`. */
+    restarting() {
+      root.dataset.state = "loading";
+      bar.hidden = false;
+      fill.style.width = "0%";
+      label.textContent = "Restarting the agent…";
+      status.textContent = label.textContent;
     },
     failed({ phase, message }) {
       root.dataset.state = "failed";

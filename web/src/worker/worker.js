@@ -20,7 +20,11 @@ const post = (message) => {
 const inbox = new Inbox(); // messages wait here until Python is ready
 let route = { path: null, detail: "" }; // the start path, repeated in every phase message
 
+// The page's watchdog pings; the answer comes from this thread's message loop, so it comes whenever Python
+// is not running: between awaits, during a download, while held in the inbox. A Python step that never
+// yields leaves pings unanswered, and the page restarts the worker (web/src/watchdog.js).
 self.onmessage = (event) => {
+  if (event.data?.type === MSG.PING) return self.postMessage({ type: MSG.PONG, id: event.data.id });
   if (isTurnCall(event.data)) quiet.busy();
   inbox.receive(event.data);
 };
