@@ -8,6 +8,7 @@ Each probe gets a function that opens a fresh, empty storage and returns one fig
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -19,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentlite.workspace import StorageBackend, Workspace
+from agentlite.workspace import StorageBackend, Workspace, WorkspaceError
 from agentlite.workspace.storage import WORKSPACE_STORES
 
 Fresh = Callable[[], Awaitable[StorageBackend]]
@@ -91,6 +92,58 @@ async def search(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
             raise AssertionError(f"search found {len(found.hits)} hits, re found {plain}")
     warm, warm_floor = ours[1:], floor[1:]
     return _figure(statistics.median(warm), "ms", statistics.median(warm_floor), RUNS, "≤ 3× floor")
+
+
+# The hostile corpus of search_worst: texts that make a backtracking regex slow, and (query, regex,
+# include) triples an attacker could send. Each one either is refused at once or stops itself.
+HOSTILE_TEXTS = {
+    "/hostile/a40.txt": "a" * 40 + "\n",
+    "/hostile/one_line.txt": "a" * 200_000,
+    "/hostile/long_lines.txt": ("a" * 3000 + "\n") * 300,
+    "/hostile/blank_lines.txt": " \n" * 100_000,
+    "/hostile/foo.txt": "foo" * 50_000,
+    "/hostile/words.txt": ("word " * 400 + "\n") * 500,
+}
+HOSTILE_QUERIES = [
+    ("(a+)+b", True, ""),
+    ("(a|a)*b", True, ""),
+    ("(a*)*b", True, ""),
+    ("(.*a){20}", True, ""),
+    (r"\w+\(", True, ""),
+    ("a*a*b", True, ""),
+    ("a*a*a*b", True, ""),
+    (".*foo.*bar", True, ""),
+    (r"\s*x", True, ""),
+    (r"(?=.*x)y", True, ""),
+    ("a{1000}b", True, ""),
+    ("A" * 3000 + "b", False, ""),
+    ("zzz", False, "**/" * 30 + "x"),
+    ("zzz", False, "/".join(["**"] * 30) + "/" + "a*" * 20 + "b"),
+    ("zzz", False, "*a" * 40 + "*b"),
+    ("zzz", False, "{a,b}" * 30),
+    ("zzz", False, "{" * 10 + "a" + "}" * 10),
+]
+
+
+async def search_worst(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """The longest one search call holds the worker over the hostile corpus (refusals included), beside
+    2,000 files in folders 12 deep for the globs to walk; no floor, goal ≤ 1 s."""
+    deep = "/".join(f"d{level}" for level in range(12))
+    files = {f"/deep/{deep}/m{i % 50}/file{i}.ts": f"// {i}\n" for i in range(sizes.search_files)}
+    storage = await fresh()
+    await (await Workspace.open(storage)).import_zip(_zip({**files, **HOSTILE_TEXTS}))
+    ws = await Workspace.open(storage)
+    await ws.search("warm the texts")
+    worst, slowest = 0.0, ""
+    for query, regex, include in HOSTILE_QUERIES:
+        for _ in range(3):
+            start = time.perf_counter()
+            with contextlib.suppress(WorkspaceError):  # refused: a tool error for the model
+                await ws.search(query, regex=regex, case_sensitive=False, include=include or None)
+            held = _ms(start)
+            if held > worst:
+                worst, slowest = held, (include or query)[:40]
+    return _figure(worst, "ms", None, 3, f"≤ 1000 ms; slowest: {slowest!r}")
 
 
 async def stored_bytes(storage: StorageBackend) -> int:
@@ -191,6 +244,7 @@ async def git_export(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
 
 PROBES = {
     "search": search,
+    "search_worst": search_worst,
     "history_growth": history_growth,
     "undo_turn": undo_turn,
     "read_oldest": read_oldest,

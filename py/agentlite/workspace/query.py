@@ -1,0 +1,123 @@
+"""A search query compiled for bounded time: `re` over spans its degree allows, under a budget.
+
+`regex_guard.check` admits a pattern with a degree d: one `re` call over s characters costs at most
+about s ** d steps. A linear pattern (d = 1: literals, classes, fixed repeats) searches a whole text in
+one call. Any other searches a text in line-aligned pieces of at most SPANS[d] characters (`pos` and
+`endpos`, so `^`, `$`, `\\b` and lookbehind see the real text); a line longer than that is searched in
+windows of the span that overlap by half, so there a match longer than half the span can be missed,
+and a match never crosses the line end where two pieces meet. Alternatives that start alike and long
+fixed repeats multiply each step (the check's `factor`): the span shrinks to match, and a linear
+pattern with a large factor (a 10,000-character literal, ignoring case) is searched in pieces too.
+Between pieces the search asks its Budget, which ends it after SEARCH_SECONDS of work.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from agentlite.workspace.regex_guard import check
+from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument
+
+# The most characters one `re` call sees, by degree, at factor 1 (divided by factor ** (1 / degree)),
+# so that one call over the worst text takes about 25 ms or less in CPython on a busy 2-core machine,
+# ignoring case (about 6x slower than matching case at degree 3 and 4): `\w+\(` over 1,200 word
+# characters, `a*a*b` over 160 `a`s, `a*a*a*b` over 60 `a`s, `a{1000}b` over 6,000.
+SPANS = {1: 200_000, 2: 1200, 3: 160, 4: 60}
+CHEAP_FACTOR = 4  # a linear pattern up to this factor searches a whole text in one call
+SEARCH_SECONDS = 0.75
+
+
+@dataclass
+class Budget:
+    """How much work one search may do: `spend(steps)` is False once it is used up.
+
+    The worker answers nothing while a search runs, so the search stops itself: after `seconds` of
+    wall time by default. `steps` counts the worst-case steps of every `re` call (span ** degree),
+    which the tests bound instead of time.
+    """
+
+    seconds: float = SEARCH_SECONDS
+    clock: Callable[[], float] = time.perf_counter
+    steps: int = 0
+    calls: int = 0
+    started: float = field(default=-1.0)
+
+    def spend(self, steps: int) -> bool:
+        if self.started < 0:
+            self.started = self.clock()
+        self.steps += steps
+        self.calls += 1
+        return self.clock() - self.started <= self.seconds
+
+
+class OutOfBudget(Exception):
+    """The search used up its Budget; the hits so far stand."""
+
+
+@dataclass(frozen=True)
+class Query:
+    """A compiled, checked pattern; `search` is `re.Pattern.search` in bounded pieces."""
+
+    pattern: re.Pattern[str]
+    degree: int = 1
+    factor: int = 1
+
+    @property
+    def span(self) -> int | None:
+        """The most characters one `re` call sees; None: the whole text at once."""
+        if self.degree == 1 and self.factor <= CHEAP_FACTOR:
+            return None
+        return max(16, int(SPANS[self.degree] / self.factor ** (1 / self.degree)))
+
+    def search(self, text: str, pos: int = 0, budget: Budget | None = None) -> re.Match[str] | None:
+        """The first match at or after `pos`; OutOfBudget when `budget` runs out first."""
+        span = self.span
+        if span is None:
+            return self.pattern.search(text, pos)
+        budget = budget if budget is not None else Budget()
+        cost = span**self.degree * self.factor
+        while True:
+            end, following = _piece(text, pos, span)
+            if not budget.spend(cost):
+                raise OutOfBudget
+            match = self.pattern.search(text, pos, end)
+            if match is not None or end >= len(text):
+                return match
+            pos = following
+
+
+def _piece(text: str, pos: int, span: int) -> tuple[int, int]:
+    """(end of the piece from `pos`, where the next starts): whole lines, or a window of a long line."""
+    limit = pos + span
+    if limit >= len(text):
+        return len(text), len(text)
+    cut = text.rfind("\n", pos, limit)
+    if cut >= pos:
+        return cut, cut + 1
+    return limit, pos + span // 2
+
+
+def compile_query(
+    query: str, *, regex: bool = False, case_sensitive: bool | None = True, whole_word: bool = False
+) -> Query:
+    """The query for a search; `case_sensitive=None` is smart case (sensitive iff a capital is typed)."""
+    if not isinstance(query, str) or query == "":
+        raise InvalidArgument("the search query is empty")
+    if case_sensitive is None:
+        case_sensitive = query != query.lower()
+    source = query if regex else re.escape(query)
+    if whole_word:
+        source = rf"\b(?:{source})\b"
+    flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
+    try:
+        pattern = re.compile(source, flags)
+        verdict = check(source, flags)
+    except re.error as exc:
+        raise BadPattern(
+            f"the regex {query!r} is invalid: {exc.msg} at position {exc.pos}; "
+            "fix it, or search with regex=false for literal text"
+        ) from exc
+    return Query(pattern, verdict.degree, verdict.factor)
