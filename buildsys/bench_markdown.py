@@ -59,7 +59,8 @@ NOTES = {
     "reply sent 40 ms apart; floor: a bare JS reader appending the same stream to the DOM.",
     "search": "Grep over 2,000 files / 20 MB in the workspace; floor: plain Python `re` over the same "
     "strings in memory.",
-    "search_worst": "The longest one `Workspace.search` call holds the worker (Pyodide on IndexedDB) over a "
+    "search_worst": "The longest one `Workspace.search` call holds the event loop (Pyodide on IndexedDB; a "
+    "heartbeat task notes each turn it gets; the longest whole call is in the goal column) over a "
     "hostile corpus: `(a+)+b` over 40 `a`s, polynomial regexes (`a*a*a*b`, `.*foo.*bar`, `\\w+\\(`) over "
     "lines of thousands of `a`s, a 3,000-character literal ignoring case, `**/` thirty times, brace "
     "bombs; each run three times, refusals included (`buildsys/workspace_probes.py`, HOSTILE_QUERIES). "

@@ -8,8 +8,10 @@ Each probe gets a function that opens a fresh, empty storage and returns one fig
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import itertools
 import json
 import random
 import re
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentlite.workspace import StorageBackend, Workspace, WorkspaceError
+from agentlite.workspace.query import Budget
 from agentlite.workspace.storage import WORKSPACE_STORES
 
 Fresh = Callable[[], Awaitable[StorageBackend]]
@@ -39,6 +42,7 @@ class Sizes:
     oldest_file_bytes: int = 100_000
     git_versions: int = 1000  # the issue's git_export: 1,000 versions over 200 files
     git_files: int = 200
+    worst_seconds: float = 5.0  # search_worst: when a search stops itself (query.SEARCH_SECONDS)
 
 
 def _ms(start: float) -> float:
@@ -126,24 +130,48 @@ HOSTILE_QUERIES = [
 
 
 async def search_worst(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
-    """The longest one search call holds the worker over the hostile corpus (refusals included), beside
-    2,000 files in folders 12 deep for the globs to walk; no floor, goal ≤ 1 s."""
+    """The longest the event loop waits while one search runs over the hostile corpus (a heartbeat task
+    notes each turn it gets), refusals included, beside 2,000 files in folders 12 deep for the globs to
+    walk; the longest whole call is in the goal column. No floor, goal ≤ 1 s."""
     deep = "/".join(f"d{level}" for level in range(12))
     files = {f"/deep/{deep}/m{i % 50}/file{i}.ts": f"// {i}\n" for i in range(sizes.search_files)}
     storage = await fresh()
     await (await Workspace.open(storage)).import_zip(_zip({**files, **HOSTILE_TEXTS}))
     ws = await Workspace.open(storage)
     await ws.search("warm the texts")
-    worst, slowest = 0.0, ""
+    held, whole, slowest = 0.0, 0.0, ""
     for query, regex, include in HOSTILE_QUERIES:
         for _ in range(3):
-            start = time.perf_counter()
-            with contextlib.suppress(WorkspaceError):  # refused: a tool error for the model
-                await ws.search(query, regex=regex, case_sensitive=False, include=include or None)
-            held = _ms(start)
-            if held > worst:
-                worst, slowest = held, (include or query)[:40]
-    return _figure(worst, "ms", None, 3, f"≤ 1000 ms; slowest: {slowest!r}")
+            budget = Budget(seconds=sizes.worst_seconds)
+            search = ws.search(
+                query, regex=regex, case_sensitive=False, include=include or None, budget=budget
+            )
+            gap, took = await _held_while(search)
+            whole = max(whole, took)
+            if gap > held:
+                held, slowest = gap, (include or query)[:40]
+    return _figure(held, "ms", None, 3, f"≤ 1000 ms held; slowest: {slowest!r}; longest call {whole:.0f} ms")
+
+
+async def _held_while(work: Awaitable[Any]) -> tuple[float, float]:
+    """(the longest gap between turns of a heartbeat task while `work` runs, the whole time), in ms."""
+    beats = [time.perf_counter()]
+    done = False
+
+    async def heartbeat() -> None:
+        while not done:
+            await asyncio.sleep(0)
+            beats.append(time.perf_counter())
+
+    beat = asyncio.ensure_future(heartbeat())
+    start = time.perf_counter()
+    with contextlib.suppress(WorkspaceError):  # refused: a tool error for the model
+        await work
+    end = time.perf_counter()
+    done = True
+    await beat
+    beats.append(end)
+    return max(b - a for a, b in itertools.pairwise(beats)) * 1000, (end - start) * 1000
 
 
 async def stored_bytes(storage: StorageBackend) -> int:

@@ -154,7 +154,7 @@ async def _paths_matching(context: ToolContext, folder: str, pattern: Query, bud
     found: list[str] = []
     for entry in await context.workspace.list(folder, recursive=True):
         try:
-            if pattern.search(paths.name_of(entry["path"]), 0, budget):
+            if await pattern.search(paths.name_of(entry["path"]), 0, budget):
                 found.append(entry["path"])
         except OutOfBudget:
             break

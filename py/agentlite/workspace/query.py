@@ -8,15 +8,20 @@ windows of the span that overlap by half, so there a match longer than half the 
 and a match never crosses the line end where two pieces meet. Alternatives that start alike and long
 fixed repeats multiply each step (the check's `factor`): the span shrinks to match, and a linear
 pattern with a large factor (a 10,000-character literal, ignoring case) is searched in pieces too.
-Between pieces the search asks its Budget, which ends it after SEARCH_SECONDS of work.
+A pattern that starts with literal text finds where that text is first (in C, like `re` itself does)
+and begins the next piece there. Between pieces the search asks its Budget: it hands the event loop
+back every SLICE_SECONDS, so the worker is never held longer than that and one `re` call, and it ends
+the search after SEARCH_SECONDS.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from agentlite.workspace.regex_guard import check
 from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument
@@ -27,30 +32,46 @@ from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument
 # characters, `a*a*b` over 160 `a`s, `a*a*a*b` over 60 `a`s, `a{1000}b` over 6,000.
 SPANS = {1: 200_000, 2: 1200, 3: 160, 4: 60}
 CHEAP_FACTOR = 4  # a linear pattern up to this factor searches a whole text in one call
-SEARCH_SECONDS = 0.75
+SEARCH_SECONDS = 5.0  # a search stops after this much work (a 20 MB grep takes about 0.1 s)
+SLICE_SECONDS = 0.05  # and lets the worker answer the page at least this often
 
 
 @dataclass
 class Budget:
     """How much work one search may do: `spend(steps)` is False once it is used up.
 
-    The worker answers nothing while a search runs, so the search stops itself: after `seconds` of
-    wall time by default. `steps` counts the worst-case steps of every `re` call (span ** degree),
-    which the tests bound instead of time.
+    The worker answers nothing while Python runs, so a search hands the event loop back every
+    `slice_seconds` (`breathe`) and stops itself after `seconds` of wall time. `steps` counts the
+    worst-case steps of every `re` call (factor * span ** degree), which the tests bound instead of time.
     """
 
     seconds: float = SEARCH_SECONDS
+    slice_seconds: float = SLICE_SECONDS
     clock: Callable[[], float] = time.perf_counter
     steps: int = 0
     calls: int = 0
+    pauses: int = 0
     started: float = field(default=-1.0)
+    slice_started: float = field(default=-1.0)
 
     def spend(self, steps: int) -> bool:
-        if self.started < 0:
-            self.started = self.clock()
+        """Count one `re` call of `steps` worst-case steps; False once the time is used up."""
         self.steps += steps
         self.calls += 1
-        return self.clock() - self.started <= self.seconds
+        return self.left()
+
+    def left(self) -> bool:
+        now = self.clock()
+        if self.started < 0:
+            self.started = self.slice_started = now
+        return now - self.started <= self.seconds
+
+    async def breathe(self) -> None:
+        """Let the worker answer what waits (the page's calls, a stop) when this slice is used up."""
+        if self.slice_started >= 0 and self.clock() - self.slice_started > self.slice_seconds:
+            await asyncio.sleep(0)
+            self.pauses += 1
+            self.slice_started = self.clock()
 
 
 class OutOfBudget(Exception):
@@ -64,15 +85,16 @@ class Query:
     pattern: re.Pattern[str]
     degree: int = 1
     factor: int = 1
+    lead: re.Pattern[str] | None = None  # the literal start of every match: pieces begin where it is
 
-    @property
+    @cached_property
     def span(self) -> int | None:
         """The most characters one `re` call sees; None: the whole text at once."""
         if self.degree == 1 and self.factor <= CHEAP_FACTOR:
             return None
         return max(16, int(SPANS[self.degree] / self.factor ** (1 / self.degree)))
 
-    def search(self, text: str, pos: int = 0, budget: Budget | None = None) -> re.Match[str] | None:
+    async def search(self, text: str, pos: int = 0, budget: Budget | None = None) -> re.Match[str] | None:
         """The first match at or after `pos`; OutOfBudget when `budget` runs out first."""
         span = self.span
         if span is None:
@@ -80,9 +102,15 @@ class Query:
         budget = budget if budget is not None else Budget()
         cost = span**self.degree * self.factor
         while True:
+            if self.lead is not None:  # a C-speed scan to where a match can start
+                found = self.lead.search(text, pos)
+                if found is None:
+                    return None
+                pos = found.start()
             end, following = _piece(text, pos, span)
             if not budget.spend(cost):
                 raise OutOfBudget
+            await budget.breathe()
             match = self.pattern.search(text, pos, end)
             if match is not None or end >= len(text):
                 return match
@@ -120,4 +148,5 @@ def compile_query(
             f"the regex {query!r} is invalid: {exc.msg} at position {exc.pos}; "
             "fix it, or search with regex=false for literal text"
         ) from exc
-    return Query(pattern, verdict.degree, verdict.factor)
+    lead = re.compile(re.escape(verdict.prefix), flags) if len(verdict.prefix) >= 2 else None
+    return Query(pattern, verdict.degree, verdict.factor, lead)

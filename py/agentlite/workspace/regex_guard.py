@@ -29,7 +29,9 @@ MAX_DEGREE = 4
 MAX_PATHS = 1000  # ways one attempt can go through alternatives that start alike, and fixed repeats
 MAX_NODES = 5000  # parse-tree nodes looked at; a longer pattern is refused
 MAX_WIDTH = 1 << 20
+MAX_PREFIX = 64
 FREE_WIDTH = 32  # a pass over this many characters costs about one step of the degree's count
+IGNORE_CASE_COST = 6  # each character compared costs about this much more when case is ignored
 _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 _GROUPREFS = {
     sre.GROUPREF,
@@ -72,6 +74,7 @@ class Verdict:
     degree: int
     factor: int
     nodes: int
+    prefix: str = ""  # literal text every match starts with (after anchors), for a fast first scan
 
 
 def check(source: str, flags: int) -> Verdict:
@@ -93,7 +96,8 @@ def check(source: str, flags: int) -> Verdict:
             f"(at most {MAX_DEGREE - 1}); replace some `.*` with a narrower class such as `[^,]*`, "
             "or search for a shorter part"
         )
-    return Verdict(degree, shape.paths * max(1, shape.width // FREE_WIDTH), walker.nodes)
+    width = shape.width * (IGNORE_CASE_COST if flags & re.IGNORECASE else 1)
+    return Verdict(degree, shape.paths * max(1, width // FREE_WIDTH), walker.nodes, _prefix(parsed.data))
 
 
 class _Walker:
@@ -216,6 +220,18 @@ class _Walker:
             choices=overlapping or any(s.choices for s in alternatives),
             width=max(s.width for s in alternatives),
         )
+
+
+def _prefix(items: Any) -> str:
+    """The literal characters every match starts with, anchors (`^`, `\\b`) skipped."""
+    chars: list[str] = []
+    for op, av in items:
+        if op == sre.AT and not chars:
+            continue
+        if op != sre.LITERAL or len(chars) >= MAX_PREFIX:
+            break
+        chars.append(chr(av))
+    return "".join(chars)
 
 
 def _first(shapes: list[Shape]) -> frozenset[str]:

@@ -4,7 +4,7 @@ Each file's whole text is searched with one compiled pattern (MULTILINE, so `^` 
 only files with a match are mapped from offsets to line numbers, by counting line ends between matches.
 Files without a match cost one C-level scan. One hit per line: `path:line: text`. A regex is checked
 and searched in bounded pieces (`query.Query`, `regex_guard`): no pattern holds the worker for more
-than about a second; a search that runs out of time says so and keeps the hits it found.
+than about a tenth of a second at once; a search that runs out of time says so and keeps the hits it found.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def files_to_search(
     ]
 
 
-def search_texts(
+async def search_texts(
     files: Iterable[tuple[str, str]],
     pattern: Query,
     *,
@@ -131,11 +131,14 @@ def search_texts(
     try:
         for path, text in files:
             result.files_searched += 1
-            match = pattern.search(text, 0, budget)
+            if not budget.left():
+                raise OutOfBudget
+            await budget.breathe()
+            match = await pattern.search(text, 0, budget)
             if match is None:
                 continue
             result.files_matched += 1
-            if _hits_in(result, path, text, (pattern, budget), match, context, max_results):
+            if await _hits_in(result, path, text, (pattern, budget), match, context, max_results):
                 result.truncated = True
                 break
     except OutOfBudget:
@@ -143,7 +146,7 @@ def search_texts(
     return result
 
 
-def _hits_in(
+async def _hits_in(
     result: SearchResult,
     path: str,
     text: str,
@@ -168,7 +171,7 @@ def _hits_in(
         after = _lines_after(text, line_end, line, context) if context else ()
         shown = _cut(text[line_start:line_end], start - line_start)
         result.hits.append(Hit(path, line, shown, before, after))
-        match = searcher[0].search(text, line_end + 1, searcher[1]) if line_end < len(text) else None
+        match = await searcher[0].search(text, line_end + 1, searcher[1]) if line_end < len(text) else None
     return False
 
 

@@ -150,13 +150,14 @@ class Workspace:
 
         Case-sensitive by default; `case_sensitive=None` is smart case (insensitive unless the query has
         a capital letter). A regex is checked (BadPattern for one that could run for hours) and searched
-        within `budget` (about a second by default); a search that runs out says so in `stopped`.
+        within `budget` (`query.Budget`: the event loop is handed back every 50 ms, the search stops
+        after 5 s); a search that runs out says so in `stopped`.
         """
         pattern = compile_query(query, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
         files = files_to_search(await self._machinery.heads(), path, include, exclude)
         texts = await self._machinery.texts_of(files)
         pairs = ((e.path, texts[e.sha256]) for e in files if e.sha256 in texts)
-        return search_texts(
+        return await search_texts(
             pairs, pattern, query=query, context=context, max_results=max_results, budget=budget
         )
 

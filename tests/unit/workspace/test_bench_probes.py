@@ -17,6 +17,7 @@ SMALL = Sizes(
     oldest_file_bytes=20_000,
     git_versions=30,
     git_files=6,
+    worst_seconds=0.2,
 )
 
 

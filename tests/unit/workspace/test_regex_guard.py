@@ -3,7 +3,9 @@ whose worst case is counted (span ** degree steps per `re` call), never timed.""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 from agentlite.workspace import BadPattern, Workspace
 from agentlite.workspace.query import SPANS, Budget, OutOfBudget, Query, compile_query
 from agentlite.workspace.regex_guard import MAX_NODES, check
-from agentlite.workspace.search import search_texts
+from agentlite.workspace.search import SearchResult, search_texts
 from tests.unit.workspace.helpers import aio, open_workspace
 
 HOSTILE = [
@@ -70,6 +72,10 @@ _PIECES = st.tuples(_ATOMS, st.sampled_from(["", "", "+", "*", "?", "{2}", "{1,3
 _SAFE = st.lists(_PIECES, min_size=1, max_size=5).map("".join)
 
 
+def _search(files: list[tuple[str, str]], query: Query, **options: Any) -> SearchResult:
+    return asyncio.run(search_texts(files, query, **options))
+
+
 @given(_SAFE, st.lists(st.text("ab c_(", max_size=60), max_size=12).map("\n".join))
 def test_an_admitted_pattern_finds_the_hits_plain_re_finds(source: str, text: str) -> None:
     """Plain `re` over the whole text (as every search ran before the check) is the oracle."""
@@ -78,15 +84,15 @@ def test_an_admitted_pattern_finds_the_hits_plain_re_finds(source: str, text: st
     except BadPattern:
         return
     whole = Query(re.compile(source, re.MULTILINE), degree=1)
-    found = search_texts([("/f", text)], query, max_results=1000)
-    assert found.hits == search_texts([("/f", text)], whole, max_results=1000).hits
+    found = _search([("/f", text)], query, max_results=1000)
+    assert found.hits == _search([("/f", text)], whole, max_results=1000).hits
 
 
 def test_every_re_call_is_within_its_span_and_the_budget_counts_them() -> None:
     query = compile_query(r"\w+\(", regex=True)
     text = "a" * 50_000  # one line of 50,000 word characters: quadratic for one `re` call
     budget = Budget(seconds=1e9)
-    assert query.search(text, 0, budget) is None
+    assert asyncio.run(query.search(text, 0, budget)) is None
     span = SPANS[query.degree]
     assert budget.calls <= 2 * len(text) // span + 2
     assert budget.steps == budget.calls * span**query.degree
@@ -97,7 +103,7 @@ def test_a_search_that_uses_up_its_budget_stops_and_says_so() -> None:
     budget = Budget(seconds=5, clock=lambda: next(ticks))  # one tick per `re` call
     query = compile_query(r".*x.*y", regex=True)
     files = [(f"/f{i}", ("x" * 300 + "\n") * 20) for i in range(50)]
-    result = search_texts(files, query, budget=budget)
+    result = _search(files, query, budget=budget)
     assert result.stopped and budget.calls <= 7
     assert "stopped" in result.format() and result.to_dict()["stopped"] is True
 
@@ -105,14 +111,37 @@ def test_a_search_that_uses_up_its_budget_stops_and_says_so() -> None:
 def test_a_window_of_a_long_line_still_finds_a_short_match() -> None:
     query = compile_query(r"\w+\(", regex=True)
     text = "x" * 10_000 + " call(" + "y" * 10_000
-    match = query.search(text, 0, Budget(seconds=1e9))
+    match = asyncio.run(query.search(text, 0, Budget(seconds=1e9)))
     assert match is not None and match.group() == "call("
 
 
 def test_out_of_budget_is_raised_by_search() -> None:
     budget = Budget(seconds=-1)
     with pytest.raises(OutOfBudget):
-        compile_query(r"\w+", regex=True).search("abc", 0, budget)
+        asyncio.run(compile_query(r"\w+", regex=True).search("abc", 0, budget))
+
+
+def test_a_long_search_hands_the_event_loop_back_every_slice() -> None:
+    """Another task runs between the pieces: the worker answers the page while a search runs."""
+    ticks = iter(range(10**6))
+    budget = Budget(seconds=10**6, slice_seconds=3, clock=lambda: next(ticks))
+    beats: list[int] = []
+
+    async def both() -> None:
+        async def heartbeat() -> None:
+            while not done:
+                beats.append(budget.calls)
+                await asyncio.sleep(0)
+
+        beat = asyncio.ensure_future(heartbeat())
+        await search_texts([("/f", "a" * 50_000)], compile_query(r"\w+\(", regex=True), budget=budget)
+        nonlocal done
+        done = True
+        await beat
+
+    done = False
+    asyncio.run(both())
+    assert budget.pauses >= budget.calls // 3 - 1 and len(beats) >= budget.pauses
 
 
 @aio
