@@ -3,6 +3,10 @@
 A pattern without `/` matches any name in the path (`*.py`, `node_modules`); a pattern with `/`
 matches the path relative to the search folder or to the root (`src/**/*.ts`). `*` and `?` stay
 inside one name, `**` crosses folders, `[abc]` is a class and `{ts,tsx}` lists alternatives.
+
+The globs come from the model, so they compile to regexes that cannot backtrack out of control (stars
+as atomic earliest fits, `**` blocks placed at their earliest fit) and expand to at most MAX_PATTERNS
+patterns; past a cap the model gets an InvalidArgument saying what to change (docs/search.md).
 """
 
 from __future__ import annotations
@@ -134,9 +138,13 @@ class GlobSet:
                 paths += [path_regex(form) for form in globstar_forms(pattern)]
             else:
                 names.append(name_regex(_STAR_RUN.sub("*", pattern)))
+            if len(names) + len(paths) > MAX_PATTERNS:
+                raise InvalidArgument(
+                    f"the globs expand to more than {MAX_PATTERNS} patterns; use fewer `**`"
+                )
         try:
             self._names = re.compile(r"(?:\A|/)(?:" + "|".join(names) + r")(?=/|\Z)") if names else None
-            self._paths = re.compile("|".join(f"(?:{p})" for p in paths) + r"(?:/.*)?\Z") if paths else None
+            self._paths = re.compile("|".join(f"(?:{p})" for p in paths)) if paths else None
         except re.error as exc:
             raise InvalidArgument(f"bad glob in {self.patterns!r}: {exc}") from exc
 
