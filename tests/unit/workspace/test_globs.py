@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlite.workspace import InvalidArgument
 from agentlite.workspace.globs import MAX_PATTERNS, GlobSet, expand_braces, glob_set, name_regex, path_regex
 from agentlite.workspace.regex_guard import check
+from tests.unit.workspace.helpers import PROFILE
 
 HOSTILE = [
     "**/" * 30 + "x",
@@ -65,6 +66,7 @@ _NAMES = st.sampled_from(["a", "b", "ab", "*", "a*", "*b", "?", "**", "a?b", "*a
 _PATHS = st.lists(st.sampled_from(["a", "b", "ab", "ba", "aab", "x"]), min_size=1, max_size=6)
 
 
+@settings(PROFILE)
 @given(st.lists(_NAMES, min_size=2, max_size=5), _PATHS)
 def test_path_globs_match_what_they_matched_before(names: list[str], parts: list[str]) -> None:
     pattern = "/".join(names)

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import re
+import warnings
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlite.workspace import BadPattern, Workspace
 from agentlite.workspace.query import SPANS, Budget, OutOfBudget, Query, compile_query
 from agentlite.workspace.regex_guard import MAX_NODES, check
 from agentlite.workspace.search import SearchResult, search_texts
-from tests.unit.workspace.helpers import aio, open_workspace
+from tests.unit.workspace.helpers import PROFILE, aio, open_workspace
 
 HOSTILE = [
     r"(a+)+b",
@@ -76,6 +77,7 @@ def _search(files: list[tuple[str, str]], query: Query, **options: Any) -> Searc
     return asyncio.run(search_texts(files, query, **options))
 
 
+@settings(PROFILE)
 @given(_SAFE, st.lists(st.text("ab c_(", max_size=60), max_size=12).map("\n".join))
 def test_an_admitted_pattern_finds_the_hits_plain_re_finds(source: str, text: str) -> None:
     """Plain `re` over the whole text (as every search ran before the check) is the oracle."""
@@ -151,3 +153,19 @@ async def test_the_workspace_refuses_exponential_regex_over_a_line_of_a() -> Non
     with pytest.raises(BadPattern, match="exponential"):
         await ws.search("(a+)+b", regex=True)
     assert [h.line for h in (await ws.search("a+", regex=True)).hits] == [1]
+
+
+@settings(PROFILE)
+@given(st.text("ab()[]{}|*+?.^$\\-,:=!<>P1dswb", max_size=24))
+def test_the_check_answers_every_pattern_re_compiles_with_a_verdict_or_bad_pattern(source: str) -> None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # `[[` and `--` in a class: a FutureWarning, still compiled
+            re.compile(source)
+    except (re.error, OverflowError, RecursionError):
+        return
+    try:
+        verdict = check(source, re.MULTILINE)
+    except BadPattern:
+        return
+    assert 1 <= verdict.degree <= 4 and verdict.factor >= 1
