@@ -1,10 +1,10 @@
 """Searching file texts: literal or regex, case-(in)sensitive, with context lines and a result cap.
 
-Each file's whole text is searched with one compiled pattern (MULTILINE, so `^` and `$` work per line);
-only files with a match are mapped from offsets to line numbers, by counting line ends between matches.
-Files without a match cost one C-level scan. One hit per line: `path:line: text`. A regex is checked
-and searched in bounded pieces (`query.Query`, `regex_guard`): no pattern holds the worker for more
-than about a tenth of a second at once; a search that runs out of time says so and keeps the hits it found.
+Each file's text is searched with one compiled pattern (MULTILINE, so `^` and `$` work per line), in
+pieces whose cost is bounded (`query.Query`, `regex_guard`; a file of the usual size is one piece for a
+linear pattern); only files with a match are mapped from offsets to line numbers, by counting line ends
+between matches. One hit per line: `path:line: text`. No pattern holds the worker for more than about a
+tenth of a second at once; a search that runs out of time says so and keeps the hits it found.
 """
 
 from __future__ import annotations
