@@ -24,6 +24,7 @@ EXPECTED = (
     "chunk_to_dom_p99",
     "chunk_to_dom_fast_p99",
     "search",
+    "search_worst",
     "history_growth",
     "undo_turn",
     "edit_tokens",
@@ -61,6 +62,12 @@ NOTES = {
     "reply sent 40 ms apart; floor: a bare JS reader appending the same stream to the DOM.",
     "search": "Grep over 2,000 files / 20 MB in the workspace; floor: plain Python `re` over the same "
     "strings in memory.",
+    "search_worst": "The longest one `Workspace.search` call holds the event loop (Pyodide on IndexedDB; a "
+    "heartbeat task notes each turn it gets; the longest whole call is in the goal column) over a "
+    "hostile corpus: `(a+)+b` over 40 `a`s, polynomial regexes (`a*a*a*b`, `.*foo.*bar`, `\\w+\\(`) over "
+    "lines of thousands of `a`s, a 3,000-character literal ignoring case, `**/` thirty times, brace "
+    "bombs; each run three times, refusals included (`buildsys/workspace_probes.py`, HOSTILE_QUERIES). "
+    "Goal ≤ 1 s, no floor.",
     "history_growth": "Storage after 100 one-line edits of a 1 MB file; floor: one copy of the file.",
     "undo_turn": "Undo of a turn that changed 1,000 files.",
     "read_oldest": "Reading the oldest version of a file with a long history.",

@@ -3,6 +3,8 @@ IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh b
 
 - search: a regex search over 2,000 files / 20 MB in the workspace; floor: plain `re` over the same
   strings in memory, in the same Pyodide (goal ≤ 3×);
+- search_worst: the longest one search holds the event loop over a hostile corpus (regexes that backtrack,
+  globs that repeat `**/` or braces; goal ≤ 1 s, no floor);
 - history_growth: all bytes stored after a 1 MB file and 100 one-line edits; floor: one copy (≤ 2×);
 - undo_turn: undo of a turn that changed 1,000 files (goal ≤ 500 ms, no floor);
 - read_oldest: reading version 1 of 100 from storage; floor: reading the newest;
@@ -26,6 +28,7 @@ NAMES = (
     "import_peak_git",
     "import_peak_history",
     "search",
+    "search_worst",
     "history_growth",
     "undo_turn",
     "read_oldest",

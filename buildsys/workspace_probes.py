@@ -8,7 +8,10 @@ Each probe gets a function that opens a fresh, empty storage and returns one fig
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import itertools
 import json
 import random
 import re
@@ -20,7 +23,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentlite.workspace import StorageBackend, Workspace
+from agentlite.workspace import StorageBackend, Workspace, WorkspaceError
+from agentlite.workspace.query import Budget
 from agentlite.workspace.storage import WORKSPACE_STORES
 
 try:  # the bench page writes it beside this file; in a checkout it is a module of buildsys
@@ -46,6 +50,7 @@ class Sizes:
     git_files: int = 200
     import_blob_bytes: int = 8 * 1024 * 1024  # import_peak: an 8 MB blob at 60 paths, an 8 MB history file
     import_copies: int = 60
+    worst_seconds: float = 5.0  # search_worst: when a search stops itself (query.SEARCH_SECONDS)
 
 
 def _ms(start: float) -> float:
@@ -99,6 +104,82 @@ async def search(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
             raise AssertionError(f"search found {len(found.hits)} hits, re found {plain}")
     warm, warm_floor = ours[1:], floor[1:]
     return _figure(statistics.median(warm), "ms", statistics.median(warm_floor), RUNS, "≤ 3× floor")
+
+
+# The hostile corpus of search_worst: texts that make a backtracking regex slow, and (query, regex,
+# include) triples an attacker could send. Each one either is refused at once or stops itself.
+HOSTILE_TEXTS = {
+    "/hostile/a40.txt": "a" * 40 + "\n",
+    "/hostile/one_line.txt": "a" * 200_000,
+    "/hostile/long_lines.txt": ("a" * 3000 + "\n") * 300,
+    "/hostile/blank_lines.txt": " \n" * 100_000,
+    "/hostile/foo.txt": "foo" * 50_000,
+    "/hostile/words.txt": ("word " * 400 + "\n") * 500,
+}
+HOSTILE_QUERIES = [
+    ("(a+)+b", True, ""),
+    ("(a|a)*b", True, ""),
+    ("(a*)*b", True, ""),
+    ("(.*a){20}", True, ""),
+    (r"\w+\(", True, ""),
+    ("a*a*b", True, ""),
+    ("a*a*a*b", True, ""),
+    (".*foo.*bar", True, ""),
+    (r"\s*x", True, ""),
+    (r"(?=.*x)y", True, ""),
+    ("a{1000}b", True, ""),
+    ("A" * 3000 + "b", False, ""),
+    ("zzz", False, "**/" * 30 + "x"),
+    ("zzz", False, "/".join(["**"] * 30) + "/" + "a*" * 20 + "b"),
+    ("zzz", False, "*a" * 40 + "*b"),
+    ("zzz", False, "{a,b}" * 30),
+    ("zzz", False, "{" * 10 + "a" + "}" * 10),
+]
+
+
+async def search_worst(fresh: Fresh, sizes: Sizes) -> dict[str, Any]:
+    """The longest the event loop waits while one search runs over the hostile corpus (a heartbeat task
+    notes each turn it gets), refusals included, beside 2,000 files in folders 12 deep for the globs to
+    walk; the longest whole call is in the goal column. No floor, goal ≤ 1 s."""
+    deep = "/".join(f"d{level}" for level in range(12))
+    files = {f"/deep/{deep}/m{i % 50}/file{i}.ts": f"// {i}\n" for i in range(sizes.search_files)}
+    storage = await fresh()
+    await (await Workspace.open(storage)).import_zip(_zip({**files, **HOSTILE_TEXTS}))
+    ws = await Workspace.open(storage)
+    await ws.search("warm the texts")
+    held, whole, slowest = 0.0, 0.0, ""
+    for query, regex, include in HOSTILE_QUERIES:
+        for _ in range(3):
+            budget = Budget(seconds=sizes.worst_seconds)
+            search = ws.search(
+                query, regex=regex, case_sensitive=False, include=include or None, budget=budget
+            )
+            gap, took = await _held_while(search)
+            whole = max(whole, took)
+            if gap > held:
+                held, slowest = gap, (include or query)[:40]
+    return _figure(held, "ms", None, 3, f"≤ 1000 ms held; slowest: {slowest!r}; longest call {whole:.0f} ms")
+
+
+async def _held_while(work: Awaitable[Any]) -> tuple[float, float]:
+    """(the longest gap between turns of a heartbeat task while `work` runs, the whole time), in ms."""
+    beats = [time.perf_counter()]
+    done = False
+
+    async def heartbeat() -> None:
+        while not done:
+            await asyncio.sleep(0)
+            beats.append(time.perf_counter())
+
+    beat = asyncio.ensure_future(heartbeat())
+    start = time.perf_counter()
+    with contextlib.suppress(WorkspaceError):  # refused: a tool error for the model
+        await work
+    end = time.perf_counter()
+    done = True
+    await beat
+    beats.append(end)
+    return max(b - a for a, b in itertools.pairwise(beats)) * 1000, (end - start) * 1000
 
 
 async def stored_bytes(storage: StorageBackend) -> int:
@@ -226,6 +307,7 @@ PROBES = {
     "import_peak_git": import_peak_git,
     "import_peak_history": import_peak_history,
     "search": search,
+    "search_worst": search_worst,
     "history_growth": history_growth,
     "undo_turn": undo_turn,
     "read_oldest": read_oldest,

@@ -6,7 +6,6 @@ hits, and always a word on whether there is more (and how to get it) or the end 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +16,8 @@ from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import Risk, Tool
 from agentlite.tools.result import ToolResult
 from agentlite.workspace import Page, paths
-from agentlite.workspace.search import MAX_CONTEXT, compile_query
+from agentlite.workspace.query import Budget, OutOfBudget
+from agentlite.workspace.search import MAX_CONTEXT, Query, compile_query
 from agentlite.workspace.workspace_errors import size_text
 
 MAX_PAGE_LINES = 2000
@@ -114,6 +114,7 @@ class SearchArgs(ToolArgs):
 
 async def search(context: ToolContext, args: SearchArgs) -> ToolResult:
     folder = paths.normalize(args.path)
+    budget = Budget()  # one for the texts and the names: the worker is held once, not twice
     result = await context.workspace.search(
         args.query,
         folder,
@@ -123,9 +124,10 @@ async def search(context: ToolContext, args: SearchArgs) -> ToolResult:
         exclude=args.exclude or None,
         context=args.context_lines,
         max_results=args.max_results,
+        budget=budget,
     )
     pattern = compile_query(args.query, regex=args.regex, case_sensitive=args.case_sensitive)
-    named = await _paths_matching(context, folder, pattern)
+    named = await _paths_matching(context, folder, pattern, budget)
     head = (
         f"{plural(len(result.hits), 'match')} in {plural(result.files_matched, 'file')} "
         f"({result.files_searched} searched)"
@@ -138,18 +140,27 @@ async def search(context: ToolContext, args: SearchArgs) -> ToolResult:
         "files_matched": result.files_matched,
         "files_searched": result.files_searched,
         "truncated": result.truncated,
+        "stopped": result.stopped,
         "paths": named,
     }
     return ToolResult.success(text, data)
 
 
-async def _paths_matching(context: ToolContext, folder: str, pattern: re.Pattern[str]) -> list[str]:
+async def _paths_matching(context: ToolContext, folder: str, pattern: Query, budget: Budget) -> list[str]:
     """Files and folders whose name matches too: a search for `Button` should find `/src/Button.tsx`."""
     info = await context.workspace.stat(folder)
     if info is None or info["kind"] != "dir":
         return []
-    entries = await context.workspace.list(folder, recursive=True)
-    return [e["path"] for e in entries if pattern.search(paths.name_of(e["path"]))][:PATH_HITS]
+    found: list[str] = []
+    for entry in await context.workspace.list(folder, recursive=True):
+        try:
+            if await pattern.search(paths.name_of(entry["path"]), 0, budget):
+                found.append(entry["path"])
+        except OutOfBudget:
+            break
+        if len(found) >= PATH_HITS:
+            break
+    return found
 
 
 READ_FILE = prose(

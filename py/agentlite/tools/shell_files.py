@@ -31,6 +31,12 @@ from agentlite.workspace.workspace_errors import size_text
 _TOKENS = re.compile(r"[^\s;|&<>()'\"`=,]+")
 _GLOB = re.compile(r"[*?\[]")
 SHOWN_LEFT_OUT = 10
+# What of a command is matched against every file: the first words and globs, and only short globs,
+# so that a long command (a model's, thousands of globs) cannot hold the worker. More files than fit
+# are chosen by size anyway.
+MAX_WORDS = 200
+MAX_GLOBS = 32
+MAX_GLOB_CHARS = 256
 NOTE_CHARS = 120  # of the command, recorded with the change
 INSTRUCTIONS_KEPT = (
     "AGENTS.md holds the project instructions, which go into every request: the shell does not change them "
@@ -118,11 +124,14 @@ class Applied:
 def mentioned(command: str, files: list[str], dirs: set[str]) -> list[str]:
     """The files a command names: a path, a folder (everything below it), or a glob; relative to `/`."""
     found: list[str] = []
-    for token in _TOKENS.findall(command):
+    globs = 0
+    for token in list(dict.fromkeys(_TOKENS.findall(command)))[:MAX_WORDS]:
         token = token.removeprefix("./").rstrip("/") or "/"
         if _GLOB.search(token):
-            pattern = token if token.startswith("/") else "/" + token
-            found += [f for f in files if fnmatch.fnmatchcase(f, pattern)]
+            globs += 1
+            if globs <= MAX_GLOBS and len(token) <= MAX_GLOB_CHARS:
+                pattern = token if token.startswith("/") else "/" + token
+                found += [f for f in files if fnmatch.fnmatchcase(f, pattern)]
             continue
         try:
             path = paths.normalize(token)

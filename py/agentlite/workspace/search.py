@@ -1,8 +1,10 @@
 """Searching file texts: literal or regex, case-(in)sensitive, with context lines and a result cap.
 
-Each file's whole text is searched with one compiled pattern (MULTILINE, so `^` and `$` work per line);
-only files with a match are mapped from offsets to line numbers, by counting line ends between matches.
-Files without a match cost one C-level scan. One hit per line: `path:line: text`.
+Each file's text is searched with one compiled pattern (MULTILINE, so `^` and `$` work per line), in
+pieces whose cost is bounded (`query.Query`, `regex_guard`; a file of the usual size is one piece for a
+linear pattern); only files with a match are mapped from offsets to line numbers, by counting line ends
+between matches. One hit per line: `path:line: text`. No pattern holds the worker for more than about a
+tenth of a second at once; a search that runs out of time says so and keeps the hits it found.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from typing import Any
 
 from agentlite.workspace import paths
 from agentlite.workspace.globs import glob_set
+from agentlite.workspace.query import Budget, OutOfBudget, Query, compile_query
 from agentlite.workspace.records import Entry
 from agentlite.workspace.tree import Tree
-from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument, NotFound
+from agentlite.workspace.workspace_errors import InvalidArgument, NotFound
+
+__all__ = ["Budget", "Hit", "Query", "SearchResult", "compile_query", "files_to_search", "search_texts"]
 
 DEFAULT_MAX_RESULTS = 100
 MAX_CONTEXT = 20
@@ -51,11 +56,12 @@ class SearchResult:
     files_searched: int = 0
     files_matched: int = 0
     truncated: bool = False
+    stopped: bool = False  # the regex used up the search's time; the hits so far stand
 
     def format(self) -> str:
         """grep-style text: hits as `path:line: text`, context lines as `path-line- text`."""
         if not self.hits:
-            return f"No matches for {self.query!r} in {self.files_searched} files."
+            return f"No matches for {self.query!r} in {self.files_searched} files.{self._stop_note()}"
         out: list[str] = []
         context = any(hit.before or hit.after for hit in self.hits)
         for hit in self.hits:
@@ -66,7 +72,15 @@ class SearchResult:
             out += [f"{hit.path}-{number}- {text}" for number, text in hit.after]
         if self.truncated:
             out.append(f"(stopped after {len(self.hits)} matches; narrow the search to see more)")
-        return "\n".join(out)
+        return "\n".join(out) + self._stop_note()
+
+    def _stop_note(self) -> str:
+        if not self.stopped:
+            return ""
+        return (
+            f"\n(this regex is slow over so much text: the search stopped after {self.files_searched} files; "
+            "narrow it with path or include, or use a simpler regex, e.g. a literal part of it)"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,28 +89,8 @@ class SearchResult:
             "files_searched": self.files_searched,
             "files_matched": self.files_matched,
             "truncated": self.truncated,
+            "stopped": self.stopped,
         }
-
-
-def compile_query(
-    query: str, *, regex: bool = False, case_sensitive: bool | None = True, whole_word: bool = False
-) -> re.Pattern[str]:
-    """The pattern for a search; `case_sensitive=None` is smart case (sensitive iff a capital is typed)."""
-    if not isinstance(query, str) or query == "":
-        raise InvalidArgument("the search query is empty")
-    if case_sensitive is None:
-        case_sensitive = query != query.lower()
-    source = query if regex else re.escape(query)
-    if whole_word:
-        source = rf"\b(?:{source})\b"
-    flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
-    try:
-        return re.compile(source, flags)
-    except re.error as exc:
-        raise BadPattern(
-            f"the regex {query!r} is invalid: {exc.msg} at position {exc.pos}; "
-            "fix it, or search with regex=false for literal text"
-        ) from exc
 
 
 def files_to_search(
@@ -119,37 +113,44 @@ def files_to_search(
     ]
 
 
-def search_texts(
+async def search_texts(
     files: Iterable[tuple[str, str]],
-    pattern: re.Pattern[str],
+    pattern: Query,
     *,
     query: str = "",
     context: int = 0,
     max_results: int = DEFAULT_MAX_RESULTS,
+    budget: Budget | None = None,
 ) -> SearchResult:
     if not isinstance(context, int) or not 0 <= context <= MAX_CONTEXT:
         raise InvalidArgument(f"context must be between 0 and {MAX_CONTEXT} lines")
     if not isinstance(max_results, int) or max_results < 1:
         raise InvalidArgument("max_results must be 1 or more")
-    result = SearchResult(query or pattern.pattern)
-    search = pattern.search
-    for path, text in files:
-        result.files_searched += 1
-        match = search(text)
-        if match is None:
-            continue
-        result.files_matched += 1
-        if _hits_in(result, path, text, pattern, match, context, max_results):
-            result.truncated = True
-            break
+    result = SearchResult(query or pattern.pattern.pattern)
+    budget = budget if budget is not None else Budget()
+    try:
+        for path, text in files:
+            result.files_searched += 1
+            if not budget.left():
+                raise OutOfBudget
+            await budget.breathe()
+            match = await pattern.search(text, 0, budget)
+            if match is None:
+                continue
+            result.files_matched += 1
+            if await _hits_in(result, path, text, (pattern, budget), match, context, max_results):
+                result.truncated = True
+                break
+    except OutOfBudget:
+        result.stopped = True
     return result
 
 
-def _hits_in(
+async def _hits_in(
     result: SearchResult,
     path: str,
     text: str,
-    pattern: re.Pattern[str],
+    searcher: tuple[Query, Budget],
     match: re.Match[str] | None,
     context: int,
     max_results: int,
@@ -170,7 +171,7 @@ def _hits_in(
         after = _lines_after(text, line_end, line, context) if context else ()
         shown = _cut(text[line_start:line_end], start - line_start)
         result.hits.append(Hit(path, line, shown, before, after))
-        match = pattern.search(text, line_end + 1) if line_end < len(text) else None
+        match = await searcher[0].search(text, line_end + 1, searcher[1]) if line_end < len(text) else None
     return False
 
 

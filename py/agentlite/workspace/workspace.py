@@ -23,6 +23,7 @@ from agentlite.workspace.records import Entry, Version
 from agentlite.workspace.results import Change, EditResult
 from agentlite.workspace.search import (
     DEFAULT_MAX_RESULTS,
+    Budget,
     SearchResult,
     compile_query,
     files_to_search,
@@ -143,17 +144,22 @@ class Workspace:
         exclude: str | Sequence[str] | None = None,
         context: int = 0,
         max_results: int = DEFAULT_MAX_RESULTS,
+        budget: Budget | None = None,
     ) -> SearchResult:
         """Search the text files under `path` (a folder or one file); binary files are skipped.
 
         Case-sensitive by default; `case_sensitive=None` is smart case (insensitive unless the query has
-        a capital letter).
+        a capital letter). A regex is checked (BadPattern for one that could run for hours) and searched
+        within `budget` (`query.Budget`: the event loop is handed back every 50 ms, the search stops
+        after 5 s); a search that runs out says so in `stopped`.
         """
         pattern = compile_query(query, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
         files = files_to_search(await self._machinery.heads(), path, include, exclude)
         texts = await self._machinery.texts_of(files)
         pairs = ((e.path, texts[e.sha256]) for e in files if e.sha256 in texts)
-        return search_texts(pairs, pattern, query=query, context=context, max_results=max_results)
+        return await search_texts(
+            pairs, pattern, query=query, context=context, max_results=max_results, budget=budget
+        )
 
     # --- writing -----------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import replace
 from typing import Any
 
@@ -11,7 +12,7 @@ from agentlite.sandbox import SandboxError, ScriptedSandbox, shell_result
 from agentlite.tools.code import ShellArgs
 from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.tools.result import ToolErrorType
-from agentlite.tools.shell_files import mentioned
+from agentlite.tools.shell_files import MAX_GLOBS, mentioned
 from agentlite.workspace.storage import FailureKind
 from tests.unit.tools.conftest import SMALL, TURN, call, context_with, snapshot
 
@@ -141,6 +142,17 @@ def test_mentioned_paths_folders_and_globs() -> None:
     assert mentioned("wc -l src/*.ts", files, dirs) == ["/src/a.ts", "/src/b.ts"]
     assert mentioned('sed -i "s/a/b/" ./top.md && ls /', files, dirs) == ["/top.md"]
     assert mentioned("echo hi", files, dirs) == []
+
+
+def test_a_long_command_is_matched_against_the_files_a_bounded_number_of_times(monkeypatch: Any) -> None:
+    calls = []
+    real = fnmatch.fnmatchcase
+    monkeypatch.setattr(fnmatch, "fnmatchcase", lambda name, pattern: calls.append(1) or real(name, pattern))
+    files = [f"/src/f{i}.ts" for i in range(100)]
+    command = " ".join(f"src/*{i}*.ts" for i in range(10_000)) + " " + "*/" * 1000 + "x"
+    found = mentioned(command, files, {"/src"})
+    assert "/src/f7.ts" in found and set(found) <= set(files)
+    assert len(calls) <= MAX_GLOBS * len(files)
 
 
 # --- shell_exec: what comes back -----------------------------------------------------------------

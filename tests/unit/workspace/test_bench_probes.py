@@ -19,6 +19,7 @@ SMALL = Sizes(
     git_files=6,
     import_blob_bytes=100_000,
     import_copies=5,
+    worst_seconds=0.2,
 )
 
 

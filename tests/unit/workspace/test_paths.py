@@ -91,6 +91,15 @@ def test_helpers() -> None:
         ("[ab].txt", "/b.txt", True),
         ("[!ab].txt", "/b.txt", False),
         ("*.md, *.txt", "/x.txt", True),
+        ("src/**.ts", "/src/a/b.ts", True),
+        ("src/**.ts", "/src/b.ts", True),
+        ("**/a/b", "/x/a/c/a/b", True),
+        ("**/a/b", "/x/a/c/a/d", False),
+        ("src/**", "/src/x", True),
+        ("src/**", "/src", False),
+        ("**", "/anything/at/all", True),
+        ("a/**/b/**/c", "/a/b/x/c", True),
+        ("a/**/b/**/c", "/a/c/b", False),
     ],
 )
 def test_globs(patterns: str, path: str, expected: bool) -> None:
