@@ -191,13 +191,14 @@ class CallHandler:
         synced_folders: list[str] | None = None,
     ) -> dict[str, Any]:
         """An opened folder against the workspace (`mirror`): the disk's and the last sync's sha256 by path
-        (and their folders) in, what to write where and what conflicts out (`folders`: the folders')."""
+        (and their folders) in, what to write where and what conflicts out (`folders`: the folders';
+        `max_file_size`: a disk file larger cannot come in, the page skips it with that reason)."""
         listing = await self.service.workspace.list("/", recursive=True, details=True)
         files = {e["path"]: e["sha256"] for e in listing if e["kind"] == "file"}
         folders = [e["path"] for e in listing if e["kind"] == "dir"]
         result = mirror.plan(files, disk, synced, only).to_dict()
         found = mirror.plan_folders(folders, disk_folders or [], synced_folders or [], only)
-        return result | {"folders": found.to_dict()}
+        return result | {"folders": found.to_dict(), "max_file_size": self.service.workspace.max_file_size}
 
     async def vfs_importCancel(self, id: str) -> None:
         self.staging.cancel(id)

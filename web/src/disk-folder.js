@@ -1,20 +1,48 @@
 // An opened folder on disk as the mirror reads it (a File System Access directory handle): its files and
 // folders by workspace path, without what the skip rules leave out (`.git/`, `node_modules/`, what its
-// `.gitignore` files exclude: web/src/folder-rules.js), which a walk does not even enter.
+// `.gitignore` files exclude: web/src/folder-rules.js), which a walk does not even enter. Paths are the
+// workspace's: names in NFC, whatever form the disk keeps them in (a macOS disk may hand out NFD), and a
+// name is looked up in the disk's own form; `renameCase` renames an entry a case-insensitive disk files
+// under both spellings.
 import { SkipRules } from "./folder-rules.js";
+import { diskKey, workspaceName } from "./names.js";
 
 const missing = (err) => err.name === "NotFoundError" || err.name === "TypeMismatchError";
+const lastName = (path) => path.split("/").at(-1);
+
+/** The entry `name` (workspace form) of kind `kind` in `directory`, in whatever form the disk keeps the
+ * name, or null; `create` makes it when there is none. */
+async function child(directory, name, kind, create = false) {
+  const get = (/** @type {string} */ as, /** @type {boolean} */ make) =>
+    kind === "file"
+      ? directory.getFileHandle(as, { create: make })
+      : directory.getDirectoryHandle(as, { create: make });
+  try {
+    return await get(name, false);
+  } catch (err) {
+    if (!missing(err)) throw err;
+  }
+  for await (const [other, entry] of directory.entries())
+    if (other !== name && entry.kind === kind && workspaceName(other) === name) return entry;
+  return create ? get(name, true) : null;
+}
 
 export class DiskFolder {
   constructor(handle) {
     this.handle = handle;
     this.rules = new SkipRules(); // as the last full walk found them
+    this.known = new Set();
+    this.spellings = new Map();
   }
 
   /** Everything below the folder: {files: path → File, folders: Set of paths, skipped: [{path, reason}]};
-   * the rules are read again on the way (each folder's .gitignore before its entries). */
-  async walk() {
+   * the rules are read again on the way (each folder's .gitignore before its entries). `known`: the
+   * paths of the last sync; an entry the disk keeps under another case than the one known (a case-only
+   * rename a disk without `move` for folders could not make) is given the known spelling. */
+  async walk(known = []) {
     this.rules = new SkipRules();
+    this.known = new Set(known);
+    this.spellings = new Map(known.map((path) => [diskKey(path), path]));
     const found = { files: new Map(), folders: new Set(), skipped: [] };
     await this.walkInto(this.handle, "", found);
     return found;
@@ -25,8 +53,9 @@ export class DiskFolder {
     for await (const pair of directory.entries()) entries.push(pair);
     const rules = entries.find(([name, entry]) => name === ".gitignore" && entry.kind === "file");
     if (rules) this.rules.add(prefix || "/", await (await rules[1].getFile()).text());
+    const names = new Set(entries.map(([name]) => workspaceName(name)));
     for (const [name, entry] of entries) {
-      const path = `${prefix}/${name}`;
+      const path = this.spelling(prefix, workspaceName(name), names);
       const isFolder = entry.kind === "directory";
       const reason = this.rules.reason(path, isFolder);
       if (reason) found.skipped.push({ path, reason });
@@ -35,6 +64,15 @@ export class DiskFolder {
         await this.walkInto(entry, path, found);
       } else found.files.set(path, await entry.getFile());
     }
+  }
+
+  /** The path of `name` in `prefix`: as the last sync knew it when it knew it under another case only
+   * and the folder holds no entry of that exact spelling. */
+  spelling(prefix, name, names) {
+    const path = `${prefix}/${name}`;
+    const other = this.known.has(path) ? null : this.spellings.get(diskKey(path));
+    const same = other && other.slice(0, other.lastIndexOf("/")) === prefix && !names.has(lastName(other));
+    return same ? other : path;
   }
 
   /** Whether the rules of the last walk leave `path` alone (as a file or as a folder). */
@@ -57,7 +95,10 @@ export class DiskFolder {
   async folderAt(path, create = false) {
     let folder = this.handle;
     try {
-      for (const name of path.split("/").filter(Boolean)) folder = await folder.getDirectoryHandle(name, { create });
+      for (const name of path.split("/").filter(Boolean)) {
+        folder = await child(folder, name, "directory", create);
+        if (!folder) return null;
+      }
       return folder;
     } catch (err) {
       if (missing(err)) return null;
@@ -69,7 +110,8 @@ export class DiskFolder {
   async handleAt(path, create = false) {
     const folder = await this.folderAt(path.slice(0, path.lastIndexOf("/")), create);
     try {
-      return folder && { folder, file: await folder.getFileHandle(path.split("/").at(-1), { create }) };
+      const file = folder && (await child(folder, lastName(path), "file", create));
+      return file && { folder, file };
     } catch (err) {
       if (missing(err)) return null;
       throw err;
@@ -84,13 +126,32 @@ export class DiskFolder {
   /** Remove the folder at `path` if it is empty; true when it is gone. */
   async removeEmptyFolder(path) {
     const parent = await this.folderAt(path.slice(0, path.lastIndexOf("/")));
+    const folder = parent && (await child(parent, lastName(path), "directory"));
     try {
-      await parent?.removeEntry(path.split("/").at(-1));
+      await parent?.removeEntry(folder ? folder.name : lastName(path));
       return true;
     } catch (err) {
       if (err.name === "NotFoundError") return true;
       if (err.name === "InvalidModificationError") return false; // not empty: the disk holds more there
       throw err;
     }
+  }
+
+  /** The file or folder at `path` (`kind`): {parent, entry}, or null. */
+  async entryAt(path, kind) {
+    const parent = await this.folderAt(path.slice(0, path.lastIndexOf("/")));
+    const entry = parent && (await child(parent, lastName(path), kind));
+    return entry && { parent, entry };
+  }
+
+  /** A case-only rename `from` → `to` (same folder, names that differ in case): on a disk that files both
+   * spellings under ONE entry, that entry is renamed (`true`), or `null` when the browser cannot rename
+   * it; `false` when the disk keeps two entries (or none), where writing and deleting are safe. */
+  async renameCase(from, to, kind = "file") {
+    const [old, now] = [await this.entryAt(from, kind), await this.entryAt(to, kind)];
+    if (!old || !now || !(await old.entry.isSameEntry(now.entry))) return false;
+    if (typeof old.entry.move !== "function") return null;
+    if (old.entry.name !== lastName(to)) await old.entry.move(lastName(to));
+    return true;
   }
 }

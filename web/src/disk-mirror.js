@@ -3,10 +3,14 @@
 // folder from its presence (`vfs.mirrorPlan`, py/agentlite/workspace/mirror.py). The workspace's changes
 // are written to disk, each checked against the disk first; the disk's come in as one recorded change by
 // "disk"; a file both sides changed is a conflict the user resolves. What the skip rules leave out
-// (`.git/`, `node_modules/`, `.gitignore`: web/src/disk-folder.js) is touched on neither side.
+// (`.git/` in every spelling, `node_modules/`, `.gitignore`: web/src/disk-folder.js) is touched on
+// neither side. A file one side cannot take (too big for the workspace, a name Windows refuses, a write
+// the disk refuses) is skipped with its reason and the rest of the sync goes on. A case-only rename is
+// a rename on disk, so a case-insensitive disk never loses the file.
 import { DiskFolder } from "./disk-folder.js";
-import { checkBudget, sendFolder } from "./folder-import.js";
+import { checkTotals, FILE_BYTES, sendFolder } from "./folder-import.js";
 import { saveFolder } from "./folder-store.js";
+import { diskKey, nameTrouble, windowsRefuses } from "./names.js";
 import { fromBase64 } from "./views/download.js";
 
 const PLAN_LISTS = ["to_disk", "delete_on_disk", "from_disk", "delete_in_workspace", "settled"];
@@ -17,12 +21,37 @@ async function sha256(bytes) {
 }
 
 const same = (file, record) => record && file.size === record.size && file.lastModified === record.modified;
-const deepestFirst = (paths) => [...paths].sort((a, b) => b.split("/").length - a.split("/").length);
+const depth = (path) => path.split("/").length;
+const deepestFirst = (paths) => [...paths].sort((a, b) => depth(b) - depth(a));
+const sizeText = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Paths grouped by the key a case-insensitive disk files them under. */
+function byDiskKey(paths) {
+  const groups = new Map();
+  for (const path of paths) groups.set(diskKey(path), [...(groups.get(diskKey(path)) ?? []), path]);
+  return groups;
+}
+
+/** Case-only renames in a plan: [from, to] where `gone` holds `from`, `made` holds `to`, and the two
+ * differ only in case (a case-insensitive disk files them under one entry); shallowest first. */
+function caseRenames(gone, made) {
+  const byKey = new Map(made.map((path) => [diskKey(path), path]));
+  const pairs = gone.flatMap((path) => {
+    const to = byKey.get(diskKey(path));
+    return to && to !== path ? [[path, to]] : [];
+  });
+  return pairs.sort(([a], [b]) => depth(a) - depth(b));
+}
 
 export class DiskMirror {
   /** `synced`: path → {sha, size, modified} at the last sync, `folders`: the folders then;
-   * `onConflicts(list)`: the open conflicts; `onSkipped(list)`: what the last full sync left alone. */
-  constructor(handle, synced, { call, folders = [], onConflicts = (_list) => {}, onSkipped = (_list) => {} }) {
+   * `onConflicts(list)`: the open conflicts; `onSkipped(list, problems)`: what the last full sync left
+   * alone, and the single files it could not bring across ([{path, why}]). */
+  constructor(
+    handle,
+    synced,
+    { call, folders = [], onConflicts = (_list) => {}, onSkipped = (_list, _problems) => {} },
+  ) {
     this.handle = handle;
     this.disk = new DiskFolder(handle);
     this.synced = { ...synced };
@@ -31,6 +60,8 @@ export class DiskMirror {
     this.onConflicts = onConflicts;
     this.onSkipped = onSkipped;
     this.conflicts = new Map();
+    this.problems = new Map(); // path → why that file was not brought across
+    this.skipped = [];
     this.running = Promise.resolve();
   }
 
@@ -49,25 +80,97 @@ export class DiskMirror {
   async syncOnce(paths) {
     // A changed .gitignore changes the rules: the whole folder is read again.
     const only = paths?.some((path) => path.endsWith("/.gitignore")) ? null : paths;
-    const disk = only ? await this.disk.stat(only.filter((p) => !this.disk.skips(p))) : await this.disk.walk();
-    if (!only) this.onSkipped(disk.skipped);
-    // Before reading: the sizes the disk states of what is read (new or changed files) against an import's limits.
-    checkBudget([...disk.files].filter(([path, file]) => !same(file, this.synced[path])));
+    const known = [...Object.keys(this.synced), ...this.syncedFolders];
+    const disk = only ? await this.disk.stat(only.filter((p) => !this.disk.skips(p))) : await this.disk.walk(known);
+    if (only) for (const path of only) this.problems.delete(path);
+    else this.startProblems(disk.skipped);
+    // Before reading: what is new or changed must fit one import; a single file over the per-file limit is
+    // never read (its stand-in hash matches nothing) and is skipped below with its reason.
+    checkTotals([...disk.files].filter(([path, file]) => file.size <= FILE_BYTES && !same(file, this.synced[path])));
     const shas = {};
     for (const [path, file] of disk.files) shas[path] = await this.shaOf(path, file);
     const plan = this.withoutSkipped(await this.call("mirrorPlan", this.question(disk, shas, only)));
     for (const path of plan.settled) this.record(path, disk.files.get(path), shas[path]);
+    await this.renamesOnDisk(plan, disk.files);
     await this.foldersToDisk(plan.folders, disk.folders);
-    for (const path of plan.to_disk) await this.writeChecked(path, disk.files.get(path));
-    for (const path of plan.delete_on_disk) await this.removeChecked(path, disk.files.get(path));
+    for (const path of plan.to_disk) await this.guarded(path, () => this.writeChecked(path, disk.files.get(path)));
+    const keep = byDiskKey([...plan.to_disk, ...plan.settled, ...disk.files.keys()]);
+    for (const path of plan.delete_on_disk)
+      await this.guarded(path, () => this.removeChecked(path, disk.files.get(path), keep));
     for (const path of deepestFirst(plan.folders.delete_on_disk)) {
       if (await this.disk.removeEmptyFolder(path)) this.syncedFolders.delete(path);
     }
     const deleted = [...plan.delete_in_workspace, ...plan.folders.delete_in_workspace];
-    await this.importFromDisk(plan.from_disk, deleted, disk.files, shas, plan.folders.from_disk);
+    const incoming = this.withoutTooBig(plan.from_disk, disk.files, plan.max_file_size);
+    await this.importFromDisk(incoming, deleted, disk.files, shas, plan.folders.from_disk);
     this.setConflicts(plan.conflicts, only);
+    this.onSkipped(this.skipped, this.problemList());
     await this.save();
     return plan;
+  }
+
+  /** A full sync starts the list of single files again from what its walk skipped for their names. */
+  startProblems(skipped) {
+    this.skipped = skipped;
+    this.problems.clear();
+    for (const { path, reason } of skipped)
+      if (reason === "name") this.problems.set(path, nameTrouble(path.split("/").find(nameTrouble) ?? ""));
+  }
+
+  problemList() {
+    return [...this.problems].map(([path, why]) => ({ path, why }));
+  }
+
+  /** Run one file's disk work; a refusal by the disk skips that file with its reason, not the sync. */
+  async guarded(path, work) {
+    const refused = path.split("/").map(windowsRefuses).find(Boolean);
+    if (refused) return void this.problems.set(path, `not written to disk: ${refused}`);
+    try {
+      await work();
+      this.problems.delete(path);
+    } catch (err) {
+      this.problems.set(path, `the disk refused it: ${err.name}: ${err.message}`);
+    }
+  }
+
+  /** The disk's files the workspace can take: one larger than its limit per file is skipped. */
+  withoutTooBig(paths, files, limit) {
+    return paths.filter((path) => {
+      const size = files.get(path)?.size ?? 0;
+      if (limit && size > limit)
+        this.problems.set(path, `not brought in: ${sizeText(size)}, over the ${sizeText(limit)} limit per file`);
+      return !(limit && size > limit);
+    });
+  }
+
+  /** Case-only renames of folders, then of files, made as renames of the disk's entry: on a disk that
+   * files both spellings under one entry, writing `readme.md` and deleting `README.md` would delete the
+   * one entry both name. Each pair done leaves the plan. */
+  async renamesOnDisk(plan, files) {
+    for (const [from, to] of caseRenames(plan.folders.delete_on_disk, [
+      ...plan.folders.to_disk,
+      ...plan.folders.settled,
+    ])) {
+      // Without `move` the disk keeps the old spelling; the walk gives it the new one (the sync state's).
+      if ((await this.disk.renameCase(from, to, "directory").catch(() => false)) === false) continue;
+      plan.folders.delete_on_disk = plan.folders.delete_on_disk.filter((path) => path !== from);
+      this.syncedFolders.delete(from);
+      this.syncedFolders.add(to);
+    }
+    // `to` is settled when the disk answered for it under the other spelling (a case-insensitive disk).
+    for (const [from, to] of caseRenames(plan.delete_on_disk, [...plan.to_disk, ...plan.settled])) {
+      const [seen, now] = [files.get(from), await this.disk.fileAt(from)];
+      if (!seen || !now || now.size !== seen.size || now.lastModified !== seen.lastModified) continue;
+      await this.guarded(to, async () => {
+        const renamed = await this.disk.renameCase(from, to);
+        if (renamed === false) return; // two entries on this disk: written and deleted as usual
+        if (renamed === null) await this.removeFile(from); // the workspace holds it: written again below
+        this.record(from, null);
+        await this.writeFile(to);
+        plan.to_disk = plan.to_disk.filter((path) => path !== to);
+        plan.delete_on_disk = plan.delete_on_disk.filter((path) => path !== from);
+      });
+    }
   }
 
   question(disk, shas, only) {
@@ -106,7 +209,9 @@ export class DiskMirror {
   /** The sha256 of a disk file: the synced one while its size and time are unchanged, else read. */
   async shaOf(path, file) {
     const record = this.synced[path];
-    return same(file, record) ? record.sha : sha256(await file.arrayBuffer());
+    if (same(file, record)) return record.sha;
+    if (file.size > FILE_BYTES) return `unread:${file.size}:${file.lastModified}`; // too big to read: skipped
+    return sha256(await file.arrayBuffer());
   }
 
   record(path, file, sha) {
@@ -132,15 +237,22 @@ export class DiskMirror {
     this.record(path, await file.getFile(), await sha256(bytes));
   }
 
-  async removeChecked(path, seen) {
+  /** Delete the disk's file unless it changed since it was read, or another path of `keep` (path →
+   * the paths sharing its case-folded key) names the same entry: then it is another file's only copy. */
+  async removeChecked(path, seen, keep = new Map()) {
     const now = await this.disk.fileAt(path);
     if (!now || !seen || now.size !== seen.size || now.lastModified !== seen.lastModified) return;
+    const found = await this.disk.handleAt(path);
+    for (const other of keep.get(diskKey(path)) ?? []) {
+      const twin = other !== path && (await this.disk.handleAt(other));
+      if (found && twin && (await twin.file.isSameEntry(found.file))) return void this.record(path, null);
+    }
     await this.removeFile(path);
   }
 
   async removeFile(path) {
     const found = await this.disk.handleAt(path);
-    if (found) await found.folder.removeEntry(path.split("/").at(-1));
+    if (found) await found.folder.removeEntry(found.file.name);
     this.record(path, null);
   }
 

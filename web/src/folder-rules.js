@@ -1,9 +1,17 @@
-// Which files of a local folder are brought in: everything but `.git/`, `node_modules/` and what the
-// folder's own `.gitignore` files exclude (each applies below its folder, as git reads them). What is
-// left out is kept, with its reason, so the user can be told and can bring it in after all.
-import ignore from "ignore";
+// Which files of a local folder are brought in: everything but git's own folder (`.git/` in any
+// spelling a Windows or macOS disk reads as it: web/src/names.js), `node_modules/`, names that can pose
+// as others (an invisible or bidi control character) and what the folder's own `.gitignore` files
+// exclude (each applies below its folder, as git reads them: web/src/gitignore.js). What is left out is
+// kept, with its reason, so the user can be told and can bring it in after all.
+import { lastMatch, parseGitignore } from "./gitignore.js";
+import { hasGitDir, nameTrouble } from "./names.js";
 
-export const REASONS = { git: ".git/", modules: "node_modules/", ignored: ".gitignore" };
+export const REASONS = {
+  git: ".git/",
+  modules: "node_modules/",
+  ignored: ".gitignore",
+  name: "names the workspace cannot take",
+};
 
 /** `items`: [{path, file}] with workspace paths ("/src/a.js"), `folders`: paths of folders (a drop's,
  * so empty ones come too). Returns {kept, skipped, folders}: each skipped item also has its `reason` (a
@@ -26,28 +34,48 @@ function foldersOf(path) {
   return ["/", ...parts.map((_, i) => `/${parts.slice(0, i + 1).join("/")}`)];
 }
 
-/** The skip rules of one folder: `.git/`, `node_modules/`, and the `.gitignore` files added so far, each
- * applying below its own folder. A walk adds a folder's `.gitignore` before it looks at its entries. */
+/** The skip rules of one folder: git's folder, `node_modules/`, hidden characters, and the `.gitignore`
+ * files added so far, each applying below its own folder. A walk adds a folder's `.gitignore` before it
+ * looks at its entries. `counter.steps` counts the matcher's comparisons (bounded: pattern × path). */
 export class SkipRules {
   constructor() {
-    this.matchers = new Map(); // folder → an `ignore` matcher of that folder's .gitignore
+    this.rules = new Map(); // folder → the parsed patterns of its .gitignore
+    this.folders = new Map(); // folder → whether the .gitignore files leave it out, as decided so far
+    this.counter = { steps: 0 };
   }
 
   /** `folder`'s .gitignore text ("/" for the top folder). */
   add(folder, text) {
-    this.matchers.set(folder, ignore().add(text));
+    this.rules.set(folder, parseGitignore(text));
+    for (const known of this.folders.keys())
+      if (folder === "/" || known.startsWith(`${folder}/`)) this.folders.delete(known);
   }
 
   /** Why `path` is left out (a key of REASONS), or null; a folder's path is matched as a folder ("build/"). */
   reason(path, isFolder = false) {
     const fixed = fixedReason(path);
     if (fixed) return fixed;
-    for (const folder of foldersOf(path)) {
-      const matcher = this.matchers.get(folder);
-      const relative = path.slice(folder === "/" ? 1 : folder.length + 1) + (isFolder ? "/" : "");
-      if (matcher?.ignores(relative)) return "ignored";
+    const outside = foldersOf(path)
+      .slice(1)
+      .some((folder) => this.folderIgnored(folder));
+    return outside || this.ignored(path, isFolder) ? "ignored" : null;
+  }
+
+  folderIgnored(folder) {
+    if (!this.folders.has(folder)) this.folders.set(folder, this.ignored(folder, true));
+    return this.folders.get(folder);
+  }
+
+  /** Git's order: the deepest .gitignore with a pattern matching `path` decides, its last such pattern. */
+  ignored(path, isFolder) {
+    for (const folder of foldersOf(path).reverse()) {
+      const rules = this.rules.get(folder);
+      if (!rules) continue;
+      const relative = path.slice(folder === "/" ? 1 : folder.length + 1);
+      const found = lastMatch(rules, relative, isFolder, this.counter);
+      if (found) return !found.negated;
     }
-    return null;
+    return false;
   }
 }
 
@@ -62,9 +90,10 @@ async function gitignoreRules(items) {
 }
 
 function fixedReason(path) {
-  const parts = path.split("/");
-  if (parts.includes(".git")) return "git";
-  if (parts.includes("node_modules")) return "modules";
+  if (hasGitDir(path)) return "git";
+  const names = path.split("/");
+  if (names.includes("node_modules")) return "modules";
+  if (names.some((name) => name && nameTrouble(name))) return "name";
   return null;
 }
 
@@ -75,18 +104,21 @@ export function skippedText(skipped) {
   const parts = [];
   for (const reason of Object.keys(REASONS).filter((key) => counts.has(key))) {
     const count = counts.get(reason);
-    const where = reason === "ignored" ? "left out by .gitignore" : `in ${REASONS[reason]}`;
-    parts.push(`${count.toLocaleString("en")} ${where}`);
+    const where = { ignored: "left out by .gitignore", name: "with a name the workspace cannot take" }[reason];
+    parts.push(`${count.toLocaleString("en")} ${where ?? `in ${REASONS[reason]}`}`);
   }
   return parts.join(", ");
 }
 
-/** "not synced: .git/, node_modules/, 3 left out by .gitignore": what an opened folder's sync leaves
- * alone on both sides (`skipped`: [{path, reason}], files and folders the walk did not enter). */
-export function unsyncedText(skipped) {
+/** "not synced: .git/, node_modules/, 3 left out by .gitignore, 2 files skipped": what an opened
+ * folder's sync leaves alone on both sides (`skipped`: [{path, reason}], files and folders the walk did
+ * not enter) and how many single files it could not bring across (`problems`, each listed with its
+ * reason beside this). */
+export function unsyncedText(skipped, problems = 0) {
   const reasons = new Set(skipped.map(({ reason }) => reason));
   const ignored = skipped.filter(({ reason }) => reason === "ignored").length;
   const parts = ["git", "modules"].filter((reason) => reasons.has(reason)).map((reason) => REASONS[reason]);
   if (ignored) parts.push(`${ignored.toLocaleString("en")} left out by .gitignore`);
+  if (problems) parts.push(`${problems.toLocaleString("en")} ${problems === 1 ? "file" : "files"} skipped`);
   return parts.length ? `not synced: ${parts.join(", ")}` : "";
 }

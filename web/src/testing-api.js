@@ -11,6 +11,7 @@ export function installTestingApi(client, folder) {
     history: (path) => client.call("vfs.history", { path }),
     // The history actions the UI offers, beyond docs/contract.md, testing API: each is itself a recorded change.
     undo: (path) => client.call("vfs.undo", { path }),
+    rename: (path, newName) => client.call("vfs.rename", { path, new_name: newName }),
     undoTurn: (turn) => client.call("vfs.undoTurn", { turn }),
     restoreBefore: (turn) => client.call("vfs.restoreBefore", { turn }),
     importZip: (base64) => client.call("vfs.importZip", { data: base64 }), // one recorded change

@@ -89,6 +89,7 @@ def _delete(plan: Plan, changes: ChangeSet, path: str) -> str | None:
 def _write(
     committer: Committer, plan: Plan, changes: ChangeSet, path: str, *, content: str | bytes
 ) -> str | None:
+    paths.writable(path)
     entry = _current(plan, path)
     if entry is not None and entry.kind == "dir":
         return f"{path} is a folder in the workspace; it was not replaced by a file"
@@ -103,6 +104,7 @@ def _write(
 
 
 def _folder(plan: Plan, path: str) -> str | None:
+    paths.writable(path)
     entry = _current(plan, path)
     if entry is None:
         plan.set(plan.new_entry(path, "dir"), Target(path, "dir"))

@@ -23,6 +23,7 @@ from dulwich.objects import ObjectID
 from agentlite.workspace import git_objects, paths
 from agentlite.workspace.archive import add_member
 from agentlite.workspace.committer import Committer
+from agentlite.workspace.names import has_git_dir
 from agentlite.workspace.records import Commit, Turn, Version
 from agentlite.workspace.timeline import commits
 from agentlite.workspace.tree import Tree
@@ -38,8 +39,8 @@ WHO = {DEFAULT_AUTHOR: "Changes by the user", "agent": "Changes by the agent", D
 
 
 def in_git(path: str) -> bool:
-    """False for a path git refuses in a tree (a `.git` part, any case)."""
-    return all(part.lower() != ".git" for part in path.split("/"))
+    """False for a path git refuses in a tree (a name Windows or macOS read as `.git`: names.py)."""
+    return not has_git_dir(path)
 
 
 class _Replay:

@@ -17,8 +17,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlite.workspace.names import has_git_dir
+
 Shas = Mapping[str, str]  # path -> sha256 of the file's content (a path absent: no such file)
-UNMIRRORED = frozenset({".git", "node_modules"})  # folders never read from or written to disk
+
+
+def unmirrored(path: str) -> bool:
+    """True for a path in `node_modules/` or in git's own folder, any spelling (names.py)."""
+    return "node_modules" in path.split("/") or has_git_dir(path)
 
 
 @dataclass
@@ -44,7 +50,7 @@ class MirrorPlan:
 def plan(workspace: Shas, disk: Shas, synced: Shas, only: Iterable[str] | None = None) -> MirrorPlan:
     """What to do for each path (every path any side knows, or just `only`)."""
     result = MirrorPlan()
-    every = {p for p in set(workspace) | set(disk) | set(synced) if UNMIRRORED.isdisjoint(p.split("/"))}
+    every = {p for p in set(workspace) | set(disk) | set(synced) if not unmirrored(p)}
     for path in sorted(every if only is None else set(only) & every):
         _decide(path, workspace.get(path), disk.get(path), synced.get(path), result)
     return result

@@ -39,7 +39,7 @@ async def put(
     create_only: bool,
 ) -> Change:
     """Create or replace a file (parent folders are created); AlreadyExists with `create_only`."""
-    target = paths.normalize(path, allow_root=False)
+    target = paths.writable(path, allow_root=False)
     data = to_bytes(content)
     committer.check_size(target, len(data))
 
@@ -76,7 +76,7 @@ async def edit(
     committer: Committer, path: str, items: list[EditBlock], turn: str | None, author: str | None
 ) -> EditResult:
     """Apply edit blocks to a text file (see `edits` for the matching rules)."""
-    target = paths.normalize(path, allow_root=False)
+    target = paths.writable(path, allow_root=False)
     outcome: dict[str, Any] = {}
 
     async def build(plan: Plan) -> None:
@@ -136,6 +136,7 @@ async def move(
         final = paths.join(dst, paths.name_of(src)) if inside and dst != src else dst
         if final == src:
             return
+        paths.writable(final)
         if entry.kind == "dir" and paths.is_within(final, src):
             raise InvalidPath(f"cannot move the folder {src} into itself ({final})", path=final)
         if plan.tree.at(final) is not None:
@@ -149,7 +150,7 @@ async def move(
 
 async def create_folder(committer: Committer, path: str, turn: str | None, author: str | None) -> Change:
     """Create a folder and its parents; nothing happens when it exists already."""
-    target = paths.normalize(path, allow_root=False)
+    target = paths.writable(path, allow_root=False)
 
     async def build(plan: Plan) -> None:
         entry = plan.tree.at(target)

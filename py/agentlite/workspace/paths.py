@@ -3,6 +3,8 @@
 A path without a leading `/` is relative to the root (`src/a.ts` is `/src/a.ts`). `.` parts are dropped,
 `..` steps up but never above the root. A trailing `/` is allowed (`src/`), an empty name inside a path
 (`a//b`) is not. Names are NFC-normalised UTF-8 of at most 255 bytes; a whole path is at most 1,024 bytes.
+A path written to (`writable`) also names no spelling of git's `.git` folder and holds no invisible or
+bidi control character (`names`): existing files with such names can still be read, moved and deleted.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from agentlite.workspace.names import name_problem
 from agentlite.workspace.workspace_errors import InvalidArgument, InvalidPath
 
 ROOT = "/"
@@ -53,6 +56,24 @@ def normalize(path: str, *, allow_root: bool = True) -> str:
     if result == ROOT and not allow_root:
         raise InvalidPath("a file needs a name: '/' is the workspace root folder", path=path)
     return result
+
+
+def writable(path: str, *, allow_root: bool = True) -> str:
+    """`normalize`, for a path about to be written or created: InvalidPath when a name of it is one the
+    workspace takes no new file under (a spelling of `.git`, a name that can pose as another)."""
+    result = normalize(path, allow_root=allow_root)
+    for name in result.split("/")[1:] if result != ROOT else []:
+        check_new_name(name, result)
+    return result
+
+
+def check_new_name(name: str, path: str | None = None) -> None:
+    """`check_name` and `names.name_problem` for a name about to be made."""
+    check_name(name, path)
+    problem = name_problem(name)
+    if problem:
+        where = f" (in {_short(path)})" if path is not None and path != name else ""
+        raise InvalidPath(f"{problem}{where}; choose another name", path=path)
 
 
 def check_name(name: str, path: str | None = None) -> None:

@@ -210,7 +210,7 @@ class Workspace:
         self, path: str, new_name: str, *, turn: str | None = None, author: str | None = None
     ) -> Change:
         source = paths.normalize(path, allow_root=False)
-        paths.check_name(new_name)
+        paths.check_new_name(new_name)
         destination = paths.join(paths.parent(source), new_name)
         return await operations.move(self._machinery, source, destination, False, turn, author)
 

@@ -145,3 +145,21 @@ def test_excerpt_merges_neighbouring_candidates() -> None:
     assert excerpt(lines, [2, 3]).split("\n") == ["     1\ta", ">    2\tb", ">    3\tc", "     4\td"]
     assert excerpt(lines, [1, 7]).split("\n") == [">    1\ta", "     2\tb", "--", "     6\tf", ">    7\tg"]
     assert similar_lines(lines, "") == []
+
+
+async def test_writes_to_gits_folder_or_a_posing_name_are_refused_with_a_clear_error() -> None:
+    context = await context_with({"README.md": "hi\n"})
+    for path in [
+        "/.GIT/hooks/pre-commit",
+        "/.git./hooks/x",
+        "GIT~1/config",
+        "AGENTS\u200b.md",
+        "a\u202etxt.exe",
+    ]:
+        result = await call(context, "create_file", path=path, content="#!/bin/sh\n")
+        assert not result.ok and result.error_type == ToolErrorType.INVALID_ARGUMENT, (path, result)
+        assert "git's own folder" in result.message or "invisible or bidi control" in result.message
+        assert await context.workspace.read_text(path) is None
+    moved = await call(context, "move_file", source="README.md", destination="/.Git/README.md")
+    assert not moved.ok and "git's own folder" in moved.message
+    assert await context.workspace.read_text("/README.md") == "hi\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlite.workspace import InvalidArgument, Workspace
+from agentlite.workspace import InvalidArgument, InvalidPath, Workspace
 from tests.unit.workspace.helpers import aio, open_workspace
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -101,7 +101,12 @@ async def test_an_empty_workspace_and_git_paths(tmp_path: Path) -> None:
     assert count == 0
     git(unzip(data, tmp_path / "empty"), "status")
     ws = await open_workspace()
-    await ws.write("/.git/config", "not ours", turn="t1")
+    with pytest.raises(InvalidPath, match="git's own folder"):
+        await ws.write("/.git/config", "not ours", turn="t1")
+    # An import may hold them (the workspace keeps what it was given): every spelling of `.git` a
+    # Windows or macOS checkout would open as git's own folder stays out of the export.
+    spellings = ["/.git/config", "/.GIT/hooks/pre-commit", "/.git./x", "/GIT~1/y", "/b/.g\u200cit/HEAD"]
+    await ws.import_files(dict.fromkeys(spellings, b"not ours"))
     await ws.write("/a.txt", "a", turn="t2")
     where = unzip((await ws.export_git())[0], tmp_path / "dotgit")
     git(where, "fsck", "--strict")

@@ -82,3 +82,18 @@ def test_applying_a_plan_never_loses_a_change(
         assert ws.get(path) == dk.get(path)
         changed = [side.get(path) for side in (workspace, disk) if side.get(path) != synced.get(path)]
         assert all(ws.get(path) == c for c in changed)
+
+
+def test_no_spelling_of_git_is_mirrored() -> None:
+    """A case-insensitive disk files `/.GIT/hooks/pre-commit` in its real `.git/hooks/`: git runs hooks."""
+    spellings = [
+        "/.GIT/hooks/pre-commit",
+        "/.git./config",
+        "/GIT~1/hooks/x",
+        "/a/.g\u200cit/HEAD",
+        "/.git /x",
+    ]
+    workspace = dict.fromkeys([*spellings, "/ok.txt"], "w")
+    result = plan(workspace, {}, {})
+    assert result.to_disk == ["/ok.txt"]
+    assert plan_folders(["/.GIT", "/.GIT/hooks", "/src"], [], []).to_disk == ["/src"]

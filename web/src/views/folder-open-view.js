@@ -16,6 +16,7 @@ export function createFolderOpenView(root, { call, say }) {
   const skippedNote = bar.querySelector("[data-testid=folder-skipped]");
   const reconnect = bar.querySelector("[data-action=folder-reconnect]");
   const list = root.querySelector("[data-testid=folder-conflicts]");
+  const problemList = root.querySelector("[data-testid=folder-problems]");
   let mirror = null;
   let watching = false;
   let observer = null;
@@ -49,10 +50,20 @@ export function createFolderOpenView(root, { call, say }) {
     return li;
   }
 
-  /** What the sync leaves alone on both sides, said beside the folder's name. */
-  function showSkipped(skipped) {
-    skippedNote.textContent = unsyncedText(skipped);
-    skippedNote.dataset.count = String(skipped.length);
+  /** What the sync leaves alone on both sides, said beside the folder's name, and below it each single
+   * file it could not bring across, with the reason. */
+  function showSkipped(skipped, problems = []) {
+    skippedNote.textContent = unsyncedText(skipped, problems.length);
+    skippedNote.dataset.count = String(skipped.length + problems.length);
+    problemList.replaceChildren(
+      ...problems.map(({ path, why }) => {
+        const li = document.createElement("li");
+        Object.assign(li.dataset, { testid: "folder-problem", path });
+        li.textContent = `${path}: ${why}`;
+        return li;
+      }),
+    );
+    problemList.hidden = problems.length === 0;
   }
 
   const failed = (err) => say(`Syncing the folder failed: ${err.message}`, true);
