@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentlite.tools.registry import ToolRegistry
 from agentlite.workspace import Workspace
 
 NAME = "AGENTS.md"
@@ -71,16 +72,25 @@ CHANGED = (
 )
 
 
-async def instructions_changed(workspace: Workspace | None, sent: str) -> str | None:
-    """The chat's notice when the instructions in the workspace now differ from those `sent` with this
-    round's request (a call of the round created, changed, moved or deleted an AGENTS.md), else None."""
-    if workspace is None:
+async def instructions_changed(
+    workspace: Workspace | None, sent: str, calls: list[Any], registry: ToolRegistry
+) -> str | None:
+    """The chat's notice when a call of this round that changes files left the instructions in the
+    workspace different from those `sent` with the round's request (it created, changed, moved or
+    deleted an AGENTS.md), else None. Rounds of reads only are not looked at again."""
+    changed = any(c.status == "completed" and _changes_files(registry, c.name) for c in calls)
+    if workspace is None or not changed:
         return None
     now = await read_instructions(workspace)
     if now == sent:
         return None
     files = instruction_paths(await workspace.list("/", recursive=True))
     return CHANGED.format(files=", ".join(files) if files else f"no {NAME} is left")
+
+
+def _changes_files(registry: ToolRegistry, name: str) -> bool:
+    tool = registry.get(name)
+    return tool is not None and tool.kind != "read"
 
 
 def instructions_message(text: str) -> list[dict[str, Any]]:

@@ -290,22 +290,15 @@ class Turn:
             self.sm.transition(S.RUNNING_TOOLS)
         calls = await dispatcher.drain()
         self.records.record_reply(reply, "interrupted" if reply.failure else "done", calls)
-        await self._instructions_check(calls)
+        notice = await instructions_changed(
+            self.shared.workspace, self.request.instructions, calls, self.shared.registry
+        )
+        if notice:
+            self.emit(Notice(level="warning", message=notice))
         if reply.failure is not None:  # something arrived before the drop: keep it, continue after it
             self.records.close_bubble("interrupted")
             self.records.note(prompt.CONTINUE_AFTER_DROP)
         return reply
-
-    async def _instructions_check(self, calls: list[Call]) -> None:
-        """Tell the chat when a change of this round rewrote the project instructions (AGENTS.md)."""
-        if any(c.status == "completed" and self._changes(c.name) for c in calls):
-            notice = await instructions_changed(self.shared.workspace, self.request.instructions)
-            if notice:
-                self.emit(Notice(level="warning", message=notice))
-
-    def _changes(self, name: str) -> bool:
-        tool = self.shared.registry.get(name)
-        return tool is not None and tool.kind != "read"
 
     def _call(self, event: ToolCallReady) -> Call:
         if self.request.forced and event.name == self.request.forced:
