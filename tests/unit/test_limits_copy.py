@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict
 from pathlib import Path
 
-from agentlite.engine.approvals import Ask
+from agentlite.engine.approvals import WHOLE_KINDS
 from agentlite.limits import SANDBOX_BOOT_MS, SANDBOX_START_ALLOWANCE_MS, SETTING_BOUNDS
 from agentlite.sandbox import DEFAULT_GRACE_MS
 from agentlite.settings import DIALECT_CHOICES, MAX_WINDOW, Settings
@@ -23,7 +23,7 @@ def test_the_page_offers_the_dialects_the_agent_decodes() -> None:
 
 
 def test_the_page_offers_the_approval_kinds_the_agent_asks_for() -> None:
-    assert SHARED["approval_kinds"] == [kind.value for kind in Ask]
+    assert SHARED["approval_kinds"] == [kind.value for kind in WHOLE_KINDS]
 
 
 def test_the_page_clamps_numbers_to_the_agents_bounds() -> None:
