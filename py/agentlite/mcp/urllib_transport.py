@@ -15,7 +15,7 @@ import socket
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
-from http.client import HTTPResponse
+from http.client import HTTPException, HTTPResponse
 from typing import Any
 
 from agentlite.connection import origin
@@ -56,7 +56,7 @@ class UrllibResponse:
             if self._cancelled:
                 return b""
             raise ModelError(ErrorType.TIMEOUT, "the server went silent mid-answer") from exc
-        except (OSError, ValueError, AttributeError) as exc:  # reset, closed, or cancelled under the read
+        except (OSError, ValueError, AttributeError, HTTPException) as exc:  # reset, cut, or cancelled
             if self._cancelled:
                 return b""
             raise ModelError(ErrorType.NETWORK, f"the connection dropped mid-answer ({exc})") from exc
