@@ -47,8 +47,10 @@ class Answer:
 
 @dataclass
 class _Stream:
-    """The state of one SSE answer across its reconnections."""
+    """The state of one answer across its reconnections; `headers` go with replies to the server's
+    requests (the session's)."""
 
+    headers: dict[str, str] = field(default_factory=dict)
     decoder: SseDecoder = field(default_factory=SseDecoder)
     received: int = 0
 
@@ -86,7 +88,7 @@ class Wire:
             return Answer(None, response.headers)
         if response.status >= 400:
             raise await self._error(response)
-        stream = _Stream()
+        stream = _Stream(headers)
         found = await self._read(response, want, stream)
         attempts = 0
         while found is None and resumable and stream.decoder.last_event_id is not None and attempts < RESUMES:
@@ -107,7 +109,7 @@ class Wire:
             raise McpFailure(
                 FailureKind.HTTP, "the server offers no stream of its own", status=response.status
             )
-        reader = asyncio.ensure_future(self._read(response, None, _Stream()))
+        reader = asyncio.ensure_future(self._read(response, None, _Stream(headers)))
         stopper = asyncio.ensure_future(stop.wait())
         await asyncio.wait([reader, stopper], return_when=asyncio.FIRST_COMPLETED)
         stopper.cancel()
@@ -153,7 +155,7 @@ class Wire:
                     body.append(text.decode(chunk))
                     continue
                 for event in stream.decoder.feed(text.decode(chunk)):
-                    found = await self._event(event.data, want)
+                    found = await self._event(event.data, want, stream)
                     if found is not None:
                         return found
         except ModelError as error:
@@ -164,20 +166,20 @@ class Wire:
             await response.cancel()
         if is_sse:
             return None
-        return await self._json(body, want)
+        return await self._json(body, want, stream)
 
-    async def _json(self, body: list[str], want: Any) -> dict[str, Any] | None:
+    async def _json(self, body: list[str], want: Any, stream: _Stream) -> dict[str, Any] | None:
         found = None
         for item in message.decode("".join(body)):
             if message.shape(item) is Shape.RESPONSE and item.get("id") == want:
                 found = item
             else:
-                await self._handle(item)
+                await self._handle(item, stream)
         if found is None and want is not None:
             raise McpFailure(FailureKind.PROTOCOL, "the server's answer holds no response to the request")
         return found
 
-    async def _event(self, data: str | None, want: Any) -> dict[str, Any] | None:
+    async def _event(self, data: str | None, want: Any, stream: _Stream) -> dict[str, Any] | None:
         if not data or not data.strip():
             return None  # a priming event (an id to resume from, no message)
         for item in message.decode(data):
@@ -185,13 +187,13 @@ class Wire:
                 if want is not None and item.get("id") == want:
                     return item
                 continue  # a response to nothing of ours
-            await self._handle(item)
+            await self._handle(item, stream)
         return None
 
-    async def _handle(self, item: dict[str, Any]) -> None:
+    async def _handle(self, item: dict[str, Any], stream: _Stream) -> None:
         answer = await self.incoming(item)
         if answer is not None:
-            await self.post(answer, {}, resumable=False)
+            await self.post(answer, stream.headers, resumable=False)
 
     async def _error(self, response: HttpResponse) -> McpFailure:
         chunks = []

@@ -239,6 +239,7 @@ def test_the_servers_ping_is_answered_and_other_requests_are_refused() -> None:
             return found
         assert request.body is not None
         if "method" not in request.body:
+            assert request.headers["Mcp-Session-Id"] == "s-1"  # the reply belongs to the session
             posted.append(request.body)
             return ScriptedResponse(202)
         ping = {"jsonrpc": "2.0", "id": "p", "method": "ping"}
