@@ -278,11 +278,21 @@ class McpClient:
         return await self.request("tools/call", {"name": name, "arguments": arguments})
 
     async def listen(self, stop: asyncio.Event) -> None:
-        """Hold the server's own stream open (session revision) until `stop`: it carries notifications
-        such as a changed tool list. The stateless revision has none (McpFailure)."""
-        if self.modern:
-            raise McpFailure(FailureKind.HTTP, "the stateless revision has no server stream")
-        await self.wire.listen(self._session(), stop)
+        """Hold a stream of the server's notifications open until `stop` (a changed tool list sets
+        `tools_changed`): the session's GET stream, or a stateless `subscriptions/listen` request that
+        opts in to tool list changes only."""
+        if not self.modern:
+            await self.wire.listen(self._session(), stop)
+            return
+        assert self.revision is not None
+        params = {"notifications": {"toolsListChanged": True}}
+        listening = asyncio.ensure_future(self._post_modern("subscriptions/listen", params, self.revision))
+        stopped = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([listening, stopped], return_when=asyncio.FIRST_COMPLETED)
+        for task in (listening, stopped):
+            task.cancel()
+        if listening.done() and not listening.cancelled() and listening.exception() is not None:
+            raise listening.exception()  # type: ignore[misc]
 
     async def close(self) -> None:
         """End the session (DELETE), when there is one; the server may not care."""

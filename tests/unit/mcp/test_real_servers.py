@@ -129,9 +129,14 @@ def test_an_answer_past_the_byte_limit_fails_as_too_large(server: RunningServer)
     assert failure.kind is FailureKind.TOO_LARGE and failure.tool_error is ToolErrorType.TOO_LARGE
 
 
-def test_a_changed_tool_list_is_heard_on_the_session_stream(stateful_server: RunningServer) -> None:
+@pytest.mark.parametrize("kind", ["stateful", "stateless"])
+def test_a_changed_tool_list_is_heard(mcp_server: Callable[[str], RunningServer], kind: str) -> None:
+    """On the session's GET stream, or the stateless revision's `subscriptions/listen` (a server of its
+    own: `grow` changes the server for everyone)."""
+    running = mcp_server(kind)
+
     async def grow() -> tuple[bool, set[str]]:
-        mcp = client(stateful_server)
+        mcp = client(running)
         await mcp.connect()
         await mcp.list_tools()
         stop = asyncio.Event()
