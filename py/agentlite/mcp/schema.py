@@ -19,6 +19,44 @@ from typing import Any
 
 MAX_DEPTH = 64  # nested schemas and references followed; deeper is left to the server
 MAX_ERRORS = 8
+_DECIDED = frozenset(
+    [
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "prefixItems",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "uniqueItems",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "$ref",
+        "$defs",
+        "definitions",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$schema",
+        "$id",
+        "$comment",
+    ]
+)
 
 _TYPES = {
     "object": lambda v: isinstance(v, dict),
@@ -157,10 +195,32 @@ class _Walk:
         if any_of and not any(self.quiet(part, instance, depth + 1) for part in any_of):
             self.fail(where, "matches none of the allowed shapes (anyOf)")
         one_of = _schemas(schema.get("oneOf"))
-        if one_of and sum(self.quiet(part, instance, depth + 1) for part in one_of) != 1:
+        matched = [part for part in one_of if self.quiet(part, instance, depth + 1)]
+        # A pass may be wrong when the part holds keywords left to the server: only exact ones count twice.
+        if one_of and (not matched or sum(self.exact(part, depth + 1) for part in matched) > 1):
             self.fail(where, "must match exactly one of the allowed shapes (oneOf)")
-        if "not" in schema and self.quiet(schema["not"], instance, depth + 1):
+        refused = schema.get("not")
+        if "not" in schema and self.quiet(refused, instance, depth + 1) and self.exact(refused, depth + 1):
             self.fail(where, "matches a shape that is not allowed (not)")
+
+    def exact(self, schema: Any, depth: int) -> bool:
+        """Whether the checker decides this schema fully: every keyword in it (and in what it refers to)
+        is one it checks or an annotation. Only then may a pass be trusted under `not` or `oneOf`."""
+        if isinstance(schema, bool):
+            return True
+        if depth > MAX_DEPTH or not isinstance(schema, dict) or not set(schema) <= _DECIDED:
+            return False
+        ref = schema.get("$ref")
+        if ref is not None and not (isinstance(ref, str) and self.exact(self.resolve(ref), depth + 1)):
+            return False
+        parts: list[Any] = [*_schemas(schema.get("allOf")), *_schemas(schema.get("anyOf"))]
+        parts += [*_schemas(schema.get("oneOf")), *_schemas(schema.get("prefixItems"))]
+        properties = schema.get("properties")
+        parts += list(properties.values()) if isinstance(properties, dict) else []
+        for key in ("not", "items", "additionalProperties"):
+            if key in schema and not isinstance(schema[key], list):
+                parts.append(schema[key])
+        return all(self.exact(part, depth + 1) for part in parts)
 
     def check_object(self, schema: dict[str, Any], instance: dict[str, Any], where: str, depth: int) -> None:
         required = schema.get("required")
@@ -213,10 +273,13 @@ def _schemas(value: Any) -> list[Any]:
 
 
 def _multiple(value: float, step: float) -> bool:
-    if isinstance(value, int) and isinstance(step, int):
+    """As the reference implementation decides it (floating point and all), so the two agree."""
+    if not isinstance(step, float):
         return value % step == 0
     quotient = value / step
-    return math.isinf(quotient) or abs(quotient - round(quotient)) < 1e-9
+    if math.isinf(quotient):
+        return True  # too large to tell: left to the server
+    return int(quotient) == quotient
 
 
 def _short(value: Any) -> str:
