@@ -9,7 +9,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from buildsys import assemble, llama_server, page_check
+from buildsys import assemble, llama_server, mcp_conformance, page_check
 from buildsys.common import ROOT, BuildError, python, run, say
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -88,9 +88,18 @@ def install_model_server() -> str | None:
     return None
 
 
+def install_mcp_conformance() -> None:
+    """The MCP conformance suite; without it its test is skipped with the reason, the rest runs."""
+    try:
+        mcp_conformance.install()
+    except BuildError as exc:
+        say(f"warning: the MCP conformance suite could not be installed: {exc}")
+
+
 def test(extra: list[str]) -> int:
     install_test_extras()
     install_browsers()
+    install_mcp_conformance()
     assemble.build()
     server_failure = install_model_server()
     failed = static_checks()

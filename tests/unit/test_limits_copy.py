@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict
 from pathlib import Path
 
-from agentlite.engine.approvals import Ask
+from agentlite.engine.approvals import WHOLE_KINDS
 from agentlite.limits import (
     FILE_BYTES,
     IMPORT_BYTES,
@@ -30,7 +30,7 @@ def test_the_page_offers_the_dialects_the_agent_decodes() -> None:
 
 
 def test_the_page_offers_the_approval_kinds_the_agent_asks_for() -> None:
-    assert SHARED["approval_kinds"] == [kind.value for kind in Ask]
+    assert SHARED["approval_kinds"] == [kind.value for kind in WHOLE_KINDS]
 
 
 def test_the_page_clamps_numbers_to_the_agents_bounds() -> None:

@@ -17,12 +17,13 @@ PREFIX = ROOT / "web" / "src" / "worker" / "snapshot-imports.json"
 # Imported by Python itself before anything runs, or missing from Pyodide's standard library.
 NOT_LISTED = {"builtins", "sys", "posix", "marshal", "site", "ssl"}
 # Imports every pure module of the agent (the browser edge needs Pyodide) and prints what got imported;
-# not the git modules, whose library (dulwich) the worker loads on first use, long after the snapshot.
+# not the git modules, whose library (dulwich) the worker loads on first use, long after the snapshot, nor
+# the remote tool servers' package (agentlite.mcp), which loads when a workspace has a server.
 PROBE = """
 import json, pkgutil, sys
 import agentlite
 for info in pkgutil.walk_packages(agentlite.__path__, "agentlite."):
-    if not info.name.startswith(("agentlite.browser.", "agentlite.workspace.git_")):
+    if not info.name.startswith(("agentlite.browser.", "agentlite.workspace.git_", "agentlite.mcp")):
         __import__(info.name)
 __import__("agentlite.browser.tokenizer")
 print(json.dumps(sorted(sys.modules)))
@@ -63,12 +64,15 @@ third_party = sorted(name for name in new if name.split(".")[0] not in sys.stdli
 import agentlite
 importable = ["agentlite"]
 for info in pkgutil.walk_packages(agentlite.__path__, "agentlite."):
+    if info.name.startswith("agentlite.mcp"):
+        continue  # loaded on first use, never at start
     try:
         __import__(info.name)
         importable.append(info.name)
     except ImportError:
         pass
-print(json.dumps({"third_party": third_party, "importable": importable}))
+remote = sorted(name for name in new if name.startswith("agentlite.mcp"))
+print(json.dumps({"third_party": third_party, "importable": importable, "remote": remote}))
 """
 
 
@@ -109,6 +113,7 @@ def test_the_listed_agent_modules_start_the_agent_without_pydantic() -> None:
     found = without_pydantic(agent)
     outside = {name.split(".")[0] for name in found["third_party"]} - {"agentlite", "js", "pyodide"}
     assert not outside, f"imported on the start path: {sorted(outside)}"
+    assert found["remote"] == [], "the MCP package loads on first use, not at start"
     assert "agentlite.browser.host" in agent
 
 

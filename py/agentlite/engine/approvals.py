@@ -6,7 +6,10 @@ overwriting an existing file (a whole-file write over it, the editor document, a
 edit that removes or rewrites a large share of it: `engine.edit_size`), creating, changing, moving or
 deleting any AGENTS.md (project instructions go into every request), shell commands, JS evaluation,
 and every file change in a reply of more than `BATCH_LIMIT` file operations ask the user, unless the
-user auto-approved that kind in the chat's settings. When several kinds apply, the call asks for the
+user auto-approved that kind in the chat's settings. Every call of a remote MCP server's tool asks
+(kind `mcp`) unless the user allowed that tool (its full name, `mcp__<server>__<tool>`) or its whole
+server (`mcp__<server>`) in the same settings: "all" and the bare kind allow no remote tool, and nothing
+a server sends reaches these settings. When several kinds apply, the call asks for the
 first one not auto-approved. Reads, creates and small edits never ask. A rejection goes back to the
 model as a `rejected` result (it may propose something else).
 
@@ -33,6 +36,7 @@ from agentlite.workspace import paths
 BATCH_LIMIT = 10
 OVERWRITING = {"write_file", "edit_current_editor_document"}  # replace a whole existing file
 FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
+REMOTE_PREFIX = "mcp__"  # the names of remote tools (agentlite.mcp.tool_names, not imported: it loads late)
 
 
 class Ask(enum.StrEnum):
@@ -44,7 +48,10 @@ class Ask(enum.StrEnum):
     SHELL = "shell"
     JS = "js"
     BATCH = "batch"
+    MCP = "mcp"
 
+
+WHOLE_KINDS = tuple(a for a in Ask if a is not Ask.MCP)  # what settings (and the page) allow as a whole
 
 REASONS = {
     Ask.DELETE: "deletes {target}",
@@ -53,6 +60,7 @@ REASONS = {
     Ask.SHELL: "runs a shell command",
     Ask.JS: "runs JavaScript in a sandbox",
     Ask.BATCH: "is one of {count} file operations in this reply",
+    Ask.MCP: "calls {target}, a tool of a remote MCP server",
 }
 
 Exists = Callable[[str], Awaitable[bool]]
@@ -84,9 +92,10 @@ def as_peek(look: Peek | Exists) -> Peek:
 
 
 def auto_approved(setting: Any) -> set[str]:
-    """`auto_approve` as given in settings: True / "all", or a list of `Ask` values."""
+    """`auto_approve` as given in settings: True / "all", or a list of `Ask` values and allowed remote
+    tools and servers. "all" is every kind but `mcp`: remote tools are allowed one by one."""
     if setting is True or setting == "all":
-        return {a.value for a in Ask}
+        return {a.value for a in WHOLE_KINDS}
     if isinstance(setting, str):
         return {setting}
     if isinstance(setting, Iterable):
@@ -117,9 +126,16 @@ async def approval(
     if tool is None:
         return None  # an unknown tool fails validation; nothing to approve
     for kind, reason in await _kinds(tool, arguments, batch_size, as_peek(look)):
-        if kind.value not in auto:
+        allowed = remote_allowed(tool.name, auto) if kind is Ask.MCP else kind.value in auto
+        if not allowed:
             return kind, reason
     return None
+
+
+def remote_allowed(name: str, auto: set[str]) -> bool:
+    """Whether the user allowed this remote tool, by its full name or by its server's (`mcp__<server>`)."""
+    server, sep, _tool = name.removeprefix(REMOTE_PREFIX).partition("__")
+    return name in auto or (bool(sep) and f"{REMOTE_PREFIX}{server}" in auto)
 
 
 def batch_approval(
@@ -158,6 +174,8 @@ async def _own_kind(tool: Tool, arguments: dict[str, Any], peek: Peek) -> tuple[
         return Ask.DELETE, _reason(Ask.DELETE, target)
     if tool.asks in (Ask.JS, Ask.SHELL):
         return Ask(tool.asks), _reason(Ask(tool.asks), None)
+    if tool.asks == Ask.MCP:
+        return Ask.MCP, _reason(Ask.MCP, tool.name)
     if tool.name == "edit_current_editor_document":
         return Ask.OVERWRITE, _reason(Ask.OVERWRITE, "open in the editor")
     destination = _normal(arguments.get("destination")) if tool.name == "move_file" else None

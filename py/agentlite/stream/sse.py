@@ -1,10 +1,11 @@
 """A WHATWG server-sent-events decoder (html.spec.whatwg.org, "event stream interpretation").
 
 Lines end with CRLF, LF or CR (a CR at the end of one chunk and an LF at the start of the next are one line
-end). `data` lines join with LF; a blank line dispatches. Unknown fields are kept on the event instead of
-being dropped, because old llama.cpp servers report failures as an `error:` field line. At the end of the
-body an event without its blank line is discarded, as the spec says: it may be cut anywhere (half a JSON
-chunk, a finish reason that never came), so the decoder only records that the body was truncated.
+end). `data` lines join with LF; a blank line dispatches; `retry` sets the reconnection time (digits only,
+the MCP client resumes by it). Unknown fields are kept on the event instead of being dropped, because old
+llama.cpp servers report failures as an `error:` field line. At the end of the body an event without its
+blank line is discarded, as the spec says: it may be cut anywhere (half a JSON chunk, a finish reason that
+never came), so the decoder only records that the body was truncated.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class SseDecoder:
         self._event = ""
         self._fields: dict[str, str] = {}
         self.last_event_id: str | None = None
+        self.retry: int | None = None  # the reconnection time the stream asked for, in milliseconds
         self.unterminated = False  # set by close(): the body ended inside an event, which was discarded
 
     def feed(self, text: str) -> list[SseEvent]:
@@ -88,6 +90,9 @@ class SseDecoder:
         elif name == "id":
             if "\0" not in value:
                 self.last_event_id = value
+        elif name == "retry":
+            if value.isascii() and value.isdigit():
+                self.retry = int(value)
         elif name in _KEPT_FIELDS:
             self._fields[name] = value
 

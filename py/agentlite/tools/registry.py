@@ -1,5 +1,8 @@
 """The tool registry: each tool is a function with a pydantic argument model and a description.
 
+A tool whose arguments come as a JSON schema (a remote MCP server's tool) carries an `ArgumentSchema`
+instead of a model: it gives the parameters and checks a call's arguments itself (agentlite.mcp).
+
 From that one definition come the OpenAI `tools` JSON, the definitions the prompt dialects and the
 stream decoders read (`definition()`), argument validation, and the aliases of the design notes
 (docs/origins.md).
@@ -11,7 +14,7 @@ import copy
 import enum
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentlite.tools.context import ToolContext
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
@@ -31,6 +34,20 @@ class Risk(enum.StrEnum):
 
 
 Runner = Callable[[Any, Any], Awaitable[ToolResult]]
+
+
+class ArgumentSchema(Protocol):
+    """Arguments described by a JSON schema rather than a pydantic model."""
+
+    def parameters(self) -> dict[str, Any]:
+        """The JSON schema the model sees (a fresh copy)."""
+        ...
+
+    def check(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The arguments as the tool will get them; ToolError(invalid_argument) when they are wrong."""
+        ...
+
+
 _SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
 Resource = str | tuple[str, ...] | None  # what a call touches: a path, several paths, `sandbox`, ...
 
@@ -39,8 +56,8 @@ Resource = str | tuple[str, ...] | None  # what a call touches: a path, several 
 class Tool:
     name: str
     description: str
-    args: type[BaseModel]
-    run: Runner  # run(context, validated_args) -> ToolResult
+    args: type[BaseModel] | ArgumentSchema
+    run: Runner  # run(context, validated_args) -> ToolResult (a model, or the checked dict of a schema)
     risk: Risk
     aliases: tuple[str, ...] = ()
     streamed: tuple[str, ...] = ()  # fields that travel as ndjson streams and show as live previews
@@ -72,6 +89,8 @@ class Tool:
     def parameters(self) -> dict[str, Any]:
         """The arguments' JSON schema, without pydantic's titles. Built once per model (every request
         and every count of one asks for it; pydantic builds it anew each time), handed out as a copy."""
+        if not isinstance(self.args, type):
+            return self.args.parameters()
         schema = _SCHEMAS.get(self.args)
         if schema is None:
             schema = _SCHEMAS[self.args] = self.args.model_json_schema()
@@ -167,7 +186,7 @@ class ToolRegistry:
     def openai_tools(self) -> list[dict[str, Any]]:
         return [t.openai_schema() for t in self._built()._tools.values()]
 
-    def validate(self, name: str, arguments: dict[str, Any]) -> tuple[Tool, BaseModel]:
+    def validate(self, name: str, arguments: dict[str, Any]) -> tuple[Tool, Any]:
         """Resolve the name and validate the arguments; ToolError when either is wrong."""
         tool = self.get(name)
         if tool is None:
@@ -175,6 +194,8 @@ class ToolRegistry:
             raise ToolError(
                 ToolErrorType.INVALID_ARGUMENT, f"unknown tool {name!r}", f"Available tools: {known}"
             )
+        if not isinstance(tool.args, type):
+            return tool, tool.args.check(arguments)
         from pydantic import ValidationError
 
         try:
@@ -188,6 +209,8 @@ class ToolRegistry:
         Everything that decides about a call (approvals, locks, the batch rule, the loop guard, the card,
         the history) reads this form, so no spelling can slip past a rule. ToolError when invalid."""
         tool, args = self.validate(name, arguments)
+        if isinstance(args, dict):
+            return tool, args
         return tool, args.model_dump(mode="json", exclude_unset=True)
 
     async def call(self, name: str, arguments: dict[str, Any], context: ToolContext) -> ToolResult:

@@ -3,7 +3,9 @@
 `code` is 0 on success and 1 on failure; `errorType` comes from a small taxonomy so the engine and
 the model can tell a missing path from a rejected approval: `rejected` is the user's refusal of a call,
 `denied` a refusal by the app itself (this tab's storage was closed by a newer version of the app in
-another tab), `too_large` also covers a full browser storage.
+another tab), `too_large` also covers a full browser storage. `remote` is a failure a remote tool server
+reported (an MCP tool's own error, a JSON-RPC error, a broken answer), `unreachable` a server that could
+not be reached or dropped the call (docs/mcp.md).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ class ToolErrorType(enum.StrEnum):
     REJECTED = "rejected"
     SANDBOX = "sandbox"
     INTERNAL = "internal"
+    REMOTE = "remote"
+    UNREACHABLE = "unreachable"
 
 
 class ToolError(Exception):

@@ -58,8 +58,8 @@ def test_a_batch_of_more_than_ten_file_operations_asks_even_for_creates() -> Non
 def test_auto_approved_kinds_do_not_ask() -> None:
     assert reason("delete_file", {"path": "/a"}, auto={"delete"}) is None
     assert reason("shell_exec", {}, auto={"delete"}) is not None
-    assert auto_approved(True) == {a.value for a in Ask}
-    assert auto_approved("all") == {a.value for a in Ask}
+    assert auto_approved(True) == {a.value for a in Ask} - {"mcp"}
+    assert auto_approved("all") == {a.value for a in Ask} - {"mcp"}
     assert auto_approved(["js", "shell"]) == {"js", "shell"}
     assert auto_approved(None) == set()
 

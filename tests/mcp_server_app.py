@@ -1,0 +1,161 @@
+"""A real MCP server for the tests, built with the official Python SDK (`mcp`, test extras).
+
+`python tests/mcp_server_app.py KIND PORT` serves `/mcp` on 127.0.0.1:PORT. KIND:
+- `stateful`: the session-based revision only (`initialize`, `Mcp-Session-Id`); a request at a newer
+  revision is refused the way a server from before 2026 refuses it (400, no session id), so a client
+  must fall back to the handshake;
+- `stateless`: the SDK's stateless app, which answers the 2026-07-28 revision (`server/discover`);
+- `nocors`: like `stateful`, but its CORS answer forgets the MCP headers (no `mcp-protocol-version`
+  allowed, no `mcp-session-id` exposed), as many servers in the field do;
+- `auth`: like `stateless`, behind a bearer token (`MCP_TEST_TOKEN`); without it, 401 and
+  `WWW-Authenticate: Bearer`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+from typing import Any
+
+import uvicorn
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.types import Image
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+TOKEN = "test-token-0123456789"
+MCP_HEADERS = ["content-type", "authorization", "mcp-protocol-version", "mcp-session-id", "last-event-id"]
+MCP_HEADERS += ["mcp-method", "mcp-name"]
+EXPOSED = ["mcp-session-id", "www-authenticate"]
+PIXEL = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
+
+
+def build_server() -> MCPServer:
+    server = MCPServer("Test Tools Server")
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    @server.tool()
+    def echo(text: str) -> str:
+        """Repeat the text."""
+        return text
+
+    @server.tool()
+    def fail(reason: str) -> str:
+        """Always fails with the given reason."""
+        raise ToolError(f"failed on purpose: {reason}")
+
+    @server.tool()
+    def flood(size: int) -> str:
+        """Answer `size` characters."""
+        return "x" * size
+
+    @server.tool()
+    async def slow(seconds: float) -> str:
+        """Wait, then answer."""
+        await asyncio.sleep(seconds)
+        return "done"
+
+    @server.tool()
+    def picture() -> Image:
+        """A one-pixel PNG."""
+        return Image(data=PIXEL, format="png")
+
+    @server.tool()
+    def weather(city: str) -> dict[str, Any]:
+        """Structured content."""
+        return {"city": city, "celsius": 21}
+
+    @server.tool()
+    async def grow(ctx: Context) -> str:
+        """Add a tool named `extra` and announce that the tool list changed."""
+        server.add_tool(lambda: "extra!", name="extra", description="Added at run time.")
+        with contextlib.suppress(Exception):  # the stateless revision has no session: listeners hear it below
+            await ctx.session.send_tool_list_changed()
+        await ctx.notify_tools_changed()
+        return "grown"
+
+    return server
+
+
+class LegacyOnly:
+    """Refuses the 2026-07-28 revision as a server from before it does: no session id, 400."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        version = dict(scope.get("headers", [])).get(b"mcp-protocol-version", b"").decode()
+        if scope["type"] == "http" and version.startswith("2026"):
+            body = {
+                "jsonrpc": "2.0",
+                "id": "server-error",
+                "error": {"code": -32600, "message": "Bad Request: Missing session ID"},
+            }
+            await _respond(send, 400, json.dumps(body).encode())
+            return
+        await self.app(scope, receive, send)
+
+
+class BearerOnly:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", []))
+        preflight = scope.get("method") == "OPTIONS"
+        if (
+            scope["type"] == "http"
+            and not preflight
+            and headers.get(b"authorization") != f"Bearer {TOKEN}".encode()
+        ):
+            await _respond(
+                send, 401, b'{"error":"invalid_token"}', [(b"www-authenticate", b'Bearer realm="mcp"')]
+            )
+            return
+        await self.app(scope, receive, send)
+
+
+async def _respond(
+    send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    headers = [(b"content-type", b"application/json"), *(extra or [])]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def build_app(kind: str) -> ASGIApp:
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    stateless = kind in ("stateless", "auth")
+    app: ASGIApp = build_server().streamable_http_app(stateless_http=stateless, transport_security=security)
+    if not stateless:
+        app = LegacyOnly(app)
+    if kind == "auth":
+        app = BearerOnly(app)
+    if kind == "nocors":
+        return CORSMiddleware(
+            app, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["content-type"]
+        )
+    return CORSMiddleware(
+        app,
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "DELETE"],
+        allow_headers=MCP_HEADERS,
+        expose_headers=EXPOSED,
+    )
+
+
+def main() -> None:
+    kind, port = sys.argv[1], int(sys.argv[2])
+    uvicorn.run(build_app(kind), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""The official MCP conformance suite's client scenarios against our client (the CPython transport).
+
+`python build.py test` installs the suite and a Node 22 for it (buildsys/mcp_conformance.py); without
+them this test is skipped. The scenarios that apply to a public browser client with a bearer token run
+here and must pass; why the others do not apply is in docs/mcp.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from buildsys import mcp_conformance
+from buildsys.common import ROOT
+
+APPLY = ["initialize", "tools_call", "sse-retry"]
+
+
+@pytest.mark.skipif(not mcp_conformance.installed(), reason="the MCP conformance suite is not installed")
+@pytest.mark.parametrize("scenario", APPLY)
+def test_the_client_passes_the_scenario(scenario: str) -> None:
+    client = f"{sys.executable} -m agentlite.mcp.conformance_client"
+    cmd = [str(mcp_conformance.NODE), str(mcp_conformance.ENTRY), "client", "--command", client]
+    cmd += ["--scenario", scenario]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0 and "OVERALL: PASSED" in output, output[-3000:]
