@@ -13,6 +13,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from tests.e2e.conftest import open_app, send, wait_ready
+from tests.e2e.test_ui_settings import open_settings
 from tests.e2e.workspace_support import assert_consistent, final_reply, tool_round, vfs
 
 FILES = 6
@@ -61,9 +62,9 @@ def test_closing_during_an_agent_turn_that_writes_several_files(
     page: Page, origin: str, model_server: Any
 ) -> None:
     files = paths("turn")
-    # Each round writes one file (a whole new text through an edit of the unique first line). From the
-    # third round on the server is slow, so the page is surely closed while the turn is still writing,
-    # however long the agent takes over the first two.
+    # Each round writes one file (a whole new text through one edit, which asks like an overwrite: the
+    # chat runs overwrites unasked here). From the third round on the server is slow, so the page is surely
+    # closed while the turn is still writing, however long the agent takes over the first two.
     rounds = [
         tool_round(
             ("edit_file", {"path": p, "originalCode": old(i), "newCode": new(i)}),
@@ -73,6 +74,9 @@ def test_closing_during_an_agent_turn_that_writes_several_files(
     ]
     model_server.script(*rounds, final_reply("All written."))
     open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native")
+    open_settings(page)
+    page.check("input[name=auto_approve][value=overwrite]")
+    page.click("[data-testid=settings-save]")
     for index, path in enumerate(files):
         vfs(page, "writeText", path, old(index))
     send(page, "rewrite every file")
