@@ -10,7 +10,7 @@ const text = (entries) => new Map(Object.entries(entries).map(([path, body]) => 
 const files = text({
   "/site/index.html":
     '<link rel="stylesheet" href="css/a.css"><script type="module" src="js/main.js"></script>' +
-    '<script>fetch("../common/data.json")</script>',
+    '<script>fetch("../sharex/data.json")</script>',
   "/site/css/a.css": '@font-face { src: url("../../fonts/f.woff2"); }',
   "/site/js/main.js": 'import { x } from "../../lib/x.js";\nfetch("/site/.config/named.json");\n',
   "/site/js/later.js": "export const later = 1;\n",
@@ -21,7 +21,7 @@ const files = text({
   "/lib/x.js": "export const x = 1;\n",
   "/lib/unused.js": "export const u = 1;\n",
   "/fonts/f.woff2": "font",
-  "/common/data.json": "[]",
+  "/sharex/data.json": "[]",
   "/secret.env": "KEY=1\n",
   "/.env": "KEY=2\n",
   "/site/.git/config": "[core]\n",

@@ -34,7 +34,7 @@ def test_the_frame_gets_what_the_page_names_and_its_folders_web_files(out: dict[
     assert out["handed"] == [
         "/fonts/f.woff2",  # named by its stylesheet
         "/lib/x.js",  # imported
-        "/common/data.json",  # a string literal of an inline script
+        "/sharex/data.json",  # a string literal of an inline script
         "/site/.config/named.json",  # hidden, but named
         "/site/css/a.css",
         "/site/index.html",
