@@ -100,10 +100,12 @@ class Probe:
             final_within_s,
             f"a {tool} card's end",
         )
-        answer = f"[...document.querySelectorAll({json.dumps(answers_selector)})].at(-1)"
+        # The answer is the first assistant message after the one that holds the card: the card's own
+        # message is over as soon as the call streamed, before the model has answered the result.
         text = self.wait_for(
-            f"(() => {{ const all = document.querySelectorAll({json.dumps(answers_selector)});"
-            f" const m = {answer}; if (all.length <= {answers}) return null;"
+            f"(() => {{ const c = {card}; const all = [...document.querySelectorAll({json.dumps(answers_selector)})];"
+            " const at = all.findIndex((m) => m.contains(c)); const m = at < 0 ? null : all[at + 1];"
+            " if (!m) return null;"
             " const over = ['done', 'error', 'interrupted'].includes(m.dataset.state);"
             " return over ? m.innerText || ' ' : null; })()",
             60,
