@@ -44,7 +44,7 @@ def test_folders_fold_and_keyboard_opens_files(app: Page) -> None:
     expect(folder).to_have_attribute("data-kind", "dir", timeout=WAIT_MS)
     expect(folder).to_have_attribute("aria-expanded", "true")
     expect(item(app, "/src/app.py")).to_be_visible()
-    assert item(app, "/src/app.py").locator(".file-icon").text_content() == "PY"
+    assert item(app, "/src/app.py").locator(".file-icon").get_attribute("data-glyph") == "PY"
     row(app, "/src").click()
     expect(folder).to_have_attribute("aria-expanded", "false")
     expect(item(app, "/src/app.py")).to_be_hidden()

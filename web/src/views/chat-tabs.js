@@ -1,25 +1,23 @@
 // The tab strip of the chat panel: one tab per chat (`chat-tab`, `data-active` on the active one),
-// renamed by double-click or F2, closed by its × button or Delete. It reports intents; the chat view
-// owns what a tab shows.
+// renamed by double-click or F2, closed by its × or Delete. It reports intents; the chat view owns what
+// a tab shows. The tab list holds tabs only, and a tab holds no control: the × is a mouse target hidden
+// from assistive technology, and the keyboard closes a tab with Delete (announced by aria-keyshortcuts).
 
-export function createTabStrip(nav, newButton, { onActivate, onClose, onRename }) {
+export function createTabStrip(list, { onActivate, onClose, onRename }) {
   const tabs = new Map();
 
   function add(id, title) {
     const tab = document.createElement("div");
     Object.assign(tab, { className: "tab", tabIndex: 0 });
     tab.setAttribute("role", "tab");
+    tab.setAttribute("aria-keyshortcuts", "Delete F2");
     tab.dataset.testid = "chat-tab";
     tab.dataset.chat = id;
     const label = Object.assign(document.createElement("span"), { className: "tab-title", textContent: title });
-    const close = Object.assign(document.createElement("button"), {
-      type: "button",
-      className: "tab-close",
-      textContent: "×",
-    });
+    const close = Object.assign(document.createElement("span"), { className: "tab-close", textContent: "×" });
     close.dataset.testid = "chat-tab-close";
-    close.tabIndex = -1;
-    close.setAttribute("aria-label", `Close ${title}`);
+    close.setAttribute("aria-hidden", "true");
+    close.title = `Close ${title}`;
     close.addEventListener("click", (event) => {
       event.stopPropagation();
       onClose(id);
@@ -28,7 +26,7 @@ export function createTabStrip(nav, newButton, { onActivate, onClose, onRename }
     tab.addEventListener("click", () => onActivate(id));
     tab.addEventListener("dblclick", () => startRename(id));
     tab.addEventListener("keydown", (event) => keyOnTab(event, id));
-    nav.insertBefore(tab, newButton);
+    list.append(tab);
     tabs.set(id, { tab, label, close });
   }
 
@@ -84,7 +82,7 @@ export function createTabStrip(nav, newButton, { onActivate, onClose, onRename }
     const entry = tabs.get(id);
     if (!entry) return;
     entry.label.textContent = title;
-    entry.close.setAttribute("aria-label", `Close ${title}`);
+    entry.close.title = `Close ${title}`;
   }
 
   function select(id) {
@@ -102,7 +100,7 @@ export function createTabStrip(nav, newButton, { onActivate, onClose, onRename }
   }
 
   function order() {
-    return [...nav.querySelectorAll("[data-testid=chat-tab]")].map((tab) => tab.dataset.chat);
+    return [...list.querySelectorAll("[data-testid=chat-tab]")].map((tab) => tab.dataset.chat);
   }
 
   return { add, remove, select, setTitle, order, title: (id) => tabs.get(id)?.label.textContent };

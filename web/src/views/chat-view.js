@@ -20,7 +20,7 @@ import { ToolCard } from "./tool-card.js";
 const DECISION_LABEL = { retry: "Retry", alternative: "Try an alternative", skip: "Skip", cancel: "Cancel" };
 
 export function createChatView(root, actions) {
-  const tabsNav = root.querySelector(".tabs");
+  const tabList = root.querySelector(".tab-list");
   const newTab = root.querySelector("[data-testid=chat-tab-new]");
   const messagesEl = root.querySelector(".messages");
   const input = root.querySelector("[data-testid=chat-input]");
@@ -51,7 +51,7 @@ export function createChatView(root, actions) {
   let active = null;
   let counter = 0;
   let restored = false; // the saved tab layout is only written once the saved tabs are back
-  const tabs = createTabStrip(tabsNav, newTab, {
+  const tabs = createTabStrip(tabList, {
     onActivate: (id) => activate(id),
     onClose: (id) => closeChat(id),
     onRename: (id, title) => actions.onRename?.(id, title),

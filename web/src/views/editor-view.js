@@ -74,8 +74,12 @@ function languageOf(path) {
   return LANGUAGES[extension]?.() ?? [];
 }
 
+// Tab indents in the editor; Escape then Tab leaves it (CodeMirror's way out), and the label says so.
 function attributes(path) {
-  return EditorView.contentAttributes.of({ "aria-label": `Contents of ${path}` });
+  return EditorView.contentAttributes.of({
+    "aria-label": `Contents of ${path}`,
+    "aria-description": "Tab indents; press Escape, then Tab, to move on",
+  });
 }
 
 /** The editor lives in a shadow root: CodeMirror's styles go there as constructed style sheets, which

@@ -38,7 +38,9 @@ function icon(entry) {
   span.setAttribute("aria-hidden", "true");
   const extension = nameOf(entry.path).split(".").slice(1).pop()?.toLowerCase() ?? "";
   span.dataset.type = entry.kind === "dir" ? "dir" : extension || "file";
-  span.textContent = entry.kind === "dir" ? "" : ICONS[extension] || "··";
+  // The glyph is drawn by the style sheet, so a row's text is its name alone: a row's accessible
+  // name comes from its content (the tree pattern), and a folder is told by its aria-expanded.
+  span.dataset.glyph = entry.kind === "dir" ? "" : ICONS[extension] || "··";
   return span;
 }
 
@@ -55,7 +57,6 @@ export function createFileTree(tree, actions) {
     Object.assign(li, { className: `file-item ${entry.kind}`, role: "treeitem", tabIndex: -1, draggable: true });
     Object.assign(li.dataset, { testid: "file-item", path: entry.path, kind: entry.kind });
     li.setAttribute("aria-level", String(depth + 1));
-    li.setAttribute("aria-label", `${entry.kind === "dir" ? "Folder" : "File"} ${nameOf(entry.path)}`);
     li.setAttribute("aria-selected", String(entry.path === selected));
     const row = document.createElement("div");
     row.className = "file-row";

@@ -120,6 +120,7 @@ export class ToolCard {
       this.previewEl = document.createElement("pre");
       this.previewEl.className = "tool-preview";
       this.previewEl.dataset.testid = "tool-preview";
+      this.previewEl.tabIndex = 0; // it scrolls: the keyboard must reach it too
       this.el.append(this.previewEl);
       this.previewWriter = frameWriter(this.previewEl); // the streamed text, drawn once per frame
     }
