@@ -6,11 +6,11 @@ import { CHANNEL, openSignIn, readCallback, signInUrls } from "../../web/src/mcp
 const ORIGIN = "https://page.test";
 const URL_ = "https://auth.test/authorize?client_id=c&state=S1";
 
-async function drive(steps) {
+async function drive(steps, url = URL_) {
   const target = new EventTarget();
   const popup = { closed: false };
   const sender = new BroadcastChannel(CHANNEL);
-  const pending = openSignIn(URL_, {
+  const pending = openSignIn(url, {
     open: () => (steps.includes("blocked") ? null : popup),
     target,
     origin: ORIGIN,
@@ -36,5 +36,5 @@ const cases = JSON.parse(readFileSync(0, "utf8"));
 for (const item of cases) {
   if (item.read !== undefined) console.log(JSON.stringify(readCallback(item.read)));
   else if (item.urls) console.log(JSON.stringify(signInUrls(item.urls)));
-  else console.log(JSON.stringify(await drive(item.steps)));
+  else console.log(JSON.stringify(await drive(item.steps, item.url)));
 }

@@ -49,6 +49,8 @@ def test_a_refusal_a_closed_or_blocked_popup_and_a_timeout_reject() -> None:
     assert "closed before" in drive("close")["error"]
     assert "blocked" in drive("blocked")["error"]
     assert drive()["error"] == "the sign-in took too long"
+    scripted = run_node(RUNNER, [{"steps": [], "url": "javascript:alert(1)//?state=S1"}])[0]
+    assert scripted == {"error": "the sign-in address is not a web address"}
 
 
 def test_the_urls_follow_the_page() -> None:

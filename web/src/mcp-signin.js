@@ -52,7 +52,11 @@ export function acceptAnswer(data, state) {
  * @returns {Promise<{ code: string, state: string }>}
  */
 export function openSignIn(authorizationUrl, options = {}) {
-  const state = new URL(authorizationUrl).searchParams.get("state") ?? "";
+  const parsed = new URL(authorizationUrl);
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    return Promise.reject(new Error("the sign-in address is not a web address"));
+  }
+  const state = parsed.searchParams.get("state") ?? "";
   const target = options.target ?? globalThis.window;
   const origin = options.origin ?? globalThis.location?.origin;
   const open = options.open ?? ((url) => target.open(url, "agentlite-signin", "popup,width=520,height=680"));

@@ -10,6 +10,8 @@ order the MCP authorization spec (2025-11-25) gives, into one `AuthPlan`.
   the first two at the root.
 - A server with no resource metadata is taken the 2025-03-26 way: its origin is the authorization server,
   and without metadata there either, `/authorize`, `/token` and `/register` at the origin.
+- Every authorization server URL is https (http only on loopback), and its metadata's `issuer` is the
+  one the resource named (RFC 8414 §3.3).
 - PKCE: metadata that does not list `S256` in `code_challenge_methods_supported` is refused (the spec:
   absent means no PKCE).
 - Scope: the challenge's `scope`, else the resource's `scopes_supported`, else none; joined to the scope
@@ -32,6 +34,7 @@ MAX_METADATA_BYTES = 256 * 1024
 PRM = "/.well-known/oauth-protected-resource"
 OAUTH_AS = "/.well-known/oauth-authorization-server"
 OPENID = "/.well-known/openid-configuration"
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
 _PARAM = re.compile(r'([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]*)')
 
 
@@ -166,9 +169,20 @@ async def _resource_metadata(
     return None
 
 
+def secure(url: str) -> bool:
+    """https, or http on this machine's loopback (local servers, tests): the spec asks HTTPS of every
+    authorization server endpoint, and a popup is never pointed at another scheme."""
+    parts = urlsplit(url)
+    return parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK)
+
+
 def _endpoint(metadata: dict[str, Any], name: str) -> str | None:
     value = metadata.get(name)
-    return value if isinstance(value, str) and value.startswith(("https://", "http://")) else None
+    if value is None:
+        return None
+    if not isinstance(value, str) or not secure(value):
+        raise _auth_failure(f"the authorization server's {name} is not an https URL")
+    return value
 
 
 def _check_pkce(metadata: dict[str, Any]) -> None:
@@ -210,6 +224,8 @@ async def discover(
     if prm is not None and not (isinstance(servers, list) and servers and isinstance(servers[0], str)):
         raise _auth_failure("the server's sign-in metadata names no authorization server")
     issuer = servers[0] if isinstance(servers, list) else _origin(server_url)
+    if not secure(issuer):
+        raise _auth_failure(f"the authorization server {issuer[:200]} is not an https URL")
     metadata: dict[str, Any] | None = None
     for url in authorization_metadata_urls(issuer):
         metadata = await get_json(transport, url)
@@ -226,6 +242,9 @@ async def discover(
             _scope(challenge, None, {}, held_scope), False, None,
         )  # fmt: skip
     _check_pkce(metadata)
+    stated = metadata.get("issuer")
+    if prm is not None and isinstance(stated, str) and stated.rstrip("/") != issuer.rstrip("/"):
+        raise _auth_failure(f"the authorization server's metadata names another issuer ({stated[:200]})")
     authorize, token = _endpoint(metadata, "authorization_endpoint"), _endpoint(metadata, "token_endpoint")
     if authorize is None or token is None:
         raise _auth_failure("the authorization server's metadata lacks its authorization or token endpoint")

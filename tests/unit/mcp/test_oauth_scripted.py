@@ -95,7 +95,7 @@ def test_an_issuer_with_a_path_is_asked_in_the_spec_order() -> None:
     transport = site(
         {
             PRM_URL: {**prm(), "authorization_servers": [tenant]},
-            tenant + "/.well-known/openid-configuration": AS_META,
+            tenant + "/.well-known/openid-configuration": {**AS_META, "issuer": tenant},
         }
     )
     plan_of(transport)
@@ -124,6 +124,40 @@ def test_an_authorization_server_without_s256_is_refused(methods: list[str] | No
     transport = site({PRM_URL: prm(), AS + "/.well-known/oauth-authorization-server": meta})
     with pytest.raises(McpFailure, match="PKCE with S256"):
         plan_of(transport)
+
+
+@pytest.mark.parametrize(
+    ("servers", "meta", "said"),
+    [
+        (["http://auth.example/"], AS_META, "not an https URL"),
+        ([AS], {**AS_META, "issuer": "https://other.test"}, "another issuer"),
+        ([AS], {**AS_META, "authorization_endpoint": "javascript:alert(1)"}, "authorization_endpoint is not"),
+        ([AS], {**AS_META, "token_endpoint": "http://auth.test/token"}, "token_endpoint is not"),
+    ],
+)
+def test_an_authorization_server_off_https_or_under_another_name_is_refused(
+    servers: list[str], meta: dict[str, Any], said: str
+) -> None:
+    documents = {PRM_URL: {**prm(), "authorization_servers": servers}}
+    documents["http://auth.example/.well-known/oauth-authorization-server"] = meta
+    documents[AS + "/.well-known/oauth-authorization-server"] = meta
+    with pytest.raises(McpFailure, match=said):
+        plan_of(site(documents))
+
+
+def test_loopback_may_be_plain_http() -> None:
+    local = "http://127.0.0.1:5/mcp"
+    meta = {**AS_META, "issuer": "http://127.0.0.1:5", "authorization_endpoint": "http://127.0.0.1:5/a"}
+    meta["token_endpoint"] = "http://127.0.0.1:5/t"
+    documents = {
+        "http://127.0.0.1:5/.well-known/oauth-protected-resource/mcp": {
+            "resource": local,
+            "authorization_servers": ["http://127.0.0.1:5"],
+        },
+        "http://127.0.0.1:5/.well-known/oauth-authorization-server": meta,
+    }
+    plan = asyncio.run(discover(site(documents), local, None))
+    assert plan.token_endpoint == "http://127.0.0.1:5/t" and plan.registration_endpoint == AS + "/register"
 
 
 def test_without_metadata_the_2025_03_26_endpoints_are_used() -> None:
