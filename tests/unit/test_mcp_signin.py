@@ -35,6 +35,9 @@ def test_the_answer_for_this_state_comes_over_the_channel() -> None:
     assert drive({"channel": "?code=OTHER&state=S2"}, {"channel": "?code=C1&state=S1"}) == {
         "ok": {"code": "C1", "state": "S1"}
     }
+    assert drive({"channel": "?code=C1&state=S1&iss=https%3A%2F%2Fauth.test"}) == {
+        "ok": {"code": "C1", "state": "S1", "iss": "https://auth.test"}
+    }
 
 
 def test_a_window_message_is_taken_from_our_own_origin_only() -> None:

@@ -13,7 +13,7 @@ const POLL_MS = 500;
 const CLOSED_GRACE_MS = 2000; // a closed popup may still have answered on the channel just before
 
 /**
- * @typedef {{ type: string, code?: string, state?: string, error?: string, description?: string }} CallbackAnswer
+ * @typedef {{ type: string, code?: string, state?: string, iss?: string, error?: string, description?: string }} CallbackAnswer
  */
 
 /** What the callback page says, from its query string: the code and state, or the error. */
@@ -28,6 +28,8 @@ export function readCallback(search) {
   } else {
     answer.code = params.get("code") ?? "";
   }
+  const iss = params.get("iss"); // RFC 9207: which authorization server answered (the worker checks it)
+  if (iss) answer.iss = iss;
   return answer;
 }
 
@@ -38,8 +40,8 @@ export function acceptAnswer(data, state) {
     const said = data.description ? `${data.error}: ${data.description}` : data.error;
     return { error: `the authorization server refused the sign-in (${String(said).slice(0, 400)})` };
   }
-  if (typeof data.code === "string" && data.code) return { code: data.code, state };
-  return null;
+  if (typeof data.code !== "string" || !data.code) return null;
+  return typeof data.iss === "string" ? { code: data.code, state, iss: data.iss } : { code: data.code, state };
 }
 
 /**
@@ -49,7 +51,7 @@ export function acceptAnswer(data, state) {
  * @param {string} authorizationUrl
  * @param {{ open?: (url: string) => any, channel?: any, target?: any, origin?: string,
  *           timeoutMs?: number, pollMs?: number, graceMs?: number }} [options]
- * @returns {Promise<{ code: string, state: string }>}
+ * @returns {Promise<{ code: string, state: string, iss?: string }>}
  */
 export function openSignIn(authorizationUrl, options = {}) {
   const parsed = new URL(authorizationUrl);

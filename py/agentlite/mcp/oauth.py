@@ -170,14 +170,18 @@ class SignIn:
         while len(self._pending) >= PENDING_LIMIT:
             del self._pending[next(iter(self._pending))]
 
-    async def finish(self, state: str, code: str) -> Tokens:
-        """Trade the code for tokens; the state must be one `start` gave, and is used once."""
+    async def finish(self, state: str, code: str, iss: str | None = None) -> Tokens:
+        """Trade the code for tokens; the state must be one `start` gave, and is used once. `iss` is the
+        redirect's own (RFC 9207): when given, or promised by the server, it must be the issuer's."""
         self._forget_stale()
         pending = self._pending.pop(state, None)
         if pending is None:
             raise McpFailure(
                 FailureKind.AUTH, "this sign-in answer matches no sign-in in progress (expired or forged)"
             )
+        plan = pending.plan
+        if (iss is not None or plan.issuer_in_response) and iss != plan.issuer:
+            raise McpFailure(FailureKind.AUTH, "this sign-in answer comes from another authorization server")
         form = {
             "grant_type": "authorization_code",
             "code": code,

@@ -50,6 +50,7 @@ class AuthPlan:
     scope: str | None  # None: the authorization request carries no scope
     metadata_document_supported: bool  # the AS takes an https URL as client_id (CIMD)
     issuer: str | None = None
+    issuer_in_response: bool = False  # RFC 9207: the redirect carries `iss`, which must be `issuer`
 
     def client_route(self, *, has_client_id: bool = False) -> str:
         """How to get a client id: `metadata_document`, `pre_registered`, `registration`, or `none`."""
@@ -256,5 +257,6 @@ async def discover(
         registration_endpoint=_endpoint(metadata, "registration_endpoint"),
         scope=_scope(challenge, prm, metadata, held_scope),
         metadata_document_supported=metadata.get("client_id_metadata_document_supported") is True,
-        issuer=issuer,
+        issuer=stated if isinstance(stated, str) else issuer,
+        issuer_in_response=metadata.get("authorization_response_iss_parameter_supported") is True,
     )

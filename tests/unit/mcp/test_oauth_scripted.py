@@ -268,6 +268,20 @@ def test_a_forged_or_stale_state_is_refused_before_anything_is_sent() -> None:
     assert "scope" not in parse_qs(urlsplit(signing.start(a_plan(None), "c", "r")[0]).query)
 
 
+def test_an_answer_from_another_issuer_is_refused() -> None:
+    """RFC 9207: a server that promises `iss` must send its own; a given `iss` must be the issuer's."""
+    transport, forms = token_server({"access_token": "at-0123456789abcdef"})
+    signing = SignIn(transport)
+    promised = AuthPlan(**{**a_plan().__dict__, "issuer_in_response": True})
+    for plan, iss in ((promised, None), (promised, "https://evil.test"), (a_plan(), "https://evil.test")):
+        _, state = signing.start(plan, "c", "r")
+        with pytest.raises(McpFailure, match="another authorization server"):
+            asyncio.run(signing.finish(state, "code", iss))
+    assert forms == []
+    _, state = signing.start(promised, "c", "r")
+    assert asyncio.run(signing.finish(state, "code", AS)).access_token == "at-0123456789abcdef"
+
+
 def test_the_token_endpoint_refusal_and_silence_are_sentences() -> None:
     transport, _ = token_server({"error": "invalid_grant", "error_description": "code expired"}, 400)
     signing = SignIn(transport)
