@@ -11,7 +11,17 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import asset_urls, compress, fetch, lockfile, manifest, offline, page_facts, preview_vendor
+from buildsys import (
+    asset_urls,
+    compress,
+    fetch,
+    lockfile,
+    manifest,
+    oauth_client,
+    offline,
+    page_facts,
+    preview_vendor,
+)
 from buildsys import pins as pinning
 from buildsys.common import (
     DIST,
@@ -32,6 +42,7 @@ LOCK_NAME = "agentlite-lock.json"
 OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
 BYTECODE_SCRIPT = ROOT / "buildsys" / "wheel_bytecode.mjs"
 STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sandbox"}  # web/ -> dist/
+STATIC["oauth-callback.html"] = "oauth-callback.html"  # where sign-in popups come back (docs/mcp.md)
 # The benchmarks' floor page (a worker that boots the Pyodide core only): its sources live apart in
 # web/bench/, but it is served from dist/ beside the app so both read Pyodide from the same place.
 BENCH_STATIC = {"bench/bare.html": "bare.html"}
@@ -44,6 +55,7 @@ BUNDLES = {
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/host.js": "sandbox-host.js",
+    "src/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
     # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread.
     "src/preview/index.js": "preview.js",
@@ -170,6 +182,7 @@ def build() -> None:
     page_facts.refresh()  # the page's tables of the agent's facts, before the page is bundled
     front_end(stamps)
     preview_vendor.build(stamps)
+    oauth_client.write(DIST)
     asset_urls.write(DIST)
     built = manifest.write(DIST, pins.pyodide_version)
     offline.write(DIST, built)

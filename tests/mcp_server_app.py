@@ -8,7 +8,11 @@
 - `nocors`: like `stateful`, but its CORS answer forgets the MCP headers (no `mcp-protocol-version`
   allowed, no `mcp-session-id` exposed), as many servers in the field do;
 - `auth`: like `stateless`, behind a bearer token (`MCP_TEST_TOKEN`); without it, 401 and
-  `WWW-Authenticate: Bearer`.
+  `WWW-Authenticate: Bearer`;
+- `oauth`: like `stateless`, protected the way the MCP authorization spec says, with the SDK's own
+  auth: protected resource metadata at `/.well-known/oauth-protected-resource/mcp`, and an authorization
+  server on the same origin (tests/mcp_oauth_provider.py: approves at once, PKCE, refresh, dynamic
+  registration, a pre-registered client) that binds tokens to the `resource` `http://127.0.0.1:PORT/mcp`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 from typing import Any
 
 import uvicorn
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
@@ -34,8 +39,23 @@ EXPOSED = ["mcp-session-id", "www-authenticate"]
 PIXEL = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
 
 
-def build_server() -> MCPServer:
-    server = MCPServer("Test Tools Server")
+def build_server(port: int = 0, oauth: bool = False) -> MCPServer:
+    if not oauth:
+        server = MCPServer("Test Tools Server")
+    else:
+        from mcp_oauth_provider import SCOPE, AutoApproveProvider  # a sibling: this file runs as a script
+
+        auth = AuthSettings(
+            issuer_url=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+            resource_server_url=f"http://127.0.0.1:{port}/mcp",  # type: ignore[arg-type]
+            required_scopes=[SCOPE],
+            validate_token_resource=True,
+            client_registration_options=ClientRegistrationOptions(
+                enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE]
+            ),
+            revocation_options=RevocationOptions(enabled=True),
+        )
+        server = MCPServer("Test Tools Server", auth_server_provider=AutoApproveProvider(), auth=auth)
 
     @server.tool()
     def add(a: int, b: int) -> int:
@@ -131,10 +151,11 @@ async def _respond(
     await send({"type": "http.response.body", "body": body})
 
 
-def build_app(kind: str) -> ASGIApp:
+def build_app(kind: str, port: int = 0) -> ASGIApp:
     security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    stateless = kind in ("stateless", "auth")
-    app: ASGIApp = build_server().streamable_http_app(stateless_http=stateless, transport_security=security)
+    stateless = kind in ("stateless", "auth", "oauth")
+    server = build_server(port, oauth=kind == "oauth")
+    app: ASGIApp = server.streamable_http_app(stateless_http=stateless, transport_security=security)
     if not stateless:
         app = LegacyOnly(app)
     if kind == "auth":
@@ -154,7 +175,7 @@ def build_app(kind: str) -> ASGIApp:
 
 def main() -> None:
     kind, port = sys.argv[1], int(sys.argv[2])
-    uvicorn.run(build_app(kind), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    uvicorn.run(build_app(kind, port), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
 
 
 if __name__ == "__main__":

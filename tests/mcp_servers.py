@@ -92,6 +92,13 @@ def auth_server() -> Iterator[RunningServer]:
     yield from _served("auth")
 
 
+@pytest.fixture(scope="session")
+def oauth_server() -> Iterator[RunningServer]:
+    """Protected by OAuth (the SDK's auth, tests/mcp_oauth_provider.py), its authorization server on its
+    own origin."""
+    yield from _served("oauth")
+
+
 @pytest.fixture
 def mcp_server() -> Iterator[Callable[[str], RunningServer]]:
     """Start a server of the given kind for this test alone (it may stop it)."""

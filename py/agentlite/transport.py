@@ -23,7 +23,7 @@ class ModelRequest:
     method: str
     url: str
     headers: dict[str, str] = field(default_factory=dict)
-    body: dict[str, Any] | None = None
+    body: dict[str, Any] | str | None = None  # JSON, or a text sent as it is (an OAuth form)
 
     @property
     def api_key(self) -> str | None:

@@ -86,6 +86,7 @@ class Browser:
         self.controllers: list[Controller] = []
         self.answer: Response | None = None
         self.fetching = asyncio.Event()
+        self.sent: list[Any] = []  # the options of each fetch
         self.AbortController = types.SimpleNamespace(new=self._controller)
         self.Object = types.SimpleNamespace(fromEntries=dict)
 
@@ -93,7 +94,8 @@ class Browser:
         self.controllers.append(Controller())
         return self.controllers[-1]
 
-    async def fetch(self, _url: str, _options: Any) -> Response:
+    async def fetch(self, _url: str, options: Any) -> Response:
+        self.sent.append(options)
         self.fetching.set()
         if self.answer is None:
             await asyncio.Event().wait()  # headers that never come
@@ -193,3 +195,13 @@ def test_key_mask_any_split(parts: list[bytes], cuts: list[int]) -> None:
 
 def test_a_short_key_is_not_masked() -> None:
     assert KeyMask("none").feed(b"none of it") == b"none of it"
+
+
+def test_a_text_body_is_sent_as_it_is_and_a_dict_as_json(browser: Browser) -> None:
+    """An OAuth token request is a form, not JSON (agentlite.mcp.oauth)."""
+    browser.answer = Response(200, Body([b"{}"]))
+    form = "grant_type=authorization_code&code=abc"
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    asyncio.run(transport().send(ModelRequest("POST", "http://127.0.0.1:9/token", headers, form)))
+    asyncio.run(transport().send(request()))
+    assert [sent["body"] for sent in browser.sent] == [form, '{"stream": true}']

@@ -105,7 +105,8 @@ class FetchTransport:
             "signal": controller.signal,
         }
         if request.body is not None:
-            init["body"] = json.dumps(request.body)
+            body = request.body
+            init["body"] = body if isinstance(body, str) else json.dumps(body)
         options = to_js(init, dict_converter=js.Object.fromEntries)
         try:
             response = await asyncio.wait_for(_settle(js.fetch(request.url, options)), self.connect_timeout)

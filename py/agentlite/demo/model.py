@@ -19,7 +19,7 @@ class DemoModel:
         self.limited: set[str] = set()
 
     def __call__(self, request: ModelRequest) -> ScriptedResponse:
-        body = request.body or {}
+        body = request.body if isinstance(request.body, dict) else {}
         conv = Conversation.read(body)
         if "rate limit" in conv.request.lower() and conv.request not in self.limited:
             self.limited.add(conv.request)

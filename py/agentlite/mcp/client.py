@@ -75,6 +75,15 @@ class McpClient:
         self._ids = itertools.count(1)
 
     @property
+    def token(self) -> str | None:
+        return self.wire.token
+
+    @token.setter
+    def token(self, value: str | None) -> None:
+        """A new bearer token (after sign-in or refresh); the next request carries it."""
+        self.wire.token = value
+
+    @property
     def modern(self) -> bool:
         return self.revision in MODERN_VERSIONS
 

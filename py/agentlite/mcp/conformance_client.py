@@ -4,17 +4,34 @@ URL` (the suite appends the URL and names the scenario in `MCP_CONFORMANCE_SCENA
 It does what the agent does with a server: connect (negotiating the revision), list the tools, call each
 with arguments made from its schema, close. Exit code 0 when every step worked (tests/unit/mcp/
 test_conformance.py runs the suite's client scenarios against it).
+
+A 401 or 403 starts a sign-in (agentlite.mcp.oauth), as the page does, at most `MAX_SIGN_INS` times in
+a row; the page's popup is played by `follow_authorization`: the authorization URL is fetched and the
+code read from the redirect (the suite's authorization servers approve at once).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
+import os
 import sys
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+from urllib.parse import parse_qs, urlsplit
 
 from agentlite.mcp.client import McpClient
-from agentlite.mcp.failure import McpFailure
+from agentlite.mcp.failure import FailureKind, McpFailure
+from agentlite.mcp.oauth import SignIn, Tokens
+from agentlite.mcp.oauth_metadata import discover
+from agentlite.mcp.seam import HttpRequest, HttpTransport
 from agentlite.mcp.urllib_transport import UrllibTransport
+
+T = TypeVar("T")
+MAX_SIGN_INS = 3
+METADATA_DOCUMENT = "https://conformance-test.local/client-metadata.json"  # the suite's expected CIMD URL
+REDIRECT_URI = "http://localhost:3000/callback"
 
 SAMPLES: dict[str, Any] = {"number": 5, "integer": 3, "string": "conformance", "boolean": True}
 
@@ -32,13 +49,64 @@ def sample_arguments(schema: Any) -> dict[str, Any]:
     return arguments
 
 
+async def follow_authorization(transport: HttpTransport, authorization_url: str) -> tuple[str, str]:
+    """What the page's popup does, for an authorization server that approves at once: the code and
+    state of the redirect it answers."""
+    response = await transport.send(HttpRequest("GET", authorization_url))
+    await response.cancel()
+    location = response.headers.get("location", "")
+    query = parse_qs(urlsplit(location).query)
+    if response.status not in (301, 302, 303, 307, 308) or "code" not in query:
+        error = query.get("error", [f"HTTP {response.status}"])[0]
+        raise McpFailure(FailureKind.AUTH, f"the authorization server did not give a code ({error})")
+    return query["code"][0], query.get("state", [""])[0]
+
+
+class Authorizer:
+    """Signs the client in when the server asks, at most `MAX_SIGN_INS` times in a row."""
+
+    def __init__(self, client: McpClient, url: str, transport: HttpTransport) -> None:
+        self.client, self.url, self.transport = client, url, transport
+        self.sign_in = SignIn(transport)
+        self.tokens: Tokens | None = None
+        context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+        self.pre_registered = context.get("client_id") if isinstance(context, dict) else None
+
+    async def run(self, step: Callable[[], Awaitable[T]]) -> T:
+        for _ in range(MAX_SIGN_INS):
+            try:
+                return await step()
+            except McpFailure as failure:
+                if failure.kind is not FailureKind.AUTH or failure.status not in (401, 403):
+                    raise
+                await self.authorize(failure.challenge)
+        return await step()
+
+    async def authorize(self, challenge: str | None) -> None:
+        held = self.tokens.scope if self.tokens else None
+        plan = await discover(self.transport, self.url, challenge, held_scope=held)
+        client_id = await self.sign_in.client_id(
+            plan,
+            redirect_uri=REDIRECT_URI,
+            metadata_document_url=METADATA_DOCUMENT,
+            pre_registered=self.pre_registered if isinstance(self.pre_registered, str) else None,
+        )
+        authorization_url, _ = self.sign_in.start(plan, client_id, REDIRECT_URI)
+        code, state = await follow_authorization(self.transport, authorization_url)
+        self.tokens = await self.sign_in.finish(state, code)
+        self.client.token = self.tokens.access_token
+
+
 async def exercise(url: str) -> list[str]:
-    """Connect, list, call every tool, close; what happened, one line each."""
-    client = McpClient(url, UrllibTransport(timeout=20), timeout=25)
-    await client.connect()
+    """Connect, list, call every tool, close (signing in when asked); what happened, one line each."""
+    transport = UrllibTransport(timeout=20)
+    client = McpClient(url, transport, timeout=25)
+    authorizer = Authorizer(client, url, transport)
+    await authorizer.run(client.connect)
     said = [f"connected: {client.revision} {client.server_name}"]
-    for tool in await client.list_tools():
-        result = await client.call_tool(tool["name"], sample_arguments(tool.get("inputSchema")))
+    for tool in await authorizer.run(client.list_tools):
+        arguments = sample_arguments(tool.get("inputSchema"))
+        result = await authorizer.run(functools.partial(client.call_tool, tool["name"], arguments))
         said.append(f"called {tool['name']}: error={result.get('isError') is True}")
     await client.close()
     return said

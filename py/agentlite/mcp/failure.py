@@ -47,6 +47,7 @@ class McpFailure(Exception):
         code: int | None = None,
         status: int | None = None,
         data: Any = None,
+        challenge: str | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -54,6 +55,7 @@ class McpFailure(Exception):
         self.code = code
         self.status = status
         self.data = data
+        self.challenge = challenge  # a 401/403's WWW-Authenticate: where sign-in starts (mcp.oauth_metadata)
 
     @property
     def tool_error(self) -> ToolErrorType:

@@ -6,7 +6,8 @@ ends a session) and a streamed answer, which is exactly what the model transport
 `ModelError(network|timeout)`. The bearer token travels in the Authorization header and every body comes
 back with it masked (`KeyMask`), as the model key does. Implementations: `ScriptedTransport` (the fake,
 in agentlite.transport), `UrllibTransport` (CPython: tests and the conformance client), and a browser one
-over the page's fetch (later). Response header names are lower-case.
+over the page's fetch (later). Response header names are lower-case. A request's body is JSON (a dict)
+or a text sent as it is (the form of an OAuth token request, agentlite.mcp.oauth).
 """
 
 from __future__ import annotations

@@ -87,7 +87,8 @@ class UrllibTransport:
         self.timeout = timeout
 
     async def send(self, request: ModelRequest) -> UrllibResponse:
-        data = None if request.body is None else json.dumps(request.body).encode("utf-8")
+        body = request.body
+        data = None if body is None else (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
         prepared = urllib.request.Request(
             request.url, data=data, headers=request.headers, method=request.method
         )

@@ -216,7 +216,12 @@ def status_failure(status: int, text: str, headers: dict[str, str]) -> McpFailur
     if status in (401, 403):
         challenge = headers.get("www-authenticate", "")
         hint = f" ({challenge[:200]})" if challenge else ""
-        return McpFailure(FailureKind.AUTH, f"the server refused the token{hint}", status=status)
+        return McpFailure(
+            FailureKind.AUTH,
+            f"the server refused the token{hint}",
+            status=status,
+            challenge=challenge or None,
+        )
     try:
         items = message.decode(text)
     except McpFailure:

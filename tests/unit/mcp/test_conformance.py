@@ -2,7 +2,8 @@
 
 `python build.py test` installs the suite and a Node 22 for it (buildsys/mcp_conformance.py); without
 them this test is skipped. The scenarios that apply to a public browser client with a bearer token run
-here and must pass; why the others do not apply is in docs/mcp.md.
+here and must pass, the auth/* ones through the real sign-in (agentlite.mcp.oauth); why the others do
+not apply is in docs/mcp.md.
 """
 
 from __future__ import annotations
@@ -17,6 +18,25 @@ from buildsys import mcp_conformance
 from buildsys.common import ROOT
 
 APPLY = ["initialize", "tools_call", "sse-retry"]
+AUTH = [
+    "metadata-default",
+    "metadata-var1",
+    "metadata-var2",
+    "metadata-var3",
+    "basic-cimd",
+    "scope-from-www-authenticate",
+    "scope-from-scopes-supported",
+    "scope-omitted-when-undefined",
+    "scope-step-up",
+    "scope-retry-limit",
+    "token-endpoint-auth-none",
+    "2025-03-26-oauth-metadata-backcompat",
+    "2025-03-26-oauth-endpoint-fallback",
+    "resource-mismatch",
+    "offline-access-scope",
+    "offline-access-not-supported",
+]
+APPLY += [f"auth/{name}" for name in AUTH]
 
 
 @pytest.mark.skipif(not mcp_conformance.installed(), reason="the MCP conformance suite is not installed")
