@@ -85,7 +85,8 @@ class Probe:
         answers are never taken."""
         cards_selector = f"[data-testid=tool-card][data-tool={tool}]"
         answers_selector = "[data-testid=message][data-role=assistant]"
-        cards, answers = self.settled(cards_selector), self.settled(answers_selector)
+        cards = self.settled(cards_selector)
+        self.settled(answers_selector)  # a restored chat's answers have come in
         self.value(
             "(() => { const input = document.querySelector('[data-testid=chat-input]');"
             f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
@@ -103,7 +104,8 @@ class Probe:
         # The answer is the first assistant message after the one that holds the card: the card's own
         # message is over as soon as the call streamed, before the model has answered the result.
         text = self.wait_for(
-            f"(() => {{ const c = {card}; const all = [...document.querySelectorAll({json.dumps(answers_selector)})];"
+            f"(() => {{ const c = {card};"
+            f" const all = [...document.querySelectorAll({json.dumps(answers_selector)})];"
             " const at = all.findIndex((m) => m.contains(c)); const m = at < 0 ? null : all[at + 1];"
             " if (!m) return null;"
             " const over = ['done', 'error', 'interrupted'].includes(m.dataset.state);"
