@@ -66,11 +66,17 @@ class AgentService:
         storage: StorageBackend | None = None,
         load_packages: LoadPackages | None = None,
         mcp_transport: Callable[[], ModelTransport] | None = None,
+        deferred_tools: bool = False,
     ) -> None:
         self.post = post
         self.storage = storage
         self.mcp_transport = mcp_transport  # the remote servers' HTTP (None: the standard library's)
         self._servers: McpServers | None = None
+        # Set once the tool modules (pydantic) can load: the worker loads them after `ready` and calls
+        # `packages_loaded()`; until then no remote tool joins the registry.
+        self.tools_ready = asyncio.Event()
+        if not deferred_tools:
+            self.tools_ready.set()
         self._load_packages = load_packages
         self.workspace = workspace
         self.transport_for = transport_for
@@ -106,6 +112,10 @@ class AgentService:
         if self._load_packages is not None:
             await self._load_packages(names)
 
+    def packages_loaded(self) -> None:
+        """The worker's deferred packages are in (docs/startup.md): the registry may be built now."""
+        self.tools_ready.set()
+
     async def has_servers(self) -> bool:
         """Whether the workspace keeps remote servers, read without loading their package."""
         return self.storage is not None and bool(await self.storage.get(APP_STORE, SERVERS_KEY))
@@ -124,7 +134,9 @@ class AgentService:
                 transport = UrllibTransport
             book = await ServerBook.load(self.storage)
             if self._servers is None:
-                self._servers = McpServers(book, self.engine.registry, transport, self.post)
+                self._servers = McpServers(
+                    book, self.engine.registry, transport, self.post, ready=self.tools_ready
+                )
                 self.engine.allowed_remote = self._servers.allowed
         return self._servers
 

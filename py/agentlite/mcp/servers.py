@@ -66,9 +66,18 @@ class Link:
 
 class McpServers:
     def __init__(
-        self, book: ServerBook, registry: ToolRegistry, transport: Callable[[], HttpTransport], post: Post
+        self,
+        book: ServerBook,
+        registry: ToolRegistry,
+        transport: Callable[[], HttpTransport],
+        post: Post,
+        ready: asyncio.Event | None = None,
     ) -> None:
         self.book = book
+        if ready is None:
+            ready = asyncio.Event()
+            ready.set()
+        self.ready = ready  # set once the registry can be built (its tool modules need pydantic)
         self.registry = registry
         self.transport = transport
         self.post = post
@@ -158,9 +167,14 @@ class McpServers:
             await client.connect()
             self.book.name(link.entry, client.server_name)
             await self.book.save()
+            await self.ready.wait()
             await self._relist(link, force=True)
         except McpFailure as failure:
             self._failed(link, failure)
+            return
+        except Exception as error:  # a bug: the server must not stay `connecting`; the page says what broke
+            log.exception("connecting to %s failed", link.entry.url)
+            self._failed(link, McpFailure(FailureKind.PROTOCOL, f"{type(error).__name__}: {error}"))
             return
         self._spawn(link, self._listen(link, client))
         self._spawn(link, self._watch(link, client))
@@ -224,6 +238,8 @@ class McpServers:
 
     def _changed(self, link: Link) -> dict[str, Any]:
         """Register the server's enabled tools in place of the ones it had; tell the page."""
+        if not self.ready.is_set():
+            return self._emit(link)
         for name in link.registered:
             self.registry.remove(name)
         tools = remote_tools(_Caller(self, link), link.entry.slug, link.listed) if link.entry.slug else []

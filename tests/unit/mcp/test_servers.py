@@ -122,3 +122,17 @@ async def test_the_book_refuses_what_is_not_a_server_url_and_names_slugs_apart()
     book.name(first, "Something Else")  # a server cannot rename the tools the user allowed
     assert first.slug == "docs_server"
     assert ServerBook.parse("{not json").entries == {}
+
+
+@synced
+async def test_tools_wait_for_the_workers_deferred_packages(stateless_server: RunningServer) -> None:
+    """In the browser the tool modules (pydantic) load after `ready`; a server that answers before must
+    not build the registry: its tools join once the worker says the packages are in."""
+    svc = AgentService(lambda _m: None, None, lambda _s: None, deferred_tools=True)  # type: ignore[arg-type]
+    await call(svc, "mcp.add", url=stateless_server.url)
+    await asyncio.sleep(1.0)  # the server has answered by now
+    assert [v["state"] for v in await call(svc, "mcp.list")] == ["connecting"]
+    assert svc.engine.registry._build is not None  # the built-in tools were not built (no pydantic yet)
+    svc.packages_loaded()
+    assert (await settled(svc, stateless_server.url))["state"] == "connected"
+    assert svc.engine.registry.get("mcp__test_tools_server__add") is not None
