@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from tests.e2e.conftest import send
+from tests.e2e.conftest import send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, approve_through, start, tool_results, wait_idle
 from tests.e2e.test_demo_scenarios import FINAL, card, wait_status
 from tests.e2e.test_ui_export import export
@@ -199,3 +199,26 @@ def test_a_bearer_server_needs_auth_then_connects_with_a_token_kept_out_of_stora
     add_server(page, auth_server.url, token=TOKEN, remember=True)
     wait_state(page, auth_server.url, "connected")
     assert TOKEN in json.dumps(page.evaluate("({...localStorage})"))
+
+
+def test_the_servers_come_back_after_a_reload_and_one_gone_says_why(
+    page: Page,
+    origin: str,
+    model_server: ModelServer,
+    stateless_server: RunningServer,
+    mcp_server: Callable[[str], RunningServer],
+) -> None:
+    gone = mcp_server("stateful")
+    start(page, origin, model_server)
+    add_server(page, stateless_server.url)
+    add_server(page, gone.url)
+    wait_state(page, stateless_server.url, "connected")
+    wait_state(page, gone.url, "connected")
+    gone.stop()
+    page.reload()
+    wait_ready(page)  # the start does not wait for any server
+    page.click("[data-testid=mcp-open]")
+    wait_state(page, stateless_server.url, "connected")
+    item = wait_state(page, gone.url, "unreachable")
+    assert item.locator("[data-testid=mcp-diagnosis]").inner_text().strip()
+    assert item.get_attribute("data-name") == "test_tools_server_2"  # its slug, kept from the first visit
