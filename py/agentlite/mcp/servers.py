@@ -57,11 +57,16 @@ class Link:
         self.registered: list[str] = []
         self.tasks: set[asyncio.Task[Any]] = set()
         self.listing = asyncio.Lock()
+        self.stopped = asyncio.Event()  # ends the notification stream, which then closes its request
 
     def stop(self) -> None:
+        self.stopped.set()
         for task in self.tasks:
-            task.cancel()
+            if task is not self.listener:
+                task.cancel()
         self.tasks.clear()
+
+    listener: asyncio.Task[Any] | None = None
 
 
 class McpServers:
@@ -156,10 +161,11 @@ class McpServers:
         self._emit(link)
         return link
 
-    def _spawn(self, link: Link, work: Awaitable[None]) -> None:
+    def _spawn(self, link: Link, work: Awaitable[None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(work)
         link.tasks.add(task)
         task.add_done_callback(link.tasks.discard)
+        return task
 
     async def _open(self, link: Link) -> None:
         client = link.client = McpClient(link.entry.url, self.transport(), token=link.token, timeout=TIMEOUT)
@@ -176,7 +182,7 @@ class McpServers:
             log.exception("connecting to %s failed", link.entry.url)
             self._failed(link, McpFailure(FailureKind.PROTOCOL, f"{type(error).__name__}: {error}"))
             return
-        self._spawn(link, self._listen(link, client))
+        link.listener = self._spawn(link, self._listen(link, client))
         self._spawn(link, self._watch(link, client))
 
     async def _relist(self, link: Link, force: bool = False) -> None:
@@ -201,9 +207,9 @@ class McpServers:
     async def _listen(self, link: Link, client: McpClient) -> None:
         """Hold the server's notification stream open; a stream that ends or idles out is opened again,
         a server gone or refusing the token changes the state, a server without one is left alone."""
-        while True:
+        while not link.stopped.is_set():
             try:
-                await client.listen(asyncio.Event())
+                await client.listen(link.stopped)
             except McpFailure as failure:
                 if failure.kind in (FailureKind.NETWORK, FailureKind.AUTH):
                     self._failed(link, failure)

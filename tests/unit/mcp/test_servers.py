@@ -128,7 +128,13 @@ async def test_the_book_refuses_what_is_not_a_server_url_and_names_slugs_apart()
 async def test_tools_wait_for_the_workers_deferred_packages(stateless_server: RunningServer) -> None:
     """In the browser the tool modules (pydantic) load after `ready`; a server that answers before must
     not build the registry: its tools join once the worker says the packages are in."""
-    svc = AgentService(lambda _m: None, None, lambda _s: None, deferred_tools=True)  # type: ignore[arg-type]
+    svc = AgentService(
+        lambda _m: None,
+        None,  # type: ignore[arg-type]
+        lambda _s: None,  # type: ignore[arg-type,return-value]
+        mcp_transport=lambda: UrllibTransport(timeout=3),
+        deferred_tools=True,
+    )
     await call(svc, "mcp.add", url=stateless_server.url)
     await asyncio.sleep(1.0)  # the server has answered by now
     assert [v["state"] for v in await call(svc, "mcp.list")] == ["connecting"]
