@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentlite import connection, demo
 from agentlite.commands import PageSettings, SendMessage
@@ -31,9 +31,12 @@ from agentlite.workspace.page_files import page_files
 from agentlite.workspace.staging import ImportStaging
 from agentlite.workspace.turns import DISK_AUTHOR
 
+if TYPE_CHECKING:  # loaded only when the workspace has a remote server
+    from agentlite.mcp.servers import McpServers
+
 RENAME_CHARS = 80  # a tab title the user types
 GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
-GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor", "worker")
+GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor", "worker", "mcp")
 BUSY_LIMIT_S = 600.0  # the longest `worker.busy` holds Python
 
 
@@ -51,6 +54,8 @@ class Service(Protocol):
     def apply_settings(self, page: PageSettings) -> None: ...
     def start_turn(self, send: SendMessage) -> None: ...
     def editor_changed(self, editor: EditorState) -> None: ...
+    async def has_servers(self) -> bool: ...
+    async def servers(self) -> McpServers: ...
 
 
 class CallHandler:
@@ -354,6 +359,33 @@ class CallHandler:
             self.service.engine.dialects.learn(tested.base_url, tested.model, dialect)
         self.service.learn_window(tested.base_url, tested.model, diagnosis.context_window)
         return diagnosis.to_dict()
+
+    # --- remote MCP servers (agentlite.mcp.servers; every change is also posted as an `mcp` message) --------
+
+    async def mcp_start(self, tokens: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        """After the start: connect the workspace's servers in the background, with the tokens the page
+        keeps (url -> token, memory only). A workspace without servers loads nothing."""
+        if not await self.service.has_servers():
+            return []
+        return (await self.service.servers()).start(tokens)
+
+    async def mcp_list(self) -> list[dict[str, Any]]:
+        return (await self.service.servers()).views()
+
+    async def mcp_add(self, url: str, token: str | None = None) -> dict[str, Any]:
+        return await (await self.service.servers()).add(url, token)
+
+    async def mcp_remove(self, url: str) -> None:
+        await (await self.service.servers()).remove(url)
+
+    async def mcp_toggle(self, url: str, tool: str, enabled: bool) -> dict[str, Any]:
+        return await (await self.service.servers()).toggle(url, tool, bool(enabled))
+
+    async def mcp_allow(self, url: str, tool: str | None = None) -> dict[str, Any]:
+        return await (await self.service.servers()).allow(url, tool)
+
+    async def mcp_token(self, url: str, token: str | None = None) -> dict[str, Any]:
+        return await (await self.service.servers()).token(url, token)
 
     async def worker_busy(self, seconds: float) -> float:
         """A test hook (docs/contract.md, testing API): holds Python busy for `seconds` without yielding,

@@ -25,6 +25,9 @@ class Msg(enum.StrEnum):
     REPLY = "reply"  # {id, ok, value | error}: the answer to one CALL
     SANDBOX_RUN = "sandbox_run"  # {id, kind, payload, timeout_ms}: run model-written code in a sandbox
     PONG = "pong"  # {id}: the answer to one PING (Python never sees either)
+    MCP = (
+        "mcp"  # {server: {url, name, title, state, diagnosis, allow_server, tools}}: a remote server changed
+    )
 
 
 PHASES = ("runtime", "packages", "storage", "agent", "ready")

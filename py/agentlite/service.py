@@ -25,7 +25,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentlite import connection
 from agentlite.calls import CallHandler
@@ -34,6 +34,8 @@ from agentlite.editor_state import EditorState
 from agentlite.endpoint import Endpoint
 from agentlite.engine import Engine
 from agentlite.engine.budget import DEFAULT_WINDOW
+from agentlite.engine.chats import SERVERS_KEY
+from agentlite.engine.chats import STORE as APP_STORE
 from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
@@ -44,6 +46,9 @@ from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.transport import ModelTransport
 from agentlite.workspace import Workspace
 from agentlite.workspace.storage import StorageBackend
+
+if TYPE_CHECKING:  # loaded only when the workspace has a remote server (docs/mcp.md)
+    from agentlite.mcp.servers import McpServers
 
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
@@ -60,8 +65,18 @@ class AgentService:
         *,
         storage: StorageBackend | None = None,
         load_packages: LoadPackages | None = None,
+        mcp_transport: Callable[[], ModelTransport] | None = None,
+        deferred_tools: bool = False,
     ) -> None:
         self.post = post
+        self.storage = storage
+        self.mcp_transport = mcp_transport  # the remote servers' HTTP (None: the standard library's)
+        self._servers: McpServers | None = None
+        # Set once the tool modules (pydantic) can load: the worker loads them after `ready` and calls
+        # `packages_loaded()`; until then no remote tool joins the registry.
+        self.tools_ready = asyncio.Event()
+        if not deferred_tools:
+            self.tools_ready.set()
         self._load_packages = load_packages
         self.workspace = workspace
         self.transport_for = transport_for
@@ -96,6 +111,34 @@ class AgentService:
         they are installed already."""
         if self._load_packages is not None:
             await self._load_packages(names)
+
+    def packages_loaded(self) -> None:
+        """The worker's deferred packages are in (docs/startup.md): the registry may be built now."""
+        self.tools_ready.set()
+
+    async def has_servers(self) -> bool:
+        """Whether the workspace keeps remote servers, read without loading their package."""
+        return self.storage is not None and bool(await self.storage.get(APP_STORE, SERVERS_KEY))
+
+    async def servers(self) -> McpServers:
+        """The remote servers (agentlite.mcp), loaded on first use: their tools join the engine's registry
+        and what the user allowed joins every chat's approvals."""
+        if self._servers is None:
+            from agentlite.mcp.server_book import ServerBook
+            from agentlite.mcp.servers import McpServers
+
+            transport = self.mcp_transport
+            if transport is None:
+                from agentlite.mcp.urllib_transport import UrllibTransport
+
+                transport = UrllibTransport
+            book = await ServerBook.load(self.storage)
+            if self._servers is None:
+                self._servers = McpServers(
+                    book, self.engine.registry, transport, self.post, ready=self.tools_ready
+                )
+                self.engine.allowed_remote = self._servers.allowed
+        return self._servers
 
     def endpoint_for(self, settings: Settings) -> Endpoint:
         """The endpoint `settings` name, on a transport of its own (the demo model's or the network)."""

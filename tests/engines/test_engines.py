@@ -8,6 +8,7 @@ the offline test stops the server, the runaway loops come last of all."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from buildsys.common import DIST
@@ -29,6 +30,9 @@ from tests.engines.preview import (
     write,
 )
 from tests.engines.probe import Probe
+from tests.mcp_servers import RunningServer, stateless_server
+
+__all__ = ["stateless_server"]
 
 LOOPS = {
     "js": ("js", {"code": "while (true) {}"}),
@@ -77,6 +81,42 @@ def test_the_shell_and_python_run_on_the_workspace(probe: Probe) -> None:
         assert status == "completed" and "Shell done." in answer, answer
     assert probe.vfs("readText", "/shell.txt") == "engine\n"
     assert probe.vfs("readText", "/py.txt") == "42\n"
+
+
+def test_a_remote_mcp_server_is_added_and_its_tool_called(
+    probe: Probe, stateless_server: RunningServer
+) -> None:
+    tool = "mcp__test_tools_server__add"
+    url = json.dumps(stateless_server.url)
+    with ModelServer() as model:
+        model.script(
+            Scripted(chunks=tool_call_chunks((tool, {"a": 20, "b": 22}))),
+            Scripted(chunks=text_chunks("Remote done.")),
+        )
+        probe.open(f"index.html?base_url={model.base_url}&model=test-model&dialect=native")
+        probe.wait_ready()
+        probe.value(
+            "(() => { document.querySelector('[data-testid=mcp-open]').click();"
+            f" document.querySelector('.mcp-add-form [data-testid=mcp-url]').value = {url};"
+            " document.querySelector('[data-testid=mcp-add]').click(); return true; })()"
+        )
+        item = (
+            f"[...document.querySelectorAll('[data-testid=mcp-server]')].find((s) => s.dataset.url === {url})"
+        )
+        state = probe.wait_for(
+            f"(() => {{ const s = {item}; return s && s.dataset.state !== 'connecting' &&"
+            " [s.dataset.state, s.innerText]; })()",
+            60,
+            "the server's answer",
+        )
+        assert state[0] == "connected", state
+        status, answer = probe.turn("add remotely", tool, 120)
+        assert status == "completed" and "Remote done." in answer, answer
+        results = [m["content"] for m in model.completions()[-1].body["messages"] if m["role"] == "tool"]
+        assert any("42" in str(result) for result in results), results
+    probe.value(
+        "document.querySelector('[data-testid=mcp-remove]').click() || true"
+    )  # the next tests as before
 
 
 def test_a_folder_lands_under_the_root_as_one_change_without_what_git_ignores(

@@ -21,7 +21,7 @@ function adoptEarlyWorker(workerUrl) {
 
 export class AgentClient {
   constructor(workerUrl) {
-    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [], restart: [] };
+    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [], restart: [], mcp: [] };
     this.workerUrl = workerUrl;
     this.generation = 0; // grows with each restart: answers meant for an ended worker are dropped
     this.watchdog = new Watchdog({
@@ -127,6 +127,8 @@ export class AgentClient {
         return this.settle(message);
       case MSG.SANDBOX_RUN:
         return this.emit("sandbox_run", message);
+      case MSG.MCP:
+        return this.emit("mcp", message.server);
       default:
         console.warn("agentlite: unknown worker message", message.type);
     }

@@ -12,6 +12,8 @@ import { createFilesView } from "./views/files-view.js";
 import { createFolderOpenView } from "./views/folder-open-view.js";
 import { createFollowView } from "./views/follow-view.js";
 import { createLoadView } from "./views/load-view.js";
+import { createMcpTokens } from "./mcp-tokens.js";
+import { createMcpView } from "./views/mcp-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createPreviewView } from "./views/preview-view.js";
@@ -111,6 +113,7 @@ const chat = createChatView(root, {
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
   loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
   previewWrite: (path, text) => client.call("vfs.diffText", { path, text }),
+  allowRemote: (name, server) => servers.allow(name, server),
 });
 createChatExport(root, {
   activeChat: () => chat.activeChat(),
@@ -132,6 +135,13 @@ const memory = createMemoryView(root, {
   add: (text) => client.call("memory.add", { text }),
 });
 client.on("event", (_chatId, event) => event.kind === "memory" && memory.refresh());
+// Remote MCP servers: connected by the worker in the background once it is ready (never before).
+const servers = createMcpView(root, {
+  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (method), args),
+  tokens: createMcpTokens(localStorage),
+});
+client.on("mcp", (view) => servers.update(view));
+client.ready.then(() => servers.start()).catch(() => {});
 // Asked first, so the saved tabs are read before anything the user does can change them.
 client.call("chats.restore").then(chat.restore, (err) => {
   console.warn("agentlite: saved chats", err);
@@ -184,6 +194,7 @@ client.on("restart", (restart) => {
   chat.agentLost(`The agent stopped answering and was restarted (${restart.reason}). This turn ended.`);
   applyToAgent(settings);
   editorContext.again();
+  servers.start();
   client.call("chats.restore").then(chat.restore, (err) => console.warn("agentlite: saved chats", err));
 });
 client.on("ready", () => workerNotice.ready());

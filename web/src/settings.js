@@ -46,7 +46,7 @@ function readStored(storage) {
     const saved = JSON.parse(storage.getItem(STORE) || "{}");
     delete saved.api_key; // only ever under KEY_STORE, and only when remembered
     delete saved.withheld_key_origin;
-    const key = storage.getItem(KEY_STORE);
+    const key = rememberedSecret(storage, KEY_STORE);
     if (!key) return { ...saved, remember_key: false };
     // A key remembered before keys were bound to an origin belongs to the base URL saved with it.
     const keyOrigin = storage.getItem(KEY_ORIGIN_STORE) ?? originOf(saved.base_url);
@@ -119,10 +119,22 @@ export function save(storage, settings) {
   const { api_key, remember_key, withheld_key_origin, ...rest } = settings;
   storage.setItem(STORE, JSON.stringify(rest));
   if (remember_key && api_key) {
-    storage.setItem(KEY_STORE, api_key);
+    rememberSecret(storage, KEY_STORE, api_key);
     storage.setItem(KEY_ORIGIN_STORE, originOf(rest.base_url));
   } else if (withheld_key_origin == null) {
-    storage.removeItem(KEY_STORE);
+    rememberSecret(storage, KEY_STORE, "");
     storage.removeItem(KEY_ORIGIN_STORE);
   }
+}
+
+/** A secret (the model key, remote servers' tokens) on this device: written only when the user opted in
+ * ("remember on this device") and `value` is not empty; otherwise any remembered copy is removed. */
+export function rememberSecret(storage, name, value) {
+  if (value) storage.setItem(name, value);
+  else storage.removeItem(name);
+}
+
+/** A secret remembered on this device ("" for none). */
+export function rememberedSecret(storage, name) {
+  return storage.getItem(name) || "";
 }

@@ -23,6 +23,9 @@ from agentlite.errors import ErrorType, ModelError, redact
 from agentlite.transport import KeyMask, ModelRequest
 
 CONNECT_TIMEOUT = 60.0  # seconds until response headers
+MODEL_HEADERS = ("retry-after", "content-type", "x-request-id")
+# What an MCP exchange reads back: the session, the server's demand for a token, the answer's type
+MCP_HEADERS = ("mcp-session-id", "www-authenticate", "content-type", "retry-after")
 IDLE_TIMEOUT = 120.0  # seconds of silence between chunks (reasoning models pause long)
 
 
@@ -31,12 +34,17 @@ async def _settle(promise: Any) -> Any:
 
 
 class FetchResponse:
-    def __init__(self, response: Any, controller: Any, idle_timeout: float, key: str | None = None) -> None:
+    def __init__(
+        self,
+        response: Any,
+        controller: Any,
+        idle_timeout: float,
+        key: str | None = None,
+        keep: tuple[str, ...] = MODEL_HEADERS,
+    ) -> None:
         self.status = int(response.status)
         self.headers = {
-            name: str(response.headers.get(name))
-            for name in ("retry-after", "content-type", "x-request-id")
-            if response.headers.get(name) is not None
+            name: str(response.headers.get(name)) for name in keep if response.headers.get(name) is not None
         }
         self._response = response
         self._controller = controller
@@ -68,7 +76,7 @@ class FetchResponse:
         except TimeoutError as exc:
             self._controller.abort()
             raise ModelError(
-                ErrorType.TIMEOUT, f"no data from the model for {self._idle_timeout:.0f} s"
+                ErrorType.TIMEOUT, f"no data from the server for {self._idle_timeout:.0f} s"
             ) from exc
         except JsException as exc:
             if self._done:
@@ -93,9 +101,18 @@ def _js_reason(exc: Exception) -> str:
 
 
 class FetchTransport:
-    def __init__(self, connect_timeout: float = CONNECT_TIMEOUT, idle_timeout: float = IDLE_TIMEOUT) -> None:
+    """`keep`: the response headers read back (the model's, or `MCP_HEADERS` for an MCP server: the
+    same transport carries both, see agentlite.mcp.seam)."""
+
+    def __init__(
+        self,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
+        keep: tuple[str, ...] = MODEL_HEADERS,
+    ) -> None:
         self.connect_timeout = connect_timeout
         self.idle_timeout = idle_timeout
+        self.keep = keep
 
     async def send(self, request: ModelRequest) -> FetchResponse:
         controller = js.AbortController.new()
@@ -122,7 +139,7 @@ class FetchTransport:
         except BaseException:  # cancelled (the user stopped) before the headers came: drop the request
             controller.abort()
             raise
-        return FetchResponse(response, controller, self.idle_timeout, request.api_key)
+        return FetchResponse(response, controller, self.idle_timeout, request.api_key, self.keep)
 
     async def reachable(self, url: str) -> bool:
         """A `no-cors` GET (no headers, opaque answer): it succeeds when the server is up even if it

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agentlite.browser.fetch_transport import FetchTransport
+from agentlite.browser.fetch_transport import MCP_HEADERS, FetchTransport
 from agentlite.browser.idb_storage import IndexedDBStorage
 from agentlite.browser.packages import load_packages
 from agentlite.demo import demo_transport
@@ -48,7 +48,15 @@ async def start(post_json: Callable[[str], Any]) -> AgentService:
 
     storage = await IndexedDBStorage.open(on_version_change=connection_closed)
     workspace = await Workspace.open(storage)
-    service = AgentService(post, workspace, transport_for, storage=storage, load_packages=load_packages)
+    service = AgentService(
+        post,
+        workspace,
+        transport_for,
+        storage=storage,
+        load_packages=load_packages,
+        mcp_transport=lambda: FetchTransport(keep=MCP_HEADERS),
+        deferred_tools=True,  # worker.js calls `service.packages_loaded()` once pydantic is in
+    )
     workspace.add_listener(lambda change: post({"type": "change", "change": change}))
     workspace.add_listener(lambda change: _announce(storage, change))
     storage.on_announce(lambda _detail: service.spawn(workspace.refresh()))

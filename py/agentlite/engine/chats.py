@@ -2,7 +2,8 @@
 
 Store `chats` (beside the workspace's stores; the memory has its own store `memory`):
 - `chat:<id>` → one chat as JSON: title, settings, messages, compaction memo, plan, turn counter;
-- `tabs`      → `{"order": [chat ids], "active": chat id}`.
+- `tabs`      → `{"order": [chat ids], "active": chat id}`;
+- `mcp_servers` → the workspace's remote MCP servers (agentlite.mcp.server_book), never a file.
 A chat is written at the end of each turn and when its settings change, in one put (atomic).
 """
 
@@ -16,6 +17,7 @@ from agentlite.workspace.storage import Batch, StorageBackend
 STORE = "chats"
 TABS = "tabs"
 PREFIX = "chat:"
+SERVERS_KEY = "mcp_servers"
 KEEP_ARGUMENT = 64_000  # characters of one tool-call argument kept in a saved chat
 
 

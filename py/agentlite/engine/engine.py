@@ -66,6 +66,8 @@ class Engine:
         self.endpoint: ModelLink | None = None  # the link the page set last
         self.limits = PageLimits()  # what the page's settings set for every chat
         self._save_failed = False
+        # the remote tools the user allowed in every chat (set by the servers, agentlite.mcp.servers)
+        self.allowed_remote: Callable[[], set[str]] = set
         self.shared = self._shared()
 
     def _shared(self) -> SharedDeps:
@@ -84,6 +86,7 @@ class Engine:
             sleep=lambda seconds: self.sleep(seconds),
             backoff=self.backoff,
             clock=self.clock,
+            allowed=lambda: self.allowed_remote(),
         )
 
     def endpoint_changed(self, link: ModelLink) -> None:

@@ -74,6 +74,8 @@ class SharedDeps:
     sleep: Callable[[float], Awaitable[Any]]
     backoff: Backoff
     clock: Callable[[], float]
+    # the remote tools and servers the user allowed for every chat ("always allow"), read each round
+    allowed: Callable[[], set[str]] = set
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class TurnDeps:
             guard=guard,
             emit=self.emit,
             exists=shared.exists,
-            auto_approve=self.limits.approved(),
+            auto_approve=self.limits.approved() | shared.allowed(),
             batch=batch,
             clock=shared.clock,
         )

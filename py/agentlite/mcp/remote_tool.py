@@ -101,4 +101,5 @@ def _tool(caller: Caller, server: str, remote: str, name: str, listed: dict[str,
         run=run,
         risk=Risk.EXECUTE,
         asks="mcp",
+        resource=lambda _args: f"mcp:{server}",  # one call at a time per server, across the chats
     )

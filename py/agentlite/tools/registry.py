@@ -169,6 +169,13 @@ class ToolRegistry:
             self._names[name] = tool.name
         self._tools[tool.name] = tool
 
+    def remove(self, name: str) -> None:
+        """Take a tool out (a remote server's tool that went away or was turned off); absent: nothing."""
+        tool = self._built()._tools.pop(name, None)
+        if tool is not None:
+            for known in (tool.name, *tool.aliases):
+                self._names.pop(known, None)
+
     def get(self, name: str) -> Tool | None:
         canonical = self._built()._names.get(name)
         return None if canonical is None else self._tools[canonical]

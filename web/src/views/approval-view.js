@@ -6,6 +6,8 @@ import { button } from "../dom.js";
 import { toolFacts } from "../tools.js";
 import { renderDiff } from "./diff-view.js";
 
+const REMOTE_PREFIX = "mcp__"; // a remote MCP server's tool (py/agentlite/mcp/tool_names.py)
+
 const firstLine = (text, limit = 80) => {
   const line = String(text || "").split("\n")[0];
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
@@ -42,7 +44,7 @@ export function describeAction(name, args = {}, stat = null) {
     case "create_folder":
       return `Create the folder ${path}`;
     default:
-      return `Run ${name}`;
+      return name.startsWith(REMOTE_PREFIX) ? `Call ${name} on a remote MCP server` : `Run ${name}`;
   }
 }
 
@@ -104,9 +106,33 @@ function whatItDoes(name, args, action, previewWrite) {
   return shown;
 }
 
+/** The arguments a remote tool would be called with, as JSON (the user sees what leaves the workspace). */
+function remoteArguments(args) {
+  const shown = document.createElement("pre");
+  shown.className = "tool-command";
+  shown.dataset.testid = "tool-arguments";
+  shown.textContent = JSON.stringify(args, null, 2);
+  return shown;
+}
+
+/** "Always allow this tool" / "this server": the choice is kept in the server's settings (the worker's
+ * `mcp.allow`), then this call is approved. Only the user's click sets it: nothing a server sends can. */
+function remoteButtons(name, answer, allowRemote) {
+  const allow = (server) => () =>
+    allowRemote(name, server).then(
+      () => answer(true, false),
+      () => answer(true, false),
+    );
+  return [
+    button("Always allow this tool", "tool-allow-tool", allow(false)),
+    button("Always allow this server", "tool-allow-server", allow(true)),
+  ];
+}
+
 /** The body of a card awaiting approval. `answer(approved, batch)`; `previewWrite(path, text)` resolves to
- * what a write would change ({exists, diff, added, removed}). */
-export function approvalBox({ name, arguments: args = {}, reason, batch }, { answer, previewWrite }) {
+ * what a write would change ({exists, diff, added, removed}); `allowRemote(name, server)` for a remote
+ * tool's "always allow" buttons. */
+export function approvalBox({ name, arguments: args = {}, reason, batch }, { answer, previewWrite, allowRemote }) {
   const box = document.createElement("div");
   box.className = "tool-approval";
   const action = document.createElement("strong");
@@ -117,13 +143,15 @@ export function approvalBox({ name, arguments: args = {}, reason, batch }, { ans
   why.className = "tool-reason";
   why.textContent = reason || "This step needs your approval.";
   box.append(action, why);
-  const shown = whatItDoes(name, args, action, previewWrite);
+  const remote = name.startsWith(REMOTE_PREFIX);
+  const shown = remote ? remoteArguments(args) : whatItDoes(name, args, action, previewWrite);
   if (shown) box.append(shown);
   const row = document.createElement("div");
   row.className = "tool-actions";
   row.append(button("Approve", "tool-approve", () => answer(true, false)));
   row.append(button("Reject", "tool-reject", () => answer(false, false)));
   if (batch) row.append(button("Approve all", "tool-approve-all", () => answer(true, true)));
+  if (remote && allowRemote) row.append(...remoteButtons(name, answer, allowRemote));
   box.append(row);
   return box;
 }

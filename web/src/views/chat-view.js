@@ -244,6 +244,7 @@ export function createChatView(root, actions) {
         onApprove: (callId, ok, batch) => actions.onApprove(chat.id, callId, ok, batch),
         loadDiff: actions.loadDiff,
         previewWrite: actions.previewWrite,
+        allowRemote: actions.allowRemote,
       });
       chat.cards.set(id, found);
       (chat.current || chat.lastAssistant)?.el.append(found.el);

@@ -18,10 +18,12 @@ function summarize(args) {
 
 export class ToolCard {
   /** `loadDiff(path, version)` resolves to the unified diff that made `version` of `path`;
-   * `previewWrite(path, text)` to what writing `text` would change (shown while approval waits). */
-  constructor(id, name, { onApprove, loadDiff = null, previewWrite = null }) {
+   * `previewWrite(path, text)` to what writing `text` would change (shown while approval waits);
+   * `allowRemote(name, server)` sets "always allow" for a remote tool (or its whole server). */
+  constructor(id, name, { onApprove, loadDiff = null, previewWrite = null, allowRemote = null }) {
     this.id = id;
     this.onApprove = onApprove;
+    this.allowRemote = allowRemote;
     this.loadDiff = loadDiff;
     this.previewWrite = previewWrite;
     this.el = document.createElement("section");
@@ -132,7 +134,11 @@ export class ToolCard {
     this.closeApproval();
     this.actions = approvalBox(
       { ...event, name: event.name || this.el.dataset.tool },
-      { answer: (approved, batch) => this.onApprove(this.id, approved, batch), previewWrite: this.previewWrite },
+      {
+        answer: (approved, batch) => this.onApprove(this.id, approved, batch),
+        previewWrite: this.previewWrite,
+        allowRemote: this.allowRemote,
+      },
     );
     this.el.append(this.actions);
     this.el.tabIndex = 0;

@@ -167,6 +167,8 @@ async function start() {
   post({ type: MSG.READY });
   const deferred = loadDeferred(booted, wheel);
   self.agentliteDeferred = deferred;
+  // Remote servers' tools may join the registry once its tool modules can load.
+  deferred.then(() => service.packages_loaded()).catch(() => {});
   inbox.open(service, booted.pyodide, deferred);
   self.agentliteSnapshotStored = snapshotForNextVisit(key, deferred, wheel);
 }

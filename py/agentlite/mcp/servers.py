@@ -1,0 +1,289 @@
+"""`McpServers`: the workspace's remote MCP servers, live: connected in the background, their enabled
+tools in the engine's registry, their state told to the page.
+
+Each server of the book (mcp.server_book) gets an `McpClient`; connecting, listing and listening run as
+background tasks, so nothing waits for a server (the app is ready without them). A server's state is one
+of `connecting`, `connected`, `needs-auth` (401/403), `unreachable` (no connection, or no answer in time:
+the message says what failed) and `error`; the page's connection doctor may refine `unreachable` into
+`cors-blocked`, which the worker cannot tell apart. Every change of a server's state or tools is posted
+as `{type: "mcp", server: view}` (`view()`).
+
+The tool list is read when the server connects, again when the server says it changed
+(`notifications/tools/list_changed`, on the listening stream or inside a call's answer, read before the
+call's result goes back so the next round sees the new tools), and only enabled tools are registered.
+A call that finds the server gone or refusing its token changes the server's state too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from agentlite.mcp.client import McpClient
+from agentlite.mcp.failure import FailureKind, McpFailure
+from agentlite.mcp.remote_tool import remote_tools
+from agentlite.mcp.seam import HttpTransport
+from agentlite.mcp.server_book import ServerBook, ServerEntry
+from agentlite.protocol import Msg
+from agentlite.tools.registry import ToolRegistry
+
+log = logging.getLogger(__name__)
+Post = Callable[[dict[str, Any]], None]
+Spawn = Callable[[Awaitable[None]], None]
+NEEDS_TOKEN = "this server needs sign-in: paste a token"
+REFUSED_TOKEN = "the server refused the token: paste another one"
+TIMEOUT = 30.0  # seconds for one request
+LISTEN_RETRY = 2.0  # seconds before a listening stream that ended is opened again
+STATES = {
+    FailureKind.AUTH: "needs-auth",
+    FailureKind.NETWORK: "unreachable",
+    FailureKind.TIMEOUT: "unreachable",
+}
+
+
+class Link:
+    """One server's connection: its client, state, listing and the tools it put in the registry."""
+
+    def __init__(self, entry: ServerEntry, token: str | None) -> None:
+        self.entry = entry
+        self.token = token
+        self.client: McpClient | None = None
+        self.state = "connecting"
+        self.diagnosis = ""
+        self.listed: list[dict[str, Any]] = []
+        self.registered: list[str] = []
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.listing = asyncio.Lock()
+        self.stopped = asyncio.Event()  # ends the notification stream, which then closes its request
+
+    def stop(self) -> None:
+        self.stopped.set()
+        for task in self.tasks:
+            if task is not self.listener:
+                task.cancel()
+        self.tasks.clear()
+
+    listener: asyncio.Task[Any] | None = None
+
+
+class McpServers:
+    def __init__(
+        self,
+        book: ServerBook,
+        registry: ToolRegistry,
+        transport: Callable[[], HttpTransport],
+        post: Post,
+        ready: asyncio.Event | None = None,
+    ) -> None:
+        self.book = book
+        if ready is None:
+            ready = asyncio.Event()
+            ready.set()
+        self.ready = ready  # set once the registry can be built (its tool modules need pydantic)
+        self.registry = registry
+        self.transport = transport
+        self.post = post
+        self.links: dict[str, Link] = {}
+
+    def start(self, tokens: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        """Connect every server of the book not connected yet (with the page's tokens), in the background."""
+        for entry in self.book.entries.values():
+            if entry.url not in self.links:
+                self._connect(entry, (tokens or {}).get(entry.url) or None)
+        return self.views()
+
+    def views(self) -> list[dict[str, Any]]:
+        return [self.view(link) for link in self.links.values()]
+
+    async def add(self, url: str, token: str | None = None) -> dict[str, Any]:
+        entry = self.book.add(url)
+        await self.book.save()
+        return self.view(self._connect(entry, token or None))
+
+    async def remove(self, url: str) -> None:
+        entry = self.book.remove(url)
+        await self.book.save()
+        link = self.links.pop(entry.url, None)
+        if link is not None:
+            self._drop(link)
+
+    async def toggle(self, url: str, tool: str, enabled: bool) -> dict[str, Any]:
+        entry = self.book.get(url)
+        (entry.disabled.discard if enabled else entry.disabled.add)(str(tool))
+        await self.book.save()
+        return self._changed(self.links[entry.url])
+
+    async def allow(self, url: str, tool: str | None = None) -> dict[str, Any]:
+        """ "Always allow": one tool (its model-facing name) or, without `tool`, the whole server."""
+        entry = self.book.get(url)
+        if tool is None:
+            entry.allow_server = True
+        else:
+            entry.allowed.add(str(tool))
+        await self.book.save()
+        return self._changed(self.links[entry.url])
+
+    async def token(self, url: str, token: str | None) -> dict[str, Any]:
+        """A new token (None: none) for a server: it connects again with it."""
+        entry = self.book.get(url)
+        old = self.links.pop(entry.url, None)
+        if old is not None:
+            self._drop(old)
+        return self.view(self._connect(entry, token or None))
+
+    def allowed(self) -> set[str]:
+        return self.book.allowed()
+
+    def view(self, link: Link) -> dict[str, Any]:
+        entry = link.entry
+        tools = [
+            {"name": name, "enabled": entry.enabled(name), "allowed": name in entry.allowed}
+            for name in self._names(link)
+        ]
+        return {
+            "url": entry.url,
+            "name": entry.slug,
+            "title": entry.name,
+            "state": link.state,
+            "diagnosis": link.diagnosis,
+            "allow_server": entry.allow_server,
+            "tools": tools,
+        }
+
+    # --- the connection ---------------------------------------------------------------------------------
+
+    def _connect(self, entry: ServerEntry, token: str | None) -> Link:
+        link = self.links[entry.url] = Link(entry, token)
+        self._spawn(link, self._open(link))
+        self._emit(link)
+        return link
+
+    def _spawn(self, link: Link, work: Awaitable[None]) -> asyncio.Task[None]:
+        task = asyncio.ensure_future(work)
+        link.tasks.add(task)
+        task.add_done_callback(link.tasks.discard)
+        return task
+
+    async def _open(self, link: Link) -> None:
+        client = link.client = McpClient(link.entry.url, self.transport(), token=link.token, timeout=TIMEOUT)
+        try:
+            await client.connect()
+            self.book.name(link.entry, client.server_name)
+            await self.book.save()
+            await self.ready.wait()
+            await self._relist(link, force=True)
+        except McpFailure as failure:
+            self._failed(link, failure)
+            return
+        except Exception as error:  # a bug: the server must not stay `connecting`; the page says what broke
+            log.exception("connecting to %s failed", link.entry.url)
+            self._failed(link, McpFailure(FailureKind.PROTOCOL, f"{type(error).__name__}: {error}"))
+            return
+        link.listener = self._spawn(link, self._listen(link, client))
+        self._spawn(link, self._watch(link, client))
+
+    async def _relist(self, link: Link, force: bool = False) -> None:
+        """Read the tool list again (when forced, or when the server said it changed), and show it."""
+        client = link.client
+        async with link.listing:
+            if client is None or not (force or client.tools_changed.is_set()):
+                return
+            link.listed = await client.list_tools()
+            link.state, link.diagnosis = "connected", ""
+            self._changed(link)
+
+    async def _watch(self, link: Link, client: McpClient) -> None:
+        while True:
+            await client.tools_changed.wait()
+            try:
+                await self._relist(link)
+            except McpFailure as failure:
+                self._failed(link, failure)
+                await asyncio.sleep(LISTEN_RETRY)
+
+    async def _listen(self, link: Link, client: McpClient) -> None:
+        """Hold the server's notification stream open; a stream that ends or idles out is opened again,
+        a server gone or refusing the token changes the state, a server without one is left alone."""
+        while not link.stopped.is_set():
+            try:
+                await client.listen(link.stopped)
+            except McpFailure as failure:
+                if failure.kind in (FailureKind.NETWORK, FailureKind.AUTH):
+                    self._failed(link, failure)
+                    return
+                if failure.kind is not FailureKind.TIMEOUT:  # the server holds no stream: ask on calls
+                    log.info("no notification stream from %s: %s", link.entry.url, failure)
+                    return
+            await asyncio.sleep(LISTEN_RETRY)
+
+    def _failed(self, link: Link, failure: McpFailure) -> None:
+        link.state = STATES.get(failure.kind, "error")
+        if link.state == "needs-auth":
+            link.diagnosis = REFUSED_TOKEN if link.token else NEEDS_TOKEN
+        else:
+            link.diagnosis = str(failure)
+        self._emit(link)
+
+    def _drop(self, link: Link) -> None:
+        link.stop()
+        for name in link.registered:
+            self.registry.remove(name)
+        link.registered = []
+        client = link.client
+        if client is not None:
+            task = asyncio.ensure_future(client.close())
+            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    # --- the registry -------------------------------------------------------------------------------------
+
+    def _names(self, link: Link) -> list[str]:
+        return [tool.name for tool in remote_tools(_Caller(self, link), link.entry.slug, link.listed)]
+
+    def _changed(self, link: Link) -> dict[str, Any]:
+        """Register the server's enabled tools in place of the ones it had; tell the page."""
+        if not self.ready.is_set():
+            return self._emit(link)
+        for name in link.registered:
+            self.registry.remove(name)
+        tools = remote_tools(_Caller(self, link), link.entry.slug, link.listed) if link.entry.slug else []
+        link.registered = []
+        for tool in tools:
+            if link.entry.enabled(tool.name) and self.registry.get(tool.name) is None:
+                self.registry.register(tool)
+                link.registered.append(tool.name)
+        return self._emit(link)
+
+    def _emit(self, link: Link) -> dict[str, Any]:
+        view = self.view(link)
+        if self.links.get(link.entry.url) is link:
+            self.post({"type": Msg.MCP.value, "server": view})
+        return view
+
+    async def _called(self, link: Link, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        client = link.client
+        if client is None:
+            raise McpFailure(FailureKind.NETWORK, "the server is not connected")
+        try:
+            result = await client.call_tool(name, arguments)
+        except McpFailure as failure:
+            if failure.kind in STATES:
+                self._failed(link, failure)
+            raise
+        if link.state != "connected" or client.tools_changed.is_set():
+            with contextlib.suppress(McpFailure):
+                await self._relist(link, force=link.state != "connected")
+        return result
+
+
+class _Caller:
+    """A server's tools call through here, so a call that fails tells the server's state."""
+
+    def __init__(self, servers: McpServers, link: Link) -> None:
+        self.servers = servers
+        self.link = link
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self.servers._called(self.link, name, arguments)

@@ -1,0 +1,144 @@
+"""The workspace's servers through the worker's calls (agentlite.calls `mcp.*`), against the real SDK
+servers on CPython: the book kept in storage without tokens, tools joining and leaving the registry,
+"always allow" reaching the approvals, and each failure as its state."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from agentlite.engine.approvals import remote_allowed
+from agentlite.engine.chats import SERVERS_KEY, STORE
+from agentlite.mcp.server_book import BookError, ServerBook
+from agentlite.mcp.urllib_transport import UrllibTransport
+from agentlite.service import AgentService
+from agentlite.workspace.storage import MemoryStorage
+from tests.mcp_server_app import TOKEN
+from tests.mcp_servers import RunningServer
+
+
+def synced(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(asyncio.wait_for(test(*args, **kwargs), 120))
+
+    return run
+
+
+def service(storage: MemoryStorage | None = None) -> tuple[AgentService, list[dict[str, Any]]]:
+    posted: list[dict[str, Any]] = []
+    svc = AgentService(
+        posted.append,
+        None,  # type: ignore[arg-type]
+        lambda _s: None,  # type: ignore[arg-type,return-value]
+        storage=storage or MemoryStorage(),
+        mcp_transport=lambda: UrllibTransport(timeout=3),  # a listening stream idles out soon
+    )
+    return svc, posted
+
+
+async def call(svc: AgentService, method: str, **args: Any) -> Any:
+    return await svc.calls.dispatch(method, args)
+
+
+async def settled(svc: AgentService, url: str) -> dict[str, Any]:
+    for _ in range(300):
+        views = await call(svc, "mcp.list")
+        view = next(v for v in views if v["url"] == url)
+        if view["state"] != "connecting":
+            return dict(view)
+        await asyncio.sleep(0.05)
+    raise AssertionError("the server never settled")
+
+
+@pytest.mark.parametrize("kind", ["stateful", "stateless"])
+@synced
+async def test_a_server_added_lists_its_tools_in_the_registry_and_persists_without_token(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    server: RunningServer = request.getfixturevalue(f"{kind}_server")
+    storage = MemoryStorage()
+    svc, posted = service(storage)
+    assert await call(svc, "mcp.start") == []  # nothing kept: nothing loaded
+    await call(svc, "mcp.add", url=server.url, token="not-a-secret-but-kept-out")
+    view = await settled(svc, server.url)
+    assert view["state"] == "connected" and view["name"] == "test_tools_server"
+    names = [t["name"] for t in view["tools"]]
+    assert "mcp__test_tools_server__add" in names
+    assert svc.engine.registry.get("mcp__test_tools_server__add") is not None
+    assert any(m["type"] == "mcp" and m["server"]["state"] == "connected" for m in posted)
+    raw = await storage.get(STORE, SERVERS_KEY)
+    assert isinstance(raw, str) and server.url in raw and "kept-out" not in raw
+    await call(svc, "mcp.toggle", url=server.url, tool="mcp__test_tools_server__add", enabled=False)
+    assert svc.engine.registry.get("mcp__test_tools_server__add") is None
+    await call(svc, "mcp.allow", url=server.url, tool="mcp__test_tools_server__echo")
+    assert remote_allowed("mcp__test_tools_server__echo", svc.engine.allowed_remote())
+    assert not remote_allowed("mcp__test_tools_server__fail", svc.engine.allowed_remote())
+    await call(svc, "mcp.allow", url=server.url)
+    assert remote_allowed("mcp__test_tools_server__fail", svc.engine.allowed_remote())
+    # a new start (a reload) finds the book with its flags
+    again, _ = service(storage)
+    assert [v["url"] for v in await call(again, "mcp.start")] == [server.url]
+    view = await settled(again, server.url)
+    assert {t["name"]: t["enabled"] for t in view["tools"]}["mcp__test_tools_server__add"] is False
+    await call(svc, "mcp.remove", url=server.url)
+    assert svc.engine.registry.get("mcp__test_tools_server__echo") is None
+    assert json.loads(str(await storage.get(STORE, SERVERS_KEY))) == []
+
+
+@synced
+async def test_a_bearer_server_needs_auth_then_connects_with_the_token(auth_server: RunningServer) -> None:
+    svc, _ = service()
+    await call(svc, "mcp.add", url=auth_server.url)
+    view = await settled(svc, auth_server.url)
+    assert (view["state"], view["diagnosis"]) == ("needs-auth", "this server needs sign-in: paste a token")
+    await call(svc, "mcp.token", url=auth_server.url, token=TOKEN)
+    assert (await settled(svc, auth_server.url))["state"] == "connected"
+
+
+@synced
+async def test_a_missing_server_is_unreachable_with_the_reason() -> None:
+    svc, _ = service()
+    await call(svc, "mcp.add", url="http://127.0.0.1:9/mcp")
+    view = await settled(svc, "http://127.0.0.1:9/mcp")
+    assert view["state"] == "unreachable" and "127.0.0.1:9" in view["diagnosis"]
+
+
+@synced
+async def test_the_book_refuses_what_is_not_a_server_url_and_names_slugs_apart() -> None:
+    book = ServerBook()
+    for bad in ("javascript:alert(1)", "ftp://x/y", "http://user:pw@host/mcp", ""):
+        with pytest.raises(BookError):
+            book.add(bad)
+    first, second = book.add("http://a/mcp"), book.add("http://b/mcp")
+    book.name(first, "Docs Server!")
+    book.name(second, "docs server")
+    assert (first.slug, second.slug) == ("docs_server", "docs_server_2")
+    book.name(first, "Something Else")  # a server cannot rename the tools the user allowed
+    assert first.slug == "docs_server"
+    assert ServerBook.parse("{not json").entries == {}
+
+
+@synced
+async def test_tools_wait_for_the_workers_deferred_packages(stateless_server: RunningServer) -> None:
+    """In the browser the tool modules (pydantic) load after `ready`; a server that answers before must
+    not build the registry: its tools join once the worker says the packages are in."""
+    svc = AgentService(
+        lambda _m: None,
+        None,  # type: ignore[arg-type]
+        lambda _s: None,  # type: ignore[arg-type,return-value]
+        mcp_transport=lambda: UrllibTransport(timeout=3),
+        deferred_tools=True,
+    )
+    await call(svc, "mcp.add", url=stateless_server.url)
+    await asyncio.sleep(1.0)  # the server has answered by now
+    assert [v["state"] for v in await call(svc, "mcp.list")] == ["connecting"]
+    assert svc.engine.registry._build is not None  # the built-in tools were not built (no pydantic yet)
+    svc.packages_loaded()
+    assert (await settled(svc, stateless_server.url))["state"] == "connected"
+    assert svc.engine.registry.get("mcp__test_tools_server__add") is not None

@@ -1,0 +1,195 @@
+// The Servers panel: the workspace's remote MCP servers. Add one by URL (and an optional bearer token),
+// see each server's state and why it is not connected, turn its tools on and off, give a server that
+// needs sign-in a token, remove it. The worker keeps the servers and tells every change (`mcp` messages);
+// tokens stay on the page (mcp-tokens.js). When the worker finds a server unreachable, the connection
+// doctor (mcp-doctor.js) looks from the page and says why in words, with a fix. Everything a server sends
+// (its name, its tools' names) goes into textContent only.
+import { button, el } from "../dom.js";
+import { diagnose } from "../mcp-doctor.js";
+
+const STATE_WORDS = {
+  connecting: "connecting…",
+  connected: "connected",
+  "needs-auth": "needs sign-in",
+  unreachable: "unreachable",
+  "cors-blocked": "blocked by CORS",
+  error: "error",
+};
+
+/** @param {Element} root @param {{call: (method: string, args?: object) => Promise<any>,
+ *   tokens: import("../mcp-tokens.js").McpTokens}} options */
+export function createMcpView(root, { call, tokens }) {
+  const toggle = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=mcp-open]"));
+  const panel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=mcp-panel]"));
+  const list = /** @type {HTMLElement} */ (panel.querySelector(".mcp-list"));
+  const message = /** @type {HTMLElement} */ (panel.querySelector(".mcp-message"));
+  const form = /** @type {HTMLFormElement} */ (panel.querySelector(".mcp-add-form"));
+  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  /** @type {Map<string, any>} url -> the worker's view of the server */
+  const servers = new Map();
+  /** @type {Map<string, {state: string, diagnosis: string, fix: string}>} url -> the doctor's finding */
+  const findings = new Map();
+
+  function setOpen(open) {
+    panel.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) field("url").focus();
+  }
+
+  /** A server's view from the worker (an `mcp` message or a call's answer). */
+  function update(view) {
+    if (!view?.url) return;
+    servers.set(view.url, view);
+    if (view.state !== "unreachable") findings.delete(view.url);
+    else if (!findings.has(view.url)) consultDoctor(view.url);
+    render();
+  }
+
+  async function consultDoctor(url) {
+    findings.set(url, { state: "unreachable", diagnosis: servers.get(url)?.diagnosis || "", fix: "" });
+    try {
+      const found = await diagnose(url, { token: tokens.get(url) });
+      if (servers.get(url)?.state === "unreachable" && found.state !== "connected") findings.set(url, found);
+    } catch (err) {
+      console.warn("agentlite: connection doctor", err);
+    }
+    render();
+  }
+
+  function render() {
+    const focused = document.activeElement?.closest?.("[data-testid=mcp-server]")?.getAttribute("data-url");
+    const items = [...servers.values()].map((view) =>
+      view.url === focused ? refreshItem(list.querySelector(`[data-url="${CSS.escape(view.url)}"]`), view) : item(view),
+    );
+    list.replaceChildren(...items);
+    message.textContent = servers.size ? "" : "No servers yet. Add one by its URL to give the agent its tools.";
+  }
+
+  /** Keep the item that holds the focus (a token being typed), with its state brought up to date. */
+  function refreshItem(node, view) {
+    if (!node) return item(view);
+    const fresh = item(view);
+    node.dataset.state = fresh.dataset.state;
+    node.querySelector(".mcp-state").textContent = fresh.querySelector(".mcp-state").textContent;
+    return node;
+  }
+
+  function item(view) {
+    const finding = findings.get(view.url);
+    const state = finding?.state || view.state;
+    const node = el("li", "mcp-server", null, { testid: "mcp-server", "data-url": view.url });
+    node.dataset.name = view.name || "";
+    node.dataset.state = state;
+    const head = el("div", "mcp-head");
+    head.append(
+      el("strong", "mcp-title", view.title || view.name || view.url),
+      el("span", "mcp-url-text", view.url),
+      el("span", "mcp-state", STATE_WORDS[state] || state),
+    );
+    const remove = button("Remove", "mcp-remove", () => act(() => call("mcp.remove", { url: view.url }), view.url));
+    remove.setAttribute("aria-label", `Remove the server ${view.url}`);
+    head.append(remove);
+    node.append(head);
+    if (state !== "connected" && state !== "connecting") node.append(diagnosisOf(view, finding));
+    if (state === "needs-auth") node.append(tokenForm(view));
+    if (view.tools?.length) node.append(toolList(view));
+    return node;
+  }
+
+  function diagnosisOf(view, finding) {
+    const text = finding?.diagnosis || view.diagnosis || "the server did not answer";
+    const fix = finding?.fix ? ` ${finding.fix}` : "";
+    return el("p", "mcp-diagnosis", `${text}${fix}`, { testid: "mcp-diagnosis", role: "status" });
+  }
+
+  /** A token for a server that needs sign-in: it connects again with it. */
+  function tokenForm(view) {
+    const box = el("form", "mcp-token-form", null, { autocomplete: "off" });
+    const label = el("label", "", "Bearer token ");
+    const input = el("input", "", null, { testid: "mcp-token", type: "password", name: "token" });
+    label.append(input);
+    const use = el("button", "", "Use token", { testid: "mcp-token-use", type: "submit" });
+    box.append(label, use);
+    box.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const token = input.value.trim();
+      tokens.set(view.url, token, false);
+      act(() => call("mcp.token", { url: view.url, token }).then(update), view.url);
+    });
+    return box;
+  }
+
+  function toolList(view) {
+    const tools = el("ul", "mcp-tools", null, { "aria-label": `Tools of ${view.title || view.url}` });
+    for (const tool of view.tools) {
+      const entry = el("li");
+      const flip = button(tool.name, "mcp-tool", () =>
+        act(() => call("mcp.toggle", { url: view.url, tool: tool.name, enabled: !tool.enabled }).then(update)),
+      );
+      flip.dataset.name = tool.name;
+      flip.dataset.enabled = String(Boolean(tool.enabled));
+      flip.setAttribute("aria-pressed", String(Boolean(tool.enabled)));
+      flip.title = tool.enabled ? "On: the agent may call it (click to turn off)" : "Off (click to turn on)";
+      entry.append(flip);
+      tools.append(entry);
+    }
+    return tools;
+  }
+
+  async function act(change, forget = null) {
+    try {
+      await change();
+      if (forget) {
+        servers.delete(forget);
+        findings.delete(forget);
+        tokens.forget(forget);
+        render();
+      }
+    } catch (err) {
+      message.textContent = `Could not change the server: ${err.message}`;
+    }
+  }
+
+  /** "Always allow" from an approval card: the tool `name` (`mcp__<server>__<tool>`) or its server. */
+  function allow(name, server) {
+    const slug = name.slice("mcp__".length).split("__")[0];
+    const found = [...servers.values()].find((view) => view.name === slug);
+    if (!found) return Promise.reject(new Error(`no server named ${slug}`));
+    return call("mcp.allow", server ? { url: found.url } : { url: found.url, tool: name }).then(update);
+  }
+
+  /** Connect the workspace's servers (after the start, and again after a worker restart). */
+  function start() {
+    return call("mcp.start", { tokens: tokens.all() }).then(
+      (views) => {
+        for (const view of views) update(view);
+        render();
+      },
+      (err) => {
+        message.textContent = `Servers unavailable: ${err.message}`;
+      },
+    );
+  }
+
+  toggle.addEventListener("click", () => setOpen(panel.hidden));
+  panel.querySelector("[data-testid=mcp-close]")?.addEventListener("click", () => {
+    setOpen(false);
+    toggle.focus();
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const [url, token, remember] = [field("url"), field("token"), field("remember")];
+    const values = { url: url.value.trim(), token: token.value.trim() };
+    if (!values.url) return;
+    tokens.set(values.url, values.token, remember.checked);
+    token.value = "";
+    act(() =>
+      call("mcp.add", values).then((view) => {
+        url.value = "";
+        update(view);
+      }),
+    );
+  });
+  render();
+  return { update, start, allow };
+}
