@@ -33,6 +33,7 @@ from agentlite.workspace.turns import DISK_AUTHOR
 
 if TYPE_CHECKING:  # loaded only when the workspace has a remote server
     from agentlite.mcp.servers import McpServers
+    from agentlite.mcp.sign_ins import ServerSignIns
 
 RENAME_CHARS = 80  # a tab title the user types
 GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
@@ -56,6 +57,7 @@ class Service(Protocol):
     def editor_changed(self, editor: EditorState) -> None: ...
     async def has_servers(self) -> bool: ...
     async def servers(self) -> McpServers: ...
+    async def sign_ins(self) -> ServerSignIns: ...
 
 
 class CallHandler:
@@ -386,6 +388,16 @@ class CallHandler:
 
     async def mcp_token(self, url: str, token: str | None = None) -> dict[str, Any]:
         return await (await self.service.servers()).token(url, token)
+
+    async def mcp_signin_begin(
+        self, url: str, redirect_uri: str, metadata_document_url: str | None = None
+    ) -> dict[str, str]:
+        """OAuth sign-in to a server that needs it: `{authorization_url, state}` for the page's popup."""
+        return await (await self.service.sign_ins()).begin(url, redirect_uri, metadata_document_url)
+
+    async def mcp_signin_finish(self, state: str, code: str, iss: str | None = None) -> dict[str, Any]:
+        """The popup's answer: `{server: view, token}`; the token is the page's to keep like a pasted one."""
+        return await (await self.service.sign_ins()).finish(state, code, iss)
 
     async def worker_busy(self, seconds: float) -> float:
         """A test hook (docs/contract.md, testing API): holds Python busy for `seconds` without yielding,

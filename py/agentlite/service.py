@@ -49,6 +49,7 @@ from agentlite.workspace.storage import StorageBackend
 
 if TYPE_CHECKING:  # loaded only when the workspace has a remote server (docs/mcp.md)
     from agentlite.mcp.servers import McpServers
+    from agentlite.mcp.sign_ins import ServerSignIns
 
 Post = Callable[[dict[str, Any]], None]
 TransportFor = Callable[[Settings], ModelTransport]
@@ -72,6 +73,7 @@ class AgentService:
         self.storage = storage
         self.mcp_transport = mcp_transport  # the remote servers' HTTP (None: the standard library's)
         self._servers: McpServers | None = None
+        self._sign_ins: ServerSignIns | None = None
         # Set once the tool modules (pydantic) can load: the worker loads them after `ready` and calls
         # `packages_loaded()`; until then no remote tool joins the registry.
         self.tools_ready = asyncio.Event()
@@ -139,6 +141,15 @@ class AgentService:
                 )
                 self.engine.allowed_remote = self._servers.allowed
         return self._servers
+
+    async def sign_ins(self) -> ServerSignIns:
+        """OAuth sign-in to the remote servers (agentlite.mcp.sign_ins), made on first use."""
+        servers = await self.servers()
+        if self._sign_ins is None:
+            from agentlite.mcp.sign_ins import ServerSignIns
+
+            self._sign_ins = ServerSignIns(servers, servers.transport)
+        return self._sign_ins
 
     def endpoint_for(self, settings: Settings) -> Endpoint:
         """The endpoint `settings` name, on a transport of its own (the demo model's or the network)."""

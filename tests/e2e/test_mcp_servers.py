@@ -21,9 +21,16 @@ from tests.e2e.scripted_support import WAIT_MS, approve_through, start, tool_res
 from tests.e2e.test_demo_scenarios import FINAL, card, wait_status
 from tests.e2e.test_ui_export import export
 from tests.mcp_server_app import TOKEN
-from tests.mcp_servers import RunningServer, auth_server, mcp_server, stateful_server, stateless_server
+from tests.mcp_servers import (
+    RunningServer,
+    auth_server,
+    mcp_server,
+    oauth_server,
+    stateful_server,
+    stateless_server,
+)
 
-__all__ = ["auth_server", "mcp_server", "stateful_server", "stateless_server"]
+__all__ = ["auth_server", "mcp_server", "oauth_server", "stateful_server", "stateless_server"]
 ADD = "mcp__test_tools_server__add"
 
 
@@ -222,3 +229,28 @@ def test_the_servers_come_back_after_a_reload_and_one_gone_says_why(
     item = wait_state(page, gone.url, "unreachable")
     assert item.locator("[data-testid=mcp-diagnosis]").inner_text().strip()
     assert item.get_attribute("data-name") == "test_tools_server_2"  # its slug, kept from the first visit
+
+
+def test_an_oauth_server_is_signed_in_to_from_the_panel_and_its_tool_called(
+    page: Page, origin: str, model_server: ModelServer, oauth_server: RunningServer, tmp_path: Path
+) -> None:
+    """The whole round from the panel: needs-auth → Sign in → the authorization server's popup (it
+    approves at once) → the callback page → the worker trades the code (PKCE) → connected, and the
+    tool called with the token; the tokens are in no store, file or export."""
+    model_server.script(
+        Scripted(chunks=tool_call_chunks((ADD, {"a": 20, "b": 22}))),
+        Scripted(chunks=text_chunks("Signed in: 42.")),
+    )
+    start(page, origin, model_server)
+    item = add_server(page, oauth_server.url)
+    wait_state(page, oauth_server.url, "needs-auth")
+    with page.expect_popup(timeout=WAIT_MS):
+        item.locator("[data-testid=mcp-signin]").click()
+    wait_state(page, oauth_server.url, "connected")
+    assert item.locator(f"[data-testid=mcp-tool][data-name={ADD}]").count() == 1
+    send(page, "Add 20 and 22 with the server")
+    assert approve_through(page, card(page, ADD)) == "completed"
+    wait_idle(page)
+    assert any("42" in result for result in tool_results(model_server))
+    stored = stored_everywhere(page, tmp_path)
+    assert "access_token" not in stored and "Bearer " not in stored

@@ -33,7 +33,7 @@ from agentlite.tools.registry import ToolRegistry
 log = logging.getLogger(__name__)
 Post = Callable[[dict[str, Any]], None]
 Spawn = Callable[[Awaitable[None]], None]
-NEEDS_TOKEN = "this server needs sign-in: paste a token"
+NEEDS_TOKEN = "this server needs sign-in: sign in, or paste a token"
 REFUSED_TOKEN = "the server refused the token: paste another one"
 TIMEOUT = 30.0  # seconds for one request
 LISTEN_RETRY = 2.0  # seconds before a listening stream that ended is opened again
@@ -53,6 +53,7 @@ class Link:
         self.client: McpClient | None = None
         self.state = "connecting"
         self.diagnosis = ""
+        self.challenge: str | None = None  # the last 401/403's WWW-Authenticate: where sign-in starts
         self.listed: list[dict[str, Any]] = []
         self.registered: list[str] = []
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -87,6 +88,14 @@ class McpServers:
         self.transport = transport
         self.post = post
         self.links: dict[str, Link] = {}
+        self.on_refused: Callable[[str], None] = lambda url: None  # a token refused (sign-in may refresh)
+
+    def link(self, url: str) -> Link:
+        """The live connection of a server of the book (McpFailure when there is none)."""
+        link = self.links.get(str(url).strip())
+        if link is None:
+            raise McpFailure(FailureKind.PROTOCOL, f"no server {url!r} in this workspace")
+        return link
 
     def start(self, tokens: dict[str, str] | None = None) -> list[dict[str, Any]]:
         """Connect every server of the book not connected yet (with the page's tokens), in the background."""
@@ -222,7 +231,10 @@ class McpServers:
     def _failed(self, link: Link, failure: McpFailure) -> None:
         link.state = STATES.get(failure.kind, "error")
         if link.state == "needs-auth":
+            link.challenge = failure.challenge
             link.diagnosis = REFUSED_TOKEN if link.token else NEEDS_TOKEN
+            if link.token:
+                self.on_refused(link.entry.url)
         else:
             link.diagnosis = str(failure)
         self._emit(link)

@@ -96,7 +96,10 @@ async def test_a_bearer_server_needs_auth_then_connects_with_the_token(auth_serv
     svc, _ = service()
     await call(svc, "mcp.add", url=auth_server.url)
     view = await settled(svc, auth_server.url)
-    assert (view["state"], view["diagnosis"]) == ("needs-auth", "this server needs sign-in: paste a token")
+    assert (view["state"], view["diagnosis"]) == (
+        "needs-auth",
+        "this server needs sign-in: sign in, or paste a token",
+    )
     await call(svc, "mcp.token", url=auth_server.url, token=TOKEN)
     assert (await settled(svc, auth_server.url))["state"] == "connected"
 

@@ -6,6 +6,7 @@
 // (its name, its tools' names) goes into textContent only.
 import { button, el } from "../dom.js";
 import { diagnose } from "../mcp-doctor.js";
+import { openSignIn, signInUrls } from "../mcp-signin.js";
 
 const STATE_WORDS = {
   connecting: "connecting…",
@@ -91,7 +92,7 @@ export function createMcpView(root, { call, tokens }) {
     head.append(remove);
     node.append(head);
     if (state !== "connected" && state !== "connecting") node.append(diagnosisOf(view, finding));
-    if (state === "needs-auth") node.append(tokenForm(view));
+    if (state === "needs-auth") node.append(signInButton(view), tokenForm(view));
     if (view.tools?.length) node.append(toolList(view));
     return node;
   }
@@ -119,6 +120,31 @@ export function createMcpView(root, { call, tokens }) {
     return box;
   }
 
+  /** OAuth sign-in (docs/mcp.md, "Sign-in"): the worker finds where, the popup is opened here, the worker
+   * trades the code for tokens. The access token comes back to be kept like a pasted one (memory only). */
+  function signInButton(view) {
+    const signIn = button("Sign in", "mcp-signin", () =>
+      signInTo(view.url).catch((err) => {
+        message.textContent = `Sign-in to ${view.url} failed: ${err.message}`;
+      }),
+    );
+    signIn.setAttribute("aria-label", `Sign in to ${view.title || view.url}`);
+    return signIn;
+  }
+
+  async function signInTo(url) {
+    const { redirectUri, metadataDocumentUrl } = signInUrls();
+    const begun = await call("mcp.signin_begin", {
+      url,
+      redirect_uri: redirectUri,
+      metadata_document_url: (await servedClientId()) === metadataDocumentUrl ? metadataDocumentUrl : null,
+    });
+    const answer = await openSignIn(begun.authorization_url);
+    const done = await call("mcp.signin_finish", { state: answer.state, code: answer.code, iss: answer.iss ?? null });
+    tokens.set(url, done.token, false);
+    update(done.server);
+  }
+
   function toolList(view) {
     const tools = el("ul", "mcp-tools", null, { "aria-label": `Tools of ${view.title || view.url}` });
     for (const tool of view.tools) {
@@ -134,6 +160,17 @@ export function createMcpView(root, { call, tokens }) {
       tools.append(entry);
     }
     return tools;
+  }
+
+  /** The client id of the metadata document this site serves: only a document built for this very
+   * address may stand for the page (a site built for another address signs in by registration). */
+  async function servedClientId() {
+    try {
+      const answer = await fetch("oauth/client.json", { cache: "no-store" });
+      return answer.ok ? (await answer.json()).client_id : null;
+    } catch {
+      return null;
+    }
   }
 
   async function act(change, forget = null) {
