@@ -1,10 +1,33 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
+// A result's images (py/agentlite/tools/images.py) are shown as <img> with data: URLs of the raster
+// types the agent accepts only; anything else (SVG above all) is never put into the page.
 import { frameWriter } from "../dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
+
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** The bytes base64 `data` decodes to. */
+const decodedSize = (data) =>
+  Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+
+function sizeText(bytes) {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The images of a result the page may show: allowed types, base64 data. */
+export function shownImages(images) {
+  if (!Array.isArray(images)) return [];
+  return images.filter(
+    (image) => IMAGE_TYPES.includes(image?.mime) && typeof image.data === "string" && BASE64.test(image.data),
+  );
+}
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
@@ -69,6 +92,25 @@ export class ToolCard {
     if (reason && (status === "failed" || status === "rejected")) this.showResult(reason, true);
     if (result) this.showResult(result.message || "", result.code !== 0);
     if (result?.data) this.offerDiff(result.data);
+    if (result?.images) this.showImages(result.images);
+  }
+
+  /** The result's images, once (a restored card and a live one get them the same way). */
+  showImages(images) {
+    const shown = shownImages(images);
+    if (this.imagesEl || !shown.length) return;
+    this.imagesEl = document.createElement("div");
+    this.imagesEl.className = "tool-images";
+    this.imagesEl.dataset.testid = "tool-images";
+    const tool = this.el.dataset.tool;
+    shown.forEach((image, index) => {
+      const img = document.createElement("img");
+      img.alt = `Image ${index + 1} of ${shown.length} returned by ${tool}: ${image.mime}, ${sizeText(decodedSize(image.data))}`;
+      img.src = `data:${image.mime};base64,${image.data}`;
+      img.decoding = "async";
+      this.imagesEl.append(img);
+    });
+    this.el.append(this.imagesEl);
   }
 
   /** A toggle for the diff of the file this call changed: `data` names the path and the new version
