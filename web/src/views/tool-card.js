@@ -7,27 +7,7 @@ import { frameWriter } from "../dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
-
-const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** The bytes base64 `data` decodes to. */
-const decodedSize = (data) =>
-  Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-
-function sizeText(bytes) {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** The images of a result the page may show: allowed types, base64 data. */
-export function shownImages(images) {
-  if (!Array.isArray(images)) return [];
-  return images.filter(
-    (image) => IMAGE_TYPES.includes(image?.mime) && typeof image.data === "string" && BASE64.test(image.data),
-  );
-}
+import { imageAlt, shownImages } from "../tool-images.js";
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
@@ -105,7 +85,7 @@ export class ToolCard {
     const tool = this.el.dataset.tool;
     shown.forEach((image, index) => {
       const img = document.createElement("img");
-      img.alt = `Image ${index + 1} of ${shown.length} returned by ${tool}: ${image.mime}, ${sizeText(decodedSize(image.data))}`;
+      img.alt = imageAlt(image, index, shown.length, tool);
       img.src = `data:${image.mime};base64,${image.data}`;
       img.decoding = "async";
       this.imagesEl.append(img);
