@@ -3,7 +3,8 @@
 `context_window` is the user's explicit window in tokens; 0 (the page's default) means "not set": the
 model's window from the endpoint's `/models` listing is used, else the engine's default. An
 `embedding_model` names the model for `POST {base_url}/embeddings` (long-term memory ranking); empty
-means memories are ranked by keywords only. Requests and their headers are `agentlite.endpoint`'s.
+means memories are ranked by keywords only. `vision` says whether the model takes images (`auto`: by its
+name, `agentlite.vision`). Requests and their headers are `agentlite.endpoint`'s.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from agentlite.limits import CONTEXT_WINDOW
 from agentlite.stream.decoder import DIALECTS
+from agentlite.vision import VISION_CHOICES, takes_images
 
 DIALECT_CHOICES = ("auto", *DIALECTS)  # what a user may choose: a dialect, or "auto" to let the agent pick
 DEMO_MODEL = "demo"
@@ -27,10 +29,12 @@ class Settings:
     dialect: str = "auto"
     context_window: int = 0  # 0: not set by the user (the model's metadata, else the default)
     embedding_model: str = ""  # empty: no embeddings
+    vision: str = "auto"  # auto | yes | no: whether the model takes images (`agentlite.vision`)
 
     @classmethod
     def from_message(cls, data: dict[str, Any]) -> Settings:
         dialect = str(data.get("dialect") or "auto")
+        vision = str(data.get("vision") or "auto")
         return cls(
             base_url=str(data.get("base_url") or "").rstrip("/"),
             api_key=str(data.get("api_key") or ""),
@@ -38,16 +42,22 @@ class Settings:
             dialect=dialect if dialect in DIALECT_CHOICES else "auto",
             context_window=window_size(data.get("context_window")) or 0,
             embedding_model=str(data.get("embedding_model") or "").strip(),
+            vision=vision if vision in VISION_CHOICES else "auto",
         )
 
     @property
     def is_demo(self) -> bool:
         return self.model == DEMO_MODEL or not self.base_url
 
+    @property
+    def takes_images(self) -> bool:
+        return takes_images(self.vision, self.model, demo=self.is_demo)
+
     def __repr__(self) -> str:  # never print the key
         return (
             f"Settings(base_url={self.base_url!r}, model={self.model!r}, dialect={self.dialect!r}, "
-            f"context_window={self.context_window!r}, embedding_model={self.embedding_model!r})"
+            f"context_window={self.context_window!r}, embedding_model={self.embedding_model!r}, "
+            f"vision={self.vision!r})"
         )
 
 

@@ -4,7 +4,9 @@
 // sets another `base_url` cannot make the page send the key to that host. A link whose `base_url` is not
 // the saved endpoint is not applied until the user agrees (`linkedEndpoint`, views/endpoint-question.js).
 // Dialects, approval kinds and the bounds of numbers come from limits.json, the page's copy
-// of what the agent checks too (py/agentlite/limits.py; a unit test keeps the two equal).
+// of what the agent checks too (py/agentlite/limits.py; a unit test keeps the two equal). `vision` says
+// whether the model takes images (auto: by its name, py/agentlite/vision.py); a link's `vision` goes with
+// its endpoint like its model and dialect.
 
 import shared from "./limits.json";
 
@@ -13,7 +15,8 @@ const KEY_STORE = "agentlite.apiKey";
 const KEY_ORIGIN_STORE = "agentlite.apiKeyOrigin";
 export const DIALECTS = shared.dialects;
 export const APPROVAL_KINDS = shared.approval_kinds;
-const URL_KEYS = ["base_url", "model", "dialect"];
+export const VISION_CHOICES = ["auto", "yes", "no"];
+const URL_KEYS = ["base_url", "model", "dialect", "vision"];
 export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
 export function defaults() {
@@ -22,6 +25,7 @@ export function defaults() {
     api_key: "",
     model: "demo",
     dialect: "auto",
+    vision: "auto", // whether the model takes images: auto (by its name), yes, no
     remember_key: false,
     max_rounds: BOUNDS.max_rounds.default,
     context_window: BOUNDS.context_window.default, // 0: what the engine assumes for an unknown model
@@ -68,6 +72,7 @@ function fromUrl(search) {
   const found = {};
   for (const key of URL_KEYS) if (params.has(key)) found[key] = params.get(key);
   if (found.dialect && !DIALECTS.includes(found.dialect)) delete found.dialect;
+  if (found.vision && !VISION_CHOICES.includes(found.vision)) delete found.vision;
   if (found.base_url && !found.model) found.model = "";
   return found;
 }
@@ -103,6 +108,7 @@ export function normalize(settings) {
     APPROVAL_KINDS.includes(kind),
   );
   if (!DIALECTS.includes(clean.dialect)) clean.dialect = "auto";
+  if (!VISION_CHOICES.includes(clean.vision)) clean.vision = "auto";
   clean.embedding_model = String(clean.embedding_model || "").trim();
   return clean;
 }

@@ -112,6 +112,7 @@ class Budget:
     counter: TokenCounter
     window: int = DEFAULT_WINDOW
     reserve: int = 0  # tokens kept free for the answer; 0 means a quarter of the window, at most 8,192
+    vision: bool = False  # the model takes images: the images of results count (else they are not sent)
 
     @property
     def limit(self) -> int:
@@ -119,6 +120,8 @@ class Budget:
         return max(1_024, self.window - reserve)
 
     def measure(self, system: str, history: list[dict[str, Any]]) -> int:
+        if not self.vision:
+            history = [{k: v for k, v in message.items() if k != "images"} for message in history]
         return self.counter.messages([{"role": "system", "content": system}, *history])
 
 

@@ -5,7 +5,9 @@ versions), tool calls with their arguments and results, the title and the chat's
 the API key: chats do not know it. An import trusts nothing in the file: fields of the wrong type are
 dropped or made strings, messages whose parent is missing are left out, ids are made new, turn ids (which
 name restore points of the workspace the chat came from) are dropped, and a tool result that does not
-answer a call of the message before it is left out so the active path stays a valid request.
+answer a call of the message before it is left out so the active path stays a valid request. A tool
+result's images are checked again like a stored chat's (`engine.history.checked_images`: PNG, JPEG, GIF,
+WebP, never SVG, within the size caps); those that fail are left out.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 from typing import Any
 
 from agentlite.engine.branches import MessageTree
-from agentlite.engine.history import Message, new_id
+from agentlite.engine.history import Message, checked_images, new_id
 
 FORMAT = "agentlite-chat"
 VERSION = 1
@@ -83,8 +85,12 @@ def _message(item: Any, ids: dict[str, str]) -> Message | None:
         message.name = _text(item.get("name")) or "tool"
         message.ok = item.get("ok") is not False
         message.status = item.get("status") if item.get("status") in STATUSES else None
-        message.result = item.get("result") if isinstance(item.get("result"), dict) else None
+        result = item.get("result")
+        message.result = (
+            {k: v for k, v in result.items() if k != "images"} if isinstance(result, dict) else None
+        )
         message.stub = item.get("stub") is True
+        message.images = checked_images(item.get("images"))
     ids[str(item.get("id"))] = message.id
     return message
 

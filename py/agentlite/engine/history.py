@@ -4,6 +4,8 @@ Each message is kept whole, with what the UI needs to show it again after a relo
 tool statuses) and what the model needs (the per-turn context block sent with a user message). The
 request shape (`to_wire`) is the neutral one `agentlite.stream.request` renders per dialect. History only
 grows: compaction never deletes a message, it moves the summary mark and turns old results into stubs.
+A tool message keeps the images its result carried (`images`, at most `tools.images.MAX_IMAGES`, each
+checked there, and again when a stored chat is read); a stub sends none of them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import itertools
 import secrets
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+from agentlite.tools.images import MAX_IMAGES, ToolImage
 
 STUB_OVER = 600  # characters: a tool result longer than this may be sent as a stub once it is old
 
@@ -43,18 +47,22 @@ class Message:
     status: str | None = None  # tool: completed | failed | rejected
     result: dict[str, Any] | None = None  # tool: the result as the UI shows it
     stub: bool = False  # tool: sent to the model as a short stub (the full result stays here)
+    images: list[dict[str, str]] = field(default_factory=list)  # tool: {mime, data} (`tools.images`)
 
     def to_wire(self) -> dict[str, Any]:
         """The message in the neutral request shape (`agentlite.stream.request`)."""
         if self.role == "tool":
             content = self.stub_text() if self.stub else self.content
-            return {
+            tool: dict[str, Any] = {
                 "role": "tool",
                 "tool_call_id": self.tool_call_id or "",
                 "name": self.name or "tool",
                 "content": content,
                 "ok": self.ok,
             }
+            if self.images and not self.stub:
+                tool["images"] = [dict(image) for image in self.images]
+            return tool
         if self.role == "assistant":
             wire: dict[str, Any] = {"role": "assistant", "content": self.content}
             if self.tool_calls:
@@ -65,13 +73,15 @@ class Message:
 
     def stub_text(self) -> str:
         first = self.content.splitlines()[0] if self.content else ""
+        images = f" and its {len(self.images)} image(s)" if self.images else ""
         return (
-            f"{first[:200]}\n[{len(self.content):,} characters of this {self.name or 'tool'} result were "
-            "left out to save context; call the tool again if you need them]"
+            f"{first[:200]}\n[{len(self.content):,} characters of this {self.name or 'tool'} result{images} "
+            "were left out to save context; call the tool again if you need them]"
         )
 
     def can_stub(self) -> bool:
-        return self.role == "tool" and not self.stub and len(self.content) > STUB_OVER
+        big = len(self.content) > STUB_OVER or bool(self.images)
+        return self.role == "tool" and not self.stub and big
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,13 +90,25 @@ class Message:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Message:
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        message = cls(**{k: v for k, v in data.items() if k in known})
+        message.images = checked_images(message.images)
+        return message
 
     def view(self) -> dict[str, Any]:
         """What the page renders of a restored message."""
         data = self.to_dict()
         data.pop("context", None)
+        images = data.pop("images", None)
+        if isinstance(self.result, dict):  # the page shows the checked `images`, never a result's own
+            shown = {k: v for k, v in self.result.items() if k != "images"}
+            data["result"] = {**shown, "images": images} if images else shown
         return data
+
+
+def checked_images(images: object) -> list[dict[str, str]]:
+    """Stored images that pass the checks again (a stored or imported chat may be old or edited)."""
+    found = (ToolImage.from_dict(image) for image in (images if isinstance(images, list) else ()))
+    return [image.to_dict() for image in found if image is not None][:MAX_IMAGES]
 
 
 def starts_turn(message: Message) -> bool:

@@ -1,5 +1,6 @@
 """The model a turn talks to: the endpoint (URL, key, headers, bound transport), the model's name, the
-dialect the user chose (`auto` or one of them) and the window the page knows for it.
+dialect the user chose (`auto` or one of them), the window the page knows for it, and whether the model
+takes images (`vision`, resolved from the user's setting by `agentlite.vision`).
 
 The service builds one whenever the page applies its settings or learns the model's window, never one
 per request; a turn sends every round with `link.endpoint.chat(body)`.
@@ -21,11 +22,13 @@ class ModelLink:
     dialect: str  # the user's choice: "auto" or a dialect (a turn resolves `auto`)
     base_url: str = ""  # as the settings name it: the key of the per-endpoint memories
     window: int | None = None  # the context window for turns (None: the chat's own setting)
+    vision: bool = False  # requests carry the images of tool results (docs/protocol.md)
 
     @classmethod
     def of(cls, settings: Settings, transport: ModelTransport, window: int | None = None) -> ModelLink:
+        endpoint = Endpoint.of(settings, transport)
         return cls(
-            Endpoint.of(settings, transport), settings.model, settings.dialect, settings.base_url, window
+            endpoint, settings.model, settings.dialect, settings.base_url, window, settings.takes_images
         )
 
     @property

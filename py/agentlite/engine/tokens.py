@@ -31,6 +31,13 @@ A tool call is counted by its name and its arguments as the JSON string that is 
 in the history's shape and the request's, so one count serves both), and a long text is counted in
 pieces of about `PIECE_CHARS`: `prepare()` counts a request's long texts ahead, yielding to the event
 loop between pieces, so a 600 KB call does not hold the worker for seconds while the page's calls wait.
+
+A message's content may be a list of parts (docs/protocol.md, "Images in requests"): its text parts are
+counted as text, each image as `IMAGE_TOKENS`, and so is each image a tool message of the history's
+neutral shape carries (`images`). 765 is what OpenAI bills a high-detail square image (scaled to
+768 x 768: four 512-pixel tiles at 170 tokens, plus 85): a screenshot costs about that or more there,
+and other providers bill an image in the hundreds to low thousands of tokens too. The figure is not
+scaled by the calibration ratio (it is not text), and no image's base64 is ever counted as text.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ SMOOTHING = 0.5  # weight of the newest calibration sample
 RATIO_BOUNDS = (0.5, 2.0)
 STATED_BOUNDS = (0.2, 10.0)  # a ratio a refusal states: far wider (tool schemas, another tokenizer)
 CACHE_SIZE = 4096
+IMAGE_TOKENS = 765  # one image (see the module docstring for why this figure)
 PIECE_CHARS = 16_384  # a longer text is counted piece by piece (`prepare` yields between pieces)
 _BREAK = re.compile(r"[\s,]")  # where a piece may end: after whitespace or a comma (JSON, code, prose)
 
@@ -134,10 +142,30 @@ def call_text(call: dict[str, Any]) -> str:
     return f"{named.get('name') or ''}{arguments}"
 
 
+def content_texts(content: Any) -> list[str]:
+    """The texts of a message's content: the string itself, or the text parts of a parts list."""
+    if not isinstance(content, list):
+        return [str(content or "")]
+    return [
+        str(part.get("text") or "")
+        for part in content
+        if isinstance(part, dict) and part.get("type") == "text"
+    ]
+
+
+def image_count(message: dict[str, Any]) -> int:
+    """The images a message carries: `image_url` parts of its content, and a tool result's `images`."""
+    content = message.get("content")
+    parts = content if isinstance(content, list) else ()
+    shown = sum(1 for part in parts if isinstance(part, dict) and part.get("type") == "image_url")
+    images = message.get("images")
+    return shown + (len(images) if isinstance(images, list) else 0)
+
+
 def message_texts(messages: list[dict[str, Any]]) -> Iterator[str]:
     """Every text `TokenCounter.messages` counts in these messages."""
     for message in messages:
-        yield str(message.get("content") or "")
+        yield from content_texts(message.get("content"))
         yield from (call_text(call) for call in message.get("tool_calls") or ())
 
 
@@ -193,10 +221,11 @@ class TokenCounter:
         return raw
 
     def messages(self, messages: list[dict[str, Any]]) -> int:
-        """Tokens of a request's messages as sent (content, tool calls, tool ids)."""
+        """Tokens of a request's messages as sent (content, its images, tool calls, tool ids)."""
         total = REPLY_PRIMING
         for message in messages:
-            total += MESSAGE_OVERHEAD + self.text(str(message.get("content") or ""))
+            total += MESSAGE_OVERHEAD + sum(self.text(text) for text in content_texts(message.get("content")))
+            total += IMAGE_TOKENS * image_count(message)
             for call in message.get("tool_calls") or ():
                 total += self.text(call_text(call)) + MESSAGE_OVERHEAD
         return total

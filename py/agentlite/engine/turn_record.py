@@ -42,7 +42,7 @@ class TurnRecorder:
 
     def _result(self, call: Call) -> Message:
         assert call.result is not None
-        shown = {k: v for k, v in call.result.to_dict().items() if k != "data"}
+        shown = {k: v for k, v in call.result.to_dict().items() if k not in ("data", "images")}
         return Message(
             "tool",
             call.for_model(),
@@ -52,6 +52,7 @@ class TurnRecorder:
             ok=call.result.ok,
             status=call.status,
             result=shown,
+            images=[image.to_dict() for image in call.result.images],
         )
 
     def note(self, text: str) -> None:

@@ -32,7 +32,7 @@ def turn_budget(limits: ChatLimits, counts: ServerCounts, link: ModelLink, count
     key = link.key
     counter.seed(counts.ratio(key) or 1.0)  # 1: nothing stated for this model (another's ratio must go)
     stated = counts.window(key)
-    return Budget(counter, min(limits.window, stated or limits.window), limits.reserve)
+    return Budget(counter, min(limits.window, stated or limits.window), limits.reserve, link.vision)
 
 
 class NextRequest:
@@ -66,10 +66,12 @@ class NextRequest:
     def body(self) -> tuple[dict[str, Any], int]:
         history = self._history()
         model, dialect = self.link.model_link.model, self.link.dialect
-        tools = self.tool_defs()
         return request_body(
-            model, dialect, tools, history, system=self.system, forced=self.forced, counter=self.counter
+            model, dialect, self.tool_defs(), history, counter=self.counter, **self._options()
         )
+
+    def _options(self) -> dict[str, Any]:
+        return {"system": self.system, "forced": self.forced, "vision": self.link.model_link.vision}
 
     def _history(self) -> list[dict[str, Any]]:
         return [
@@ -82,7 +84,7 @@ class NextRequest:
         between pieces: the counts after it (the body, compaction) are then quick."""
         history = self._history()
         model, dialect = self.link.model_link.model, self.link.dialect
-        body = wire_body(model, dialect, self.tool_defs(), history, system=self.system, forced=self.forced)
+        body = wire_body(model, dialect, self.tool_defs(), history, **self._options())
         await self.counter.prepare([*message_texts(history), *message_texts(body["messages"])])
 
     def size(self) -> int:
@@ -174,9 +176,10 @@ def request_body(
     system: str,
     forced: str | None,
     counter: TokenCounter,
+    vision: bool = False,
 ) -> tuple[dict[str, Any], int]:
     """`history` is the windowed history (`budget.window`); without tools it goes as plain text."""
-    body = wire_body(model, dialect, tools, history, system=system, forced=forced)
+    body = wire_body(model, dialect, tools, history, system=system, forced=forced, vision=vision)
     return body, body_size(body, counter)
 
 
@@ -188,14 +191,15 @@ def wire_body(
     *,
     system: str,
     forced: str | None,
+    vision: bool = False,
 ) -> dict[str, Any]:
-    """The request's body (not counted)."""
+    """The request's body (not counted); `vision`: the images of results go with it."""
     if not tools:
         dialect, history = "native", flatten(history)
     extra: dict[str, Any] = {}
     if forced and dialect == "native" and tools:
         extra["tool_choice"] = {"type": "function", "function": {"name": forced}}
-    return build_request(model, dialect, history, tools, system=system, extra=extra)
+    return build_request(model, dialect, history, tools, system=system, extra=extra, vision=vision)
 
 
 def body_size(body: dict[str, Any], counter: TokenCounter) -> int:

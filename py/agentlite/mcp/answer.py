@@ -2,10 +2,13 @@
 
 An MCP result is a list of content blocks (text, image, audio, an embedded resource, a link to one),
 optional `structuredContent` and `isError`. Text is kept; binary blocks are named, not inlined (their
-base64 would fill the model's context with noise); `structuredContent` comes as JSON when no text says
-it already. Everything is the server's words, untrusted: it reaches the model only as this tool's
-output, cut to `budget` characters with a note saying how much was left out. `isError` is a failed
-result (`remote`), so the model can tell a tool's refusal from its answer.
+base64 would fill the model's context with noise). An `image` block of an accepted type and size also
+becomes one of the result's images (`tools.images`: PNG, JPEG, GIF, WebP, never SVG), which a model that
+takes images sees (docs/mcp.md, "Image results"); a refused one is named with the reason.
+`structuredContent` comes as JSON when no text says it already. Everything is the server's words,
+untrusted: it reaches the model only as this tool's output, cut to `budget` characters with a note
+saying how much was left out. `isError` is a failed result (`remote`), so the model can tell a tool's
+refusal from its answer.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agentlite.tools.images import accept_all
 from agentlite.tools.result import ToolErrorType, ToolResult
 
 BUDGET = 20_000  # characters of one result the model reads
@@ -20,15 +24,19 @@ BUDGET = 20_000  # characters of one result the model reads
 
 def tool_result(raw: dict[str, Any], budget: int = BUDGET) -> ToolResult:
     blocks = raw.get("content")
-    parts = [_block(block) for block in blocks if isinstance(block, dict)] if isinstance(blocks, list) else []
+    found = [block for block in blocks if isinstance(block, dict)] if isinstance(blocks, list) else []
+    pictures = [block for block in found if block.get("type") == "image"]
+    images, refused = accept_all((block.get("mimeType"), block.get("data")) for block in pictures)
+    parts = [_block(block) for block in found] + [f"[{reason}]" for reason in refused]
     text = "\n".join(part for part in parts if part)
     structured = raw.get("structuredContent")
     if structured is not None and not text:
         text = json.dumps(structured, ensure_ascii=False)
     text = cut(text, budget)
     if raw.get("isError") is True:
-        return ToolResult.failure(ToolErrorType.REMOTE, text or "the remote tool reported an error")
-    return ToolResult.success(text or "(the remote tool answered nothing)")
+        failed = ToolResult.failure(ToolErrorType.REMOTE, text or "the remote tool reported an error")
+        return failed.with_images(images)
+    return ToolResult.success(text or "(the remote tool answered nothing)").with_images(images)
 
 
 def cut(text: str, budget: int) -> str:
@@ -41,8 +49,10 @@ def _block(block: dict[str, Any]) -> str:
     kind = block.get("type")
     if kind == "text":
         return str(block.get("text", ""))
-    if kind in ("image", "audio"):
-        return f"[{kind}: {_mime(block)}, {_decoded_size(block.get('data'))} bytes, not shown]"
+    if kind == "image":
+        return f"[image: {_mime(block)}, {_decoded_size(block.get('data'))} bytes]"
+    if kind == "audio":
+        return f"[audio: {_mime(block)}, {_decoded_size(block.get('data'))} bytes, not shown]"
     if kind == "resource":
         return _resource(block.get("resource"))
     if kind == "resource_link":

@@ -5,15 +5,18 @@ the model can tell a missing path from a rejected approval: `rejected` is the us
 `denied` a refusal by the app itself (this tab's storage was closed by a newer version of the app in
 another tab), `too_large` also covers a full browser storage. `remote` is a failure a remote tool server
 reported (an MCP tool's own error, a JSON-RPC error, a broken answer), `unreachable` a server that could
-not be reached or dropped the call (docs/mcp.md).
+not be reached or dropped the call (docs/mcp.md). A result may carry images (`tools.images`, checked
+there); `for_model()` stays text, the request adds the images when the model takes them.
 """
 
 from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from agentlite.tools.images import ToolImage
 
 
 class ToolErrorType(enum.StrEnum):
@@ -50,6 +53,7 @@ class ToolResult:
     message: str
     data: Any = None
     error_type: ToolErrorType | None = None
+    images: tuple[ToolImage, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -68,13 +72,19 @@ class ToolResult:
         message = f"{error.message}\n{error.hint}" if error.hint else error.message
         return cls.failure(error.error_type, message, error.data)
 
+    def with_images(self, images: tuple[ToolImage, ...]) -> ToolResult:
+        return replace(self, images=images)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        shown = {
             "code": self.code,
             "message": self.message,
             "data": self.data,
             "errorType": None if self.error_type is None else self.error_type.value,
         }
+        if self.images:
+            shown["images"] = [image.to_dict() for image in self.images]
+        return shown
 
     def for_model(self) -> str:
         """The text the model reads: the message, then the data when there is any."""

@@ -1,10 +1,13 @@
 // One tool call as the user sees it: the tool, a short argument summary, its status chip
 // (data-status), the live preview while the model writes it, approve / reject while it waits,
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
+// A result's images (py/agentlite/tools/images.py) are shown as <img> with data: URLs of the raster
+// types the agent accepts only; anything else (SVG above all) is never put into the page.
 import { frameWriter } from "../dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
+import { imageAlt, shownImages } from "../tool-images.js";
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
@@ -71,6 +74,25 @@ export class ToolCard {
     if (reason && (status === "failed" || status === "rejected")) this.showResult(reason, true);
     if (result) this.showResult(result.message || "", result.code !== 0);
     if (result?.data) this.offerDiff(result.data);
+    if (result?.images) this.showImages(result.images);
+  }
+
+  /** The result's images, once (a restored card and a live one get them the same way). */
+  showImages(images) {
+    const shown = shownImages(images);
+    if (this.imagesEl || !shown.length) return;
+    this.imagesEl = document.createElement("div");
+    this.imagesEl.className = "tool-images";
+    this.imagesEl.dataset.testid = "tool-images";
+    const tool = this.el.dataset.tool;
+    shown.forEach((image, index) => {
+      const img = document.createElement("img");
+      img.alt = imageAlt(image, index, shown.length, tool);
+      img.src = `data:${image.mime};base64,${image.data}`;
+      img.decoding = "async";
+      this.imagesEl.append(img);
+    });
+    this.el.append(this.imagesEl);
   }
 
   /** A toggle for the diff of the file this call changed: `data` names the path and the new version

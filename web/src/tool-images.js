@@ -1,0 +1,29 @@
+// The images of a tool result as the page shows them (views/tool-card.js): only the raster types the
+// agent accepts (py/agentlite/tools/images.py), with base64 data, so nothing else (SVG above all) ever
+// becomes an <img> source; and the alt text that names the tool, the type and the size.
+
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** The bytes base64 `data` decodes to. */
+export const decodedSize = (data) =>
+  Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+
+function sizeText(bytes) {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The images of a result the page may show: allowed types, base64 data. */
+export function shownImages(images) {
+  if (!Array.isArray(images)) return [];
+  return images.filter(
+    (image) => IMAGE_TYPES.includes(image?.mime) && typeof image.data === "string" && BASE64.test(image.data),
+  );
+}
+
+/** The alt text of the `index`-th of `count` images `tool` returned. */
+export function imageAlt(image, index, count, tool) {
+  return `Image ${index + 1} of ${count} returned by ${tool}: ${image.mime}, ${sizeText(decodedSize(image.data))}`;
+}
