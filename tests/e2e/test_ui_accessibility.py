@@ -15,7 +15,10 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import pipe_console, send, wait_ready
 from tests.e2e.scripted_support import approve_through
 from tests.e2e.test_demo_scenarios import APP_TSX, FINAL, card, vfs, wait_file, wait_reply, wait_status
+from tests.e2e.test_mcp_servers import add_server, wait_state
+from tests.mcp_servers import RunningServer, auth_server, stateless_server
 
+__all__ = ["auth_server", "stateless_server"]
 AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 RULE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 BLOCKING = {"critical", "serious"}
@@ -168,3 +171,16 @@ def test_no_control_is_cut_off(context_factory: Callable[..., Any], origin: str,
         if panel in ("files", "all"):
             page.locator("[data-testid=file-item][data-path='/src/App.tsx'] >> nth=0").click()
         assert page.evaluate(CLIPPED) == [], f"{width} px, {panel}"
+
+
+def test_the_servers_panel_passes_axe(
+    page_under_axe: Page, stateless_server: RunningServer, auth_server: RunningServer
+) -> None:
+    """The Servers panel with a connected server (its tools) and one that needs sign-in (its diagnosis,
+    Sign in and the token field)."""
+    page = page_under_axe
+    add_server(page, stateless_server.url)
+    wait_state(page, stateless_server.url, "connected")
+    add_server(page, auth_server.url)
+    wait_state(page, auth_server.url, "needs-auth")
+    assert_clean(page, "the Servers panel")
