@@ -90,3 +90,18 @@ def test_the_doctor_tells_a_closed_port_from_a_cors_refusal(app: Page) -> None:
 def test_the_doctor_judges_a_bad_url_before_any_request(app: Page) -> None:
     assert diagnose(app, "not a url")["state"] == "error"
     assert diagnose(app, "ftp://example.test/mcp")["state"] == "error"
+
+
+def test_the_doctor_sends_the_token_only_to_the_server_and_only_on_mcp_requests(app: Page) -> None:
+    server = start("auth")
+    seen: list[tuple[str, str, str | None]] = []
+    app.context.on("request", lambda r: seen.append((r.method, r.url, r.headers.get("authorization"))))
+    try:
+        answer = diagnose(app, server.url, TOKEN)
+    finally:
+        server.stop()
+    assert answer["state"] == "connected"
+    carrying = [(method, url) for method, url, auth in seen if auth and TOKEN in auth]
+    assert carrying and all(url == server.url and method == "POST" for method, url in carrying)
+    probes = [auth for method, url, auth in seen if url == server.url and auth and TOKEN not in auth]
+    assert set(probes) <= {"Bearer doctor-probe"}
