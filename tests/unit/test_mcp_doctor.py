@@ -202,6 +202,23 @@ def test_the_authorization_preflight_counts_only_with_a_token() -> None:
     assert answer is not None and answer["state"] == "connected"
 
 
+def test_a_stateless_server_needs_no_session_header_a_session_server_does() -> None:
+    session_only = {**ALL_PASS, "mcp-session-id": False, "last-event-id": False}
+    stateless, session = judged(
+        [
+            found(preflight=session_only, discover=rpc(200, "result")),
+            found(
+                preflight=session_only,
+                discover=rpc(400, "error"),
+                initialize=rpc(200, "result", sessionId="s"),
+            ),
+        ]
+    )
+    assert stateless is not None and stateless["state"] == "connected"
+    assert session is not None and session["state"] == "cors-blocked"
+    assert "lacks mcp-session-id, last-event-id" in session["diagnosis"]
+
+
 def test_a_url_is_judged_before_any_request() -> None:
     answers = judged(
         [

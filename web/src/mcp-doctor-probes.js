@@ -2,7 +2,7 @@
 // server cannot be used, run where the page's CSP (connect-src 'self') does not apply — the doctor's
 // worker. Each probe is bounded by its own timeout; none sends a cookie; none follows a redirect; the
 // token goes only to the server's URL itself, and only on the MCP requests (never on a probe of headers).
-import { REQUEST_HEADERS } from "./mcp-doctor-verdict.js";
+import { REQUEST_HEADERS, SESSION_ONLY } from "./mcp-doctor-verdict.js";
 
 const PROBE_MS = 5000;
 const MAX_BODY = 256 * 1024;
@@ -31,7 +31,8 @@ export async function probeServer(url, { token = "", origin = "" } = {}, timeout
   const names = REQUEST_HEADERS.filter((name) => name !== "authorization" || token);
   const passed = await Promise.all(names.map((name) => preflightPasses(url, name, timeoutMs)));
   found.preflight = Object.fromEntries(names.map((name, i) => [name, passed[i]]));
-  if (passed.includes(false)) return found;
+  // Without the session revision's headers, a server of the stateless revision may still be usable.
+  if (names.some((name, i) => !passed[i] && !SESSION_ONLY.includes(name))) return found;
   return { ...found, ...(await mcpSteps(url, token, timeoutMs)) };
 }
 

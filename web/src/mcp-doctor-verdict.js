@@ -14,6 +14,9 @@ export const REQUEST_HEADERS = [
   "last-event-id",
 ];
 
+/** Headers only the session revision sends: a server that answers `server/discover` needs neither. */
+export const SESSION_ONLY = ["mcp-session-id", "last-event-id"];
+
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Why the URL cannot be asked at all from a page at `pageProtocol` ("https:"…), or null. */
@@ -95,9 +98,11 @@ function redirected() {
 /** Which preflights failed, as the header names that are not allowed; null when all passed. */
 function preflightVerdict(found, simple) {
   const probed = REQUEST_HEADERS.filter((name) => name !== "authorization" || found.token);
-  const failed = probed.filter((name) => found.preflight?.[name] === false);
+  const stateless = found.discover?.ok && found.discover.answer === "result";
+  const needed = probed.filter((name) => !(stateless && SESSION_ONLY.includes(name)));
+  const failed = needed.filter((name) => found.preflight?.[name] === false);
   if (failed.length === 0) return null;
-  if (failed.length === probed.length || failed.includes("content-type")) {
+  if (failed.length === needed.length || failed.includes("content-type")) {
     if (simple.status === 401 || simple.status === 403) {
       return verdict(
         "cors-blocked",
