@@ -13,6 +13,13 @@
   auth: protected resource metadata at `/.well-known/oauth-protected-resource/mcp`, and an authorization
   server on the same origin (tests/mcp_oauth_provider.py: approves at once, PKCE, refresh, dynamic
   registration, a pre-registered client) that binds tokens to the `resource` `http://127.0.0.1:PORT/mcp`.
+
+Kinds that get CORS wrong one way each (the connection doctor's cases, docs/mcp.md):
+- `noorigin`: like `stateful`, with no CORS headers at all;
+- `noexpose`: like `stateful`, every MCP header allowed, none exposed (`mcp-session-id` unreadable);
+- `authhidden`: like `auth`, with `www-authenticate` not exposed;
+- `options401`: like `auth`, but the token is asked of every request, OPTIONS preflights included
+  (its 401 carries `Access-Control-Allow-Origin`, so a simple request reads it).
 """
 
 from __future__ import annotations
@@ -143,6 +150,26 @@ class BearerOnly:
         await self.app(scope, receive, send)
 
 
+class BearerEverywhere:
+    """Asks for the token before anything else, also of a preflight (which never carries one)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", []))
+        if scope["type"] == "http" and headers.get(b"authorization") != f"Bearer {TOKEN}".encode():
+            cors = [
+                (b"access-control-allow-origin", b"*"),
+                (b"access-control-expose-headers", b"www-authenticate"),
+            ]
+            await _respond(
+                send, 401, b'{"error":"invalid_token"}', [(b"www-authenticate", b'Bearer realm="mcp"'), *cors]
+            )
+            return
+        await self.app(scope, receive, send)
+
+
 async def _respond(
     send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
@@ -153,24 +180,28 @@ async def _respond(
 
 def build_app(kind: str, port: int = 0) -> ASGIApp:
     security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    stateless = kind in ("stateless", "auth", "oauth")
+    stateless = kind in ("stateless", "auth", "oauth", "authhidden", "options401")
     server = build_server(port, oauth=kind == "oauth")
     app: ASGIApp = server.streamable_http_app(stateless_http=stateless, transport_security=security)
     if not stateless:
         app = LegacyOnly(app)
-    if kind == "auth":
+    if kind in ("auth", "authhidden"):
         app = BearerOnly(app)
+    if kind == "noorigin":
+        return app
     if kind == "nocors":
         return CORSMiddleware(
             app, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["content-type"]
         )
-    return CORSMiddleware(
+    exposed = [] if kind in ("noexpose", "authhidden") else EXPOSED
+    app = CORSMiddleware(
         app,
         allow_origins=["*"],
         allow_methods=["GET", "POST", "DELETE"],
         allow_headers=MCP_HEADERS,
-        expose_headers=EXPOSED,
+        expose_headers=exposed,
     )
+    return BearerEverywhere(app) if kind == "options401" else app
 
 
 def main() -> None:

@@ -1,33 +1,39 @@
-// The connection doctor of remote MCP servers: asked by the Servers panel when the worker cannot reach a
-// server, it looks from the page and says why in words, with a fix. This minimal version tells a server
-// that answers (and whether it wants a token) from one that cannot be reached at all.
+// The MCP connection doctor (docs/mcp.md, Connection doctor): why a remote MCP server cannot be used from
+// this page, and the one-line fix for its owner. What needs no request (a bad URL, mixed content) is
+// judged here; the probes run in a worker of their own (web/src/mcp-doctor-worker.js) and
+// web/src/mcp-doctor-verdict.js turns their outcomes into the answer.
+import { beforeAnyRequest, judge } from "./mcp-doctor-verdict.js";
+
+const DEADLINE_MS = 45_000; // every probe has its own 5 s timeout; this bounds the worker as a whole
 
 /** @param {string} url @param {{token?: string}} options
  *  @returns {Promise<{state: "connected"|"needs-auth"|"unreachable"|"cors-blocked"|"error", diagnosis: string, fix: string}>} */
-export async function diagnose(url, options) {
-  const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
-  if (options?.token) headers.authorization = `Bearer ${options.token}`;
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-  let response;
-  try {
-    response = await fetch(url, { method: "POST", headers, body, credentials: "omit", redirect: "error" });
-  } catch (err) {
+export async function diagnose(url, options = {}) {
+  const early = beforeAnyRequest(url, location.protocol);
+  if (early) return early;
+  const found = await probeInWorker(url, options.token ?? "");
+  if (found === null) {
     return {
-      state: /** @type {const} */ ("unreachable"),
-      diagnosis: `unreachable: ${err instanceof Error ? err.message : String(err)}`,
-      fix: "Check that the server is running and the URL is right; a server on another site must allow this page in its CORS answer.",
+      state: "unreachable",
+      diagnosis: `the diagnosis of ${new URL(url).host} did not finish within ${DEADLINE_MS / 1000} s`,
+      fix: "check that the server is running and answers HTTP at this URL",
     };
   }
-  if (response.status === 401 || response.status === 403) {
-    return {
-      state: /** @type {const} */ ("needs-auth"),
-      diagnosis: "this server needs sign-in: paste a token",
-      fix: "Enter a bearer token for this server.",
+  return judge(found);
+}
+
+/** The probes' findings, or null if the worker failed or outlived the deadline. */
+function probeInWorker(url, token) {
+  const worker = new Worker(new URL("./mcp-doctor-worker.js", import.meta.url), { type: "module" });
+  return new Promise((resolve) => {
+    const end = (found) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(found);
     };
-  }
-  return {
-    state: /** @type {const} */ ("connected"),
-    diagnosis: `the server answered (HTTP ${response.status})`,
-    fix: "",
-  };
+    const timer = setTimeout(() => end(null), DEADLINE_MS);
+    worker.onmessage = (event) => end(event.data);
+    worker.onerror = () => end(null);
+    worker.postMessage({ url, token });
+  });
 }

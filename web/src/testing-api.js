@@ -1,5 +1,6 @@
 // window.agentlite (docs/contract.md, testing API): the testing API on the main thread. Each call goes to the
 // worker's workspace; code run in a sandbox frame can reach none of it.
+import { diagnose } from "./mcp-doctor.js";
 
 /** `folder`: the open-folder view; the tests open a folder of the origin private file system through it
  * (the same handle interface as a folder the user picks, whose picker cannot be automated). */
@@ -36,7 +37,8 @@ export function installTestingApi(client, folder) {
     generation: () => client.generation,
   });
   Object.defineProperty(window, "agentlite", {
-    value: Object.freeze({ ready: client.ready, vfs, folder: folders, worker }),
+    // `mcp.diagnose(url, {token})`: the MCP connection doctor (docs/mcp.md, Connection doctor).
+    value: Object.freeze({ ready: client.ready, vfs, folder: folders, worker, mcp: Object.freeze({ diagnose }) }),
     enumerable: true,
   });
 }

@@ -20,13 +20,13 @@ from typing import Any, Protocol
 from agentlite.mcp import tool_names as names
 from agentlite.mcp.answer import BUDGET, tool_result
 from agentlite.mcp.failure import McpFailure
+from agentlite.mcp.listing import DEFAULT_BUDGET, OPEN_OBJECT, fit
 from agentlite.mcp.schema import Checker
 from agentlite.tools.registry import Risk, Tool
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
 
 MAX_DESCRIPTION = 1000
 MAX_SCHEMA = 32_000  # characters of JSON; a larger schema is replaced by an open object (the server checks)
-OPEN_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -71,11 +71,17 @@ def description(server: str, listed: dict[str, Any]) -> str:
 
 
 def remote_tools(
-    caller: Caller, server: str, listed: Iterable[dict[str, Any]], budget: int = BUDGET
+    caller: Caller,
+    server: str,
+    listed: Iterable[dict[str, Any]],
+    budget: int = BUDGET,
+    listing_budget: int = DEFAULT_BUDGET,
 ) -> list[Tool]:
     """Registry tools for a server's listing; a tool without a usable name is left out, and two names that
-    come out the same keep only the first."""
+    come out the same keep only the first. A listing past `listing_budget` (estimated tokens) is offered
+    compactly (mcp.listing)."""
     tools: dict[str, Tool] = {}
+    said: dict[str, str] = {}
     for item in listed:
         remote = item.get("name")
         if not isinstance(remote, str) or not remote or len(remote) > 256:
@@ -83,7 +89,9 @@ def remote_tools(
         name = names.tool_name(server, remote)
         if name not in tools:
             tools[name] = _tool(caller, server, remote, name, item, budget)
-    return list(tools.values())
+            text = item.get("description")
+            said[name] = _CONTROL.sub(" ", text)[:MAX_DESCRIPTION] if isinstance(text, str) else ""
+    return fit(list(tools.values()), server, said, listing_budget)
 
 
 def _tool(caller: Caller, server: str, remote: str, name: str, listed: dict[str, Any], budget: int) -> Tool:
