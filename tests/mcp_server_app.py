@@ -18,6 +18,9 @@ Kinds that get CORS wrong one way each (the connection doctor's cases, docs/mcp.
 - `noorigin`: like `stateful`, with no CORS headers at all;
 - `noexpose`: like `stateful`, every MCP header allowed, none exposed (`mcp-session-id` unreadable);
 - `authhidden`: like `auth`, with `www-authenticate` not exposed;
+- `oldcors`: like `stateful`, its CORS list the one servers wrote before 2026 (`mcp-protocol-version`,
+  `mcp-session-id`, `last-event-id`, but no `mcp-method` or `mcp-name`), so a browser's preflight for
+  the newer revision fails while the handshake goes through;
 - `options401`: like `auth`, but the token is asked of every request, OPTIONS preflights included
   (its 401 carries `Access-Control-Allow-Origin`, so a simple request reads it).
 """
@@ -40,8 +43,8 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 TOKEN = "test-token-0123456789"
-MCP_HEADERS = ["content-type", "authorization", "mcp-protocol-version", "mcp-session-id", "last-event-id"]
-MCP_HEADERS += ["mcp-method", "mcp-name"]
+OLD_HEADERS = ["content-type", "authorization", "mcp-protocol-version", "mcp-session-id", "last-event-id"]
+MCP_HEADERS = [*OLD_HEADERS, "mcp-method", "mcp-name"]
 EXPOSED = ["mcp-session-id", "www-authenticate"]
 PIXEL = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
 
@@ -198,7 +201,7 @@ def build_app(kind: str, port: int = 0) -> ASGIApp:
         app,
         allow_origins=["*"],
         allow_methods=["GET", "POST", "DELETE"],
-        allow_headers=MCP_HEADERS,
+        allow_headers=OLD_HEADERS if kind == "oldcors" else MCP_HEADERS,
         expose_headers=exposed,
     )
     return BearerEverywhere(app) if kind == "options401" else app

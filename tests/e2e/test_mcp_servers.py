@@ -254,3 +254,15 @@ def test_an_oauth_server_is_signed_in_to_from_the_panel_and_its_tool_called(
     assert any("42" in result for result in tool_results(model_server))
     stored = stored_everywhere(page, tmp_path)
     assert "access_token" not in stored and "Bearer " not in stored
+
+
+def test_a_server_whose_cors_list_predates_the_stateless_revision_connects_by_handshake(
+    page: Page, origin: str, model_server: ModelServer, mcp_server: Callable[[str], RunningServer]
+) -> None:
+    """Most servers' CORS lists name no `Mcp-Method`: the browser refuses the newer revision's preflight,
+    which reads as a network error, and the client still connects in the session revision."""
+    server = mcp_server("oldcors")
+    start(page, origin, model_server)
+    item = add_server(page, server.url)
+    wait_state(page, server.url, "connected")
+    assert item.locator(f"[data-testid=mcp-tool][data-name={ADD}]").count() == 1

@@ -99,6 +99,9 @@ class McpClient:
             try:
                 result = await self._bounded(self._post_modern("server/discover", {}, version))
             except McpFailure as failure:
+                if failure.kind is FailureKind.NETWORK:
+                    await self._handshake_after(failure)
+                    return
                 retry = self._after_refused_discover(failure, attempt)
                 if retry is None:
                     await self._bounded(self._initialize())
@@ -112,6 +115,18 @@ class McpClient:
                 return
             self._adopt(version if version in mutual else mutual[-1], result)
             return
+
+    async def _handshake_after(self, unanswered: McpFailure) -> None:
+        """A `server/discover` that got no answer may be a preflight refused for the newer revision's
+        headers (`Mcp-Method`, `Mcp-Name`, which few servers' CORS lists name yet), and a browser tells
+        that only as a network error: the handshake needs neither, so it is tried. When it too gets no
+        answer, the server is unreachable and the first failure is the one told."""
+        try:
+            await self._bounded(self._initialize())
+        except McpFailure as second:
+            if second.kind is FailureKind.NETWORK:
+                raise unanswered from second
+            raise
 
     def _after_refused_discover(self, failure: McpFailure, attempt: int) -> str | None:
         """The modern revision to ask again at, None to fall back to the handshake; or raise."""

@@ -273,3 +273,32 @@ def test_a_broken_answer_is_a_protocol_failure_not_a_crash() -> None:
     with pytest.raises(McpFailure) as caught:
         run(McpClient(URL, ScriptedTransport(respond)).call_tool("t", {}))
     assert caught.value.kind is FailureKind.PROTOCOL
+
+
+def test_a_discover_lost_to_the_network_falls_back_to_the_handshake() -> None:
+    """In a browser, a preflight refused for `Mcp-Method` reads as a network error: the handshake, which
+    sends no such header, still connects."""
+
+    async def respond(request: HttpRequest) -> ScriptedResponse:
+        if method(request) == "server/discover":
+            raise ModelError(ErrorType.NETWORK, "Failed to fetch")
+        found = legacy(request)
+        assert found is not None
+        return found
+
+    mcp = McpClient(URL, ScriptedTransport(respond))
+    run(mcp.connect())
+    assert mcp.revision == "2025-11-25" and mcp.session_id == "s-1"
+
+
+def test_a_server_that_answers_nothing_is_unreachable_after_one_handshake() -> None:
+    asked: list[str | None] = []
+
+    async def respond(request: HttpRequest) -> ScriptedResponse:
+        asked.append(method(request))
+        raise ModelError(ErrorType.NETWORK, f"Failed to fetch {method(request)}")
+
+    with pytest.raises(McpFailure) as caught:
+        run(McpClient(URL, ScriptedTransport(respond)).connect())
+    assert caught.value.kind is FailureKind.NETWORK and "server/discover" in str(caught.value)
+    assert asked == ["server/discover", "initialize"]
