@@ -4,13 +4,14 @@ The round (docs/mcp.md, "Sign-in"): a server answered 401/403 (`needs-auth`, its
 link) → `begin()` discovers where to sign in and returns the authorization URL → the page opens it in a
 popup → `finish()` trades the code for tokens, and the server connects again with the access token,
 which goes back to the page to keep like a pasted token. The tokens stay in the worker's memory, so a
-server that refuses an expired access token is refreshed once, silently, before it asks for sign-in.
-A sign-in that the server still refuses is not retried in a loop: the user signs in again.
+server that refuses an expired access token is refreshed silently before it asks for sign-in; tokens
+refused again within a minute of their refresh are not refreshed again (no loop): the user signs in.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,17 +22,24 @@ from agentlite.mcp.seam import HttpTransport
 from agentlite.mcp.servers import McpServers
 
 MAX_PENDING = 16  # sign-ins begun and not finished (SignIn keeps as many)
+REFRESH_GAP = 60.0  # seconds: tokens refreshed this recently and refused again are not refreshed again
 
 
 class ServerSignIns:
-    def __init__(self, servers: McpServers, transport: Callable[[], HttpTransport]) -> None:
+    def __init__(
+        self,
+        servers: McpServers,
+        transport: Callable[[], HttpTransport],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.servers = servers
         self.transport = transport
         self.flow = SignIn(transport())
         self.client_ids: dict[str, str] = {}  # authorization server -> the client id it knows us by
         self.begun: dict[str, str] = {}  # state -> server URL
         self.tokens: dict[str, Tokens] = {}  # server URL -> its tokens (memory only)
-        self.refreshed: set[str] = set()  # servers whose tokens came from a refresh: never twice in a row
+        self.refreshed: dict[str, float] = {}  # server URL -> when its tokens were last refreshed
+        self.clock = clock
         servers.on_refused = self._refused
 
     async def begin(
@@ -55,7 +63,7 @@ class ServerSignIns:
             raise McpFailure(FailureKind.AUTH, "this sign-in is unknown or over: sign in again")
         tokens = await self.flow.finish(state, code, iss)
         self.tokens[url] = tokens
-        self.refreshed.discard(url)
+        self.refreshed.pop(url, None)
         view = await self.servers.token(url, tokens.access_token)
         return {"server": view, "token": tokens.access_token}
 
@@ -68,12 +76,17 @@ class ServerSignIns:
         return known
 
     def _refused(self, url: str) -> None:
-        """The server refused its token: refresh once if we can (in the background)."""
+        """The server refused its token: refresh it in the background, unless it was refreshed just now
+        (then the user signs in again)."""
         tokens = self.tokens.pop(url, None)
-        if tokens is not None and tokens.refresh_token and url not in self.refreshed:
-            self.refreshed.add(url)
-            task = asyncio.ensure_future(self._refresh(url, tokens))
-            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+        last = self.refreshed.get(url)
+        if tokens is None or not tokens.refresh_token:
+            return
+        if last is not None and self.clock() - last < REFRESH_GAP:
+            return
+        self.refreshed[url] = self.clock()
+        task = asyncio.ensure_future(self._refresh(url, tokens))
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _refresh(self, url: str, tokens: Tokens) -> None:
         try:
