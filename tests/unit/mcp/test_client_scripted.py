@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -161,10 +162,25 @@ def test_a_modern_only_server_with_no_common_revision_fails_instead_of_falling_b
     assert caught.value.kind is FailureKind.PROTOCOL and "2030-01-01" in str(caught.value)
 
 
-def test_discover_advertising_only_old_revisions_falls_back_to_the_handshake() -> None:
+def old_revisions_only(request: HttpRequest) -> ScriptedResponse:
+    return answer(request, {"supportedVersions": ["2025-11-25"]})
+
+
+def lost_to_the_network(_request: HttpRequest) -> ScriptedResponse:
+    """In a browser, a preflight refused for `Mcp-Method` reads as a network error."""
+    raise ModelError(ErrorType.NETWORK, "Failed to fetch")
+
+
+@pytest.mark.parametrize("discover", [old_revisions_only, lost_to_the_network])
+def test_a_discover_that_finds_no_modern_revision_falls_back_to_the_handshake(
+    discover: Callable[[HttpRequest], ScriptedResponse],
+) -> None:
+    """Only old revisions advertised, or no answer at all (the handshake sends no `Mcp-Method`): the
+    session handshake still connects."""
+
     def respond(request: HttpRequest) -> ScriptedResponse:
         if method(request) == "server/discover":
-            return answer(request, {"supportedVersions": ["2025-11-25"]})
+            return discover(request)
         found = legacy(request)
         assert found is not None
         return found
@@ -273,22 +289,6 @@ def test_a_broken_answer_is_a_protocol_failure_not_a_crash() -> None:
     with pytest.raises(McpFailure) as caught:
         run(McpClient(URL, ScriptedTransport(respond)).call_tool("t", {}))
     assert caught.value.kind is FailureKind.PROTOCOL
-
-
-def test_a_discover_lost_to_the_network_falls_back_to_the_handshake() -> None:
-    """In a browser, a preflight refused for `Mcp-Method` reads as a network error: the handshake, which
-    sends no such header, still connects."""
-
-    async def respond(request: HttpRequest) -> ScriptedResponse:
-        if method(request) == "server/discover":
-            raise ModelError(ErrorType.NETWORK, "Failed to fetch")
-        found = legacy(request)
-        assert found is not None
-        return found
-
-    mcp = McpClient(URL, ScriptedTransport(respond))
-    run(mcp.connect())
-    assert mcp.revision == "2025-11-25" and mcp.session_id == "s-1"
 
 
 def test_a_server_that_answers_nothing_is_unreachable_after_one_handshake() -> None:
