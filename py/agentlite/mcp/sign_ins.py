@@ -16,12 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from agentlite.mcp.failure import FailureKind, McpFailure
-from agentlite.mcp.oauth import SignIn, Tokens
+from agentlite.mcp.oauth import PENDING_LIMIT, SignIn, Tokens
 from agentlite.mcp.oauth_metadata import AuthPlan, discover
 from agentlite.mcp.seam import HttpTransport
 from agentlite.mcp.servers import McpServers
 
-MAX_PENDING = 16  # sign-ins begun and not finished (SignIn keeps as many)
 REFRESH_GAP = 60.0  # seconds: tokens refreshed this recently and refused again are not refreshed again
 
 
@@ -50,7 +49,7 @@ class ServerSignIns:
         plan = await discover(self.transport(), link.entry.url, link.challenge)
         client_id = await self._client_id(plan, redirect_uri, metadata_document_url)
         authorization_url, state = self.flow.start(plan, client_id, redirect_uri)
-        while len(self.begun) >= MAX_PENDING:
+        while len(self.begun) >= PENDING_LIMIT:  # as many as SignIn keeps
             self.begun.pop(next(iter(self.begun)))
         self.begun[state] = link.entry.url
         return {"authorization_url": authorization_url, "state": state}
