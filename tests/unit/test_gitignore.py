@@ -1,5 +1,5 @@
-"""The page's .gitignore matching (web/src/gitignore.js through web/src/folder-rules.js) under Node:
-the same answers as the real `git check-ignore` on generated folders and patterns, and a bounded number
+"""The page's .gitignore matching (web/src/folders/gitignore.js through folders/folder-rules.js) under
+Node: the same answers as the real `git check-ignore` on generated folders and patterns, and a bounded number
 of steps for a hostile file (a dozen `**` over a path 60 folders deep froze the page for minutes)."""
 
 from __future__ import annotations

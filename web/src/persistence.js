@@ -1,6 +1,8 @@
 // Keeping the workspace: asks the browser for persistent storage (navigator.storage.persist() exists
 // only on Window, not in the worker), remembers that the user dismissed the warning, and saves an
 // exported workspace as a file. Platform edge: the storage notice view only renders what this reports.
+import { fromBase64 } from "./bytes.js";
+import { downloadBytes } from "./download.js";
 
 const DISMISSED_KEY = "agentlite.storage-warning-dismissed";
 
@@ -25,11 +27,5 @@ export function dismissWarning(storage = localStorage) {
 
 /** Offer `base64` (a zip) as a download named `name`. */
 export function saveZip(name, base64) {
-  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: "application/zip" }));
-  const link = Object.assign(document.createElement("a"), { href: url, download: name });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBytes(name, fromBase64(base64), "application/zip");
 }

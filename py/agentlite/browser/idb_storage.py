@@ -24,7 +24,7 @@ from agentlite.workspace.storage import Batch, Value
 from agentlite.workspace.workspace_errors import StaleState, StorageClosed, StorageError, StorageFull
 
 MODULE = "agentlite_idb"
-LOCK_NAME = "agentlite-workspace"
+WORKSPACE_LOCK = "agentlite-workspace"
 FULL_MESSAGE = (
     "Browser storage is full: this change was not saved, and nothing saved before was lost. "
     "To make room, export the workspace (with its history) and clear it, or free disk space on this device."
@@ -136,7 +136,7 @@ class IndexedDBStorage:
 
     @contextlib.asynccontextmanager
     async def lock(self) -> AsyncIterator[None]:
-        release = await self._idb.acquireLock(LOCK_NAME)
+        release = await self._idb.acquireLock(WORKSPACE_LOCK)
         try:
             yield
         finally:

@@ -6,7 +6,8 @@ other cases (`.GIT`), trailing dots and spaces (`.git.`, `.git `), an alternate 
 (`.git::$INDEX_ALLOCATION`), the 8.3 short name (`GIT~1`), and code points HFS+ ignores (`.g\u200cit`).
 `is_git_dir_name` follows git's `is_ntfs_dotgit` / `is_hfs_dotgit`, as dulwich's
 `validate_path_element_ntfs` and `_hfs` do, folded into one check (a name either disk reads as `.git`).
-The page has the same rule in web/src/names.js; tests/unit/workspace/test_names.py feeds both one table.
+The page has the same rule in web/src/folders/names.js; tests/unit/workspace/test_names.py feeds both one
+table.
 
 `invisible_in` finds bidi controls and zero-width or otherwise invisible code points: a name holding one
 can pose as another (`AGENTS\u200b.md`, `a\u202etxt.exe`), so the workspace takes no new such name.

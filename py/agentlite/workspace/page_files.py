@@ -7,14 +7,23 @@ back with their content, so a reload after one write moves one file. Binary file
 from __future__ import annotations
 
 import base64
-from typing import Any
-
-from agentlite.workspace.workspace import Workspace
+from typing import Any, Protocol
 
 MAX_TOTAL_BYTES = 32 * 1024 * 1024  # a preview gets at most this much content per call
 
 
-async def page_files(workspace: Workspace, known: dict[str, str] | None = None) -> dict[str, Any]:
+class FileSource(Protocol):
+    """What this module reads of a workspace (the `Workspace` facade is one): the machinery's modules
+    name the few methods they use instead of importing the facade (docs/architecture.md)."""
+
+    async def list(
+        self, dir: str = "/", recursive: bool = False, details: bool = False
+    ) -> list[dict[str, Any]]: ...
+
+    async def read_bytes(self, path: str) -> bytes | None: ...
+
+
+async def page_files(workspace: FileSource, known: dict[str, str] | None = None) -> dict[str, Any]:
     """`{"files": [{path, sha256, text | base64}], "kept": [path], "skipped": [path]}`: every file of
     the workspace, either with its content, or kept (the page has it: same sha256), or skipped (too big
     for what is left of MAX_TOTAL_BYTES)."""

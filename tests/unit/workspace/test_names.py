@@ -1,4 +1,4 @@
-"""Names as disks and eyes read them (py/agentlite/workspace/names.py and web/src/names.js): every
+"""Names as disks and eyes read them (py/agentlite/workspace/names.py and web/src/folders/names.js): every
 spelling of `.git` that git refuses on NTFS and HFS+ (dulwich's checks are the reference), invisible and
 bidi characters, and the page's rule agreeing with the worker's on one table."""
 

@@ -9,13 +9,14 @@
 // its time; the next run builds a new one.
 import shared from "../limits.json";
 import { FrameTransport, SandboxError } from "./frame-transport.js";
+import { sha256Hex } from "../bytes.js";
 
 export { SandboxError };
 
 const REALM_OF = { js: "js", shell: "shell", python: "shell" };
 const RUNTIME_OF = { js: "js-runtime.js", shell: "shell-runtime.js" };
 const PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"];
-const LOCK_NAME = "agentlite-lock.json";
+const LOCK_FILE = "agentlite-lock.json";
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export class SandboxHost {
@@ -93,7 +94,7 @@ export class SandboxHost {
   // Wheels are checked against the lock's sha256 before they are handed over.
   async asset(name) {
     if (!this.allowed) {
-      this.allowed = fetchOk(this.url(`pyodide/${LOCK_NAME}`))
+      this.allowed = fetchOk(this.url(`pyodide/${LOCK_FILE}`))
         .then((response) => response.json())
         .then(allowedAssets);
       this.allowed.catch(() => (this.allowed = null));
@@ -121,16 +122,11 @@ export function cannotEndWasmWorkers(userAgent = globalThis.navigator?.userAgent
 
 // name -> expected sha256 (null for the core files, which Pyodide's own start-up checks by version).
 function allowedAssets(lock) {
-  const allowed = new Map([...PYODIDE_CORE, LOCK_NAME].map((name) => [name, null]));
+  const allowed = new Map([...PYODIDE_CORE, LOCK_FILE].map((name) => [name, null]));
   for (const pkg of Object.values(lock.packages || {})) {
     if (pkg && typeof pkg.file_name === "string") allowed.set(pkg.file_name, pkg.sha256 || null);
   }
   return allowed;
-}
-
-async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 async function fetchOk(url) {

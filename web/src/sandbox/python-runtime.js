@@ -13,7 +13,7 @@ import DRIVER from "../../../py/agentlite/sandbox_driver.py";
 
 // A name that never resolves, used only as a key for the fetch shim.
 const INDEX_URL = "https://runtime.invalid/pyodide/";
-const LOCK_NAME = "agentlite-lock.json";
+const LOCK_FILE = "agentlite-lock.json";
 const STREAM_LIMIT = 8 * 1024 * 1024; // per stream inside a pipeline; the shell's result is capped later
 const SHELL_SYSTEM = ["/bin", "/usr", "/dev", "/proc"]; // the shell's own folders, not the user's files
 const PYTHON_SKIP = ["/dev", "/proc", "/sys"];
@@ -134,7 +134,7 @@ function start(run) {
 async function boot(channel) {
   installFetchShim(channel);
   const [mjs, asm, lockBytes] = await Promise.all(
-    ["pyodide.mjs", "pyodide.asm.mjs", LOCK_NAME].map((name) => channel.asset(name)),
+    ["pyodide.mjs", "pyodide.asm.mjs", LOCK_FILE].map((name) => channel.asset(name)),
   );
   const { loadPyodide } = await importBytes(mjs);
   const { default: createPyodideModule } = await importBytes(asm);

@@ -2,7 +2,8 @@
 // repository (a zip with .git/, docs/git.md). Importing a zip that holds a history replaces the workspace
 // with it, after the user agrees; a zip of files only is added as one recorded change, and so are the
 // files of HEAD of a zip of a git working copy.
-import { downloadBytes, fromBase64, toBase64 } from "./download.js";
+import { fromBase64, toBase64 } from "../bytes.js";
+import { downloadBytes } from "../download.js";
 
 const HISTORY_MANIFEST = "history/manifest.json";
 const isGitHead = (name) => name === ".git/HEAD" || name.endsWith("/.git/HEAD");

@@ -2,7 +2,7 @@
 // import again; both hold every branch and tool call); "Import chat" opens an exported JSON file as a new
 // tab. The engine writes and reads the files; a file that is not a chat is refused with a note.
 import { button } from "../dom.js";
-import { downloadBytes } from "./download.js";
+import { downloadBytes } from "../download.js";
 
 export function createChatExport(root, { activeChat, exportChat, importChat }) {
   const head = root.querySelector(".chat-head");

@@ -1,6 +1,7 @@
 // The context menu of the file tree and what its items do: new file, new folder, rename, delete and
 // download. Each is one recorded user change in the workspace (download only reads).
-import { downloadBytes, fromBase64 } from "./download.js";
+import { fromBase64 } from "../bytes.js";
+import { downloadBytes } from "../download.js";
 
 const join = (folder, name) => (folder === "/" ? `/${name}` : `${folder}/${name}`);
 const nameOf = (path) => path.slice(path.lastIndexOf("/") + 1);

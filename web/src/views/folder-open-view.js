@@ -1,10 +1,10 @@
 // "Open folder…" where the browser has the File System Access API: the workspace mirrors a folder on
-// disk (web/src/disk-mirror.js). It syncs after every workspace change (those paths), when the window
+// disk (web/src/folders/disk-mirror.js). It syncs after every workspace change (those paths), when the window
 // gets the focus, when the folder changes (FileSystemObserver, where the browser has it) and on demand;
 // after a reload it asks for permission again, and the sync then catches up on both sides.
-import { DiskMirror } from "../disk-mirror.js";
-import { unsyncedText } from "../folder-rules.js";
-import { forgetFolder, loadFolder, saveFolder } from "../folder-store.js";
+import { DiskMirror } from "../folders/disk-mirror.js";
+import { unsyncedText } from "../folders/folder-rules.js";
+import { forgetFolder, loadFolder, saveFolder } from "../folders/folder-store.js";
 
 /** @type {{ mode: "readwrite" }} */
 const MODE = { mode: "readwrite" };

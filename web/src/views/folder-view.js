@@ -1,8 +1,8 @@
 // Importing a local folder: the "Import folder" button (a folder input, every browser) and folders dropped
 // on the file tree. Shows progress while the batches go to the worker, then says what was skipped
 // (.git/, node_modules/, .gitignore) and offers to import that too.
-import { itemsFromDrop, itemsFromInput, sendFolder } from "../folder-import.js";
-import { selectFiles, skippedText } from "../folder-rules.js";
+import { itemsFromDrop, itemsFromInput, sendFolder } from "../folders/folder-import.js";
+import { selectFiles, skippedText } from "../folders/folder-rules.js";
 
 const count = (n) => n.toLocaleString("en");
 const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

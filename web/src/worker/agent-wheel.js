@@ -4,6 +4,8 @@
 // So the agent's modules are imported before the snapshot; after a restore only the files are written
 // again (for the modules the agent imports later), and the wheel's dependencies (pydantic) load after
 // `ready`, in the background (`loadDependencies`).
+import { sha256Hex } from "../bytes.js";
+
 const here = (path) => new URL(path, import.meta.url).href;
 const LOCK_URL = () => here("./pyodide/agentlite-lock.json");
 const WHEEL_PATH = "/tmp/agentlite-wheel.zip";
@@ -18,11 +20,6 @@ def _unpack(path):
     importlib.invalidate_caches()
 _unpack
 `;
-
-async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
 
 async function fetchOk(url) {
   const response = await fetch(url);

@@ -25,7 +25,7 @@ export const STORES = Object.freeze([
   // chat tabs and long-term memory (agentlite.engine)
   "chats", "memory",
 ]);
-export const LOCK_NAME = "agentlite-workspace";
+export const WORKSPACE_LOCK = "agentlite-workspace";
 export const RESERVE_DB = "agentlite-reserve";
 const RESERVE_BYTES = 128 * 1024;
 
@@ -332,7 +332,7 @@ function writeBatch(batch, buffers, names) {
  * Without navigator.locks (very old browsers) the release function does nothing; the commit guard
  * still refuses a stale write.
  */
-export function acquireLock(name = LOCK_NAME) {
+export function acquireLock(name = WORKSPACE_LOCK) {
   if (!globalThis.navigator || !navigator.locks) return Promise.resolve(() => undefined);
   return new Promise((acquired) => {
     navigator.locks.request(name, () => new Promise((release) => acquired(() => release(undefined))));

@@ -3,6 +3,7 @@
 // Pyodide version, user agent) and the sha256 of its bytes, so a snapshot of another build, or one that
 // was damaged on disk, is recognised before Pyodide is handed a heap it would trust blindly.
 // Every method may throw (no Cache Storage, quota, a broken profile): the caller falls back.
+import { sha256Hex } from "../bytes.js";
 
 const CACHE_NAME = "agentlite-pyodide-snapshot";
 const ENTRY_URL = new URL("./__pyodide-snapshot__", self.location.href).href;
@@ -15,11 +16,6 @@ export class UnusableSnapshot extends Error {}
 /** The key a snapshot is valid for: the same build, the same Pyodide, the same browser. */
 export function snapshotKey(build, pyodideVersion, userAgent) {
   return encodeURIComponent(`${build}|${pyodideVersion}|${userAgent}`);
-}
-
-async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** The stored snapshot's bytes for `key`; null when none is stored; UnusableSnapshot when it is wrong. */

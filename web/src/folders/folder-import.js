@@ -1,7 +1,7 @@
 // A local folder into the workspace: its files listed (from a folder input or a drop), then read and sent
 // to the worker in batches (`vfs.importStart`, `vfs.importAdd` …, `vfs.importFinish`), so a folder of
 // 10,000 files never freezes the page and still lands as ONE recorded change.
-import LIMITS from "./limits.json";
+import LIMITS from "../limits.json";
 
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 500;

@@ -11,14 +11,9 @@ import { DiskFolder } from "./disk-folder.js";
 import { checkTotals, FILE_BYTES, sendFolder } from "./folder-import.js";
 import { saveFolder } from "./folder-store.js";
 import { diskKey, nameTrouble, windowsRefuses } from "./names.js";
-import { fromBase64 } from "./views/download.js";
+import { fromBase64, sha256Hex } from "../bytes.js";
 
 const PLAN_LISTS = ["to_disk", "delete_on_disk", "from_disk", "delete_in_workspace", "settled"];
-
-async function sha256(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 const same = (file, record) => record && file.size === record.size && file.lastModified === record.modified;
 const depth = (path) => path.split("/").length;
@@ -211,7 +206,7 @@ export class DiskMirror {
     const record = this.synced[path];
     if (same(file, record)) return record.sha;
     if (file.size > FILE_BYTES) return `unread:${file.size}:${file.lastModified}`; // too big to read: skipped
-    return sha256(await file.arrayBuffer());
+    return sha256Hex(await file.arrayBuffer());
   }
 
   record(path, file, sha) {
@@ -234,7 +229,7 @@ export class DiskMirror {
     const writable = await file.createWritable();
     await writable.write(bytes);
     await writable.close();
-    this.record(path, await file.getFile(), await sha256(bytes));
+    this.record(path, await file.getFile(), await sha256Hex(bytes));
   }
 
   /** Delete the disk's file unless it changed since it was read, or another path of `keep` (path →
@@ -292,7 +287,7 @@ export class DiskMirror {
 
   async takeFromDisk(path) {
     const file = await this.disk.fileAt(path);
-    const sha = file ? await sha256(await file.arrayBuffer()) : null;
+    const sha = file ? await sha256Hex(await file.arrayBuffer()) : null;
     await this.importFromDisk(file ? [path] : [], file ? [] : [path], new Map([[path, file]]), { [path]: sha });
   }
 }

@@ -1,0 +1,76 @@
+"""The rules docs/architecture.md states about where code may reach, each checked on the source."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from buildsys import code_shape
+
+WEB_SRC = code_shape.REPO_ROOT / "web" / "src"
+IMPORT_FROM = re.compile(r'^import\s[^;]*?from\s+"([^"]+)"', re.M | re.S)
+
+
+def _imports_of(module: code_shape.Module) -> set[str]:
+    return set(code_shape.imported_names(module))
+
+
+def test_only_the_browser_package_imports_the_platform() -> None:
+    """`js` and `pyodide` are reached only from `agentlite.browser`: the rest runs on CPython as is."""
+    reaching = [
+        name
+        for name, module in code_shape.load_modules().items()
+        if not name.startswith("agentlite.browser")
+        and any(n.split(".")[0] in {"js", "pyodide"} for n in _imports_of(module))
+    ]
+    assert reaching == []
+
+
+def test_no_module_of_the_workspace_machinery_imports_the_facade() -> None:
+    """Operations commit through `committer.Committer`; only the package's `__init__` re-exports the
+    `Workspace` facade, which forwards to them."""
+    importing = []
+    for name, module in code_shape.load_modules().items():
+        if not name.startswith("agentlite.workspace.") or name == "agentlite.workspace.workspace":
+            continue
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.ImportFrom) and any(a.name == "Workspace" for a in node.names):
+                importing.append(name)
+    assert importing == []
+
+
+def _page_modules() -> dict[Path, set[Path]]:
+    """Each page module under web/src → the web/src modules it imports."""
+    graph: dict[Path, set[Path]] = {}
+    for path in WEB_SRC.rglob("*.js"):
+        if "generated" in path.parts:
+            continue
+        targets = IMPORT_FROM.findall(path.read_text(encoding="utf-8"))
+        graph[path] = {(path.parent / t).resolve() for t in targets if t.startswith(".")}
+    return graph
+
+
+def test_no_page_module_imports_a_view() -> None:
+    """Views render state and bind events: they import the page's modules, never the other way (a view
+    may import another view; app.js wires them all)."""
+    views = (WEB_SRC / "views").resolve()
+    upward = [
+        f"{path.relative_to(WEB_SRC)} -> {target.relative_to(WEB_SRC.resolve())}"
+        for path, targets in _page_modules().items()
+        if views not in path.resolve().parents and path.name != "app.js"
+        for target in targets
+        if views in target.parents
+    ]
+    assert upward == []
+
+
+def test_one_byte_helper_per_job_on_the_page() -> None:
+    """SHA-256 and base64 are written once, in web/src/bytes.js, for the page and the worker alike."""
+    writers = {
+        str(path.relative_to(WEB_SRC))
+        for path in WEB_SRC.rglob("*.js")
+        if "generated" not in path.parts
+        and re.search(r'digest\("SHA-256"|\batob\(|\bbtoa\(', path.read_text(encoding="utf-8"))
+    }
+    assert writers == {"bytes.js"}

@@ -1,0 +1,25 @@
+// Bytes as the page and the agent worker pass them around: the SHA-256 that checks a download or a
+// stored copy, and the base64 form in which bytes cross the worker's calls. A leaf with no DOM: both
+// sides import it.
+
+/** The lower-case hex SHA-256 of `bytes`. */
+export async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The bytes of a base64 text (throws on text that is not base64). */
+export function fromBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The base64 text of `bytes`, built in slices so a large file never overflows the call stack. */
+export function toBase64(bytes) {
+  let binary = "";
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  return btoa(binary);
+}
