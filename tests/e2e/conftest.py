@@ -1,6 +1,7 @@
 """End-to-end harness: Debian Chromium driven by pytest-playwright against dist/ on a free port.
 
-The browser console of every page is printed as it happens, so a failing test shows it.
+The browser console of every page is printed as it happens, so a failing test shows it. Each test gets
+a fresh context that starts warm: the session's Pyodide snapshot is seeded into it (warm_start.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
+from tests.e2e import warm_start
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -32,6 +34,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/e2e" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "cold: the test's contexts start as a first visit (no snapshot)")
 
 
 @pytest.fixture(scope="session")
@@ -74,6 +80,33 @@ def wait_ready(page: Page) -> None:
     assert state == "ready", f"app failed to start: {page.inner_text('.load')}"
 
 
+@pytest.fixture(scope="session")
+def warm(
+    browser: Any, origin: str, browser_context_args: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> warm_start.WarmStart | None:
+    """The session's Pyodide snapshot, made once by a first visit (None when seeding is off)."""
+    if not warm_start.enabled():
+        return None
+    return warm_start.make(browser, origin, tmp_path_factory.mktemp("warm"), browser_context_args)
+
+
+def _seeder(request: pytest.FixtureRequest) -> warm_start.WarmStart | None:
+    """The snapshot to seed new contexts with, unless the test is about the first visit."""
+    if request.node.get_closest_marker("cold") or not warm_start.enabled():
+        return None
+    seed: warm_start.WarmStart = request.getfixturevalue("warm")
+    return seed
+
+
+@pytest.fixture
+def context(new_context: Any, request: pytest.FixtureRequest) -> BrowserContext:
+    """pytest-playwright's fresh context for the test, seeded with the session's snapshot."""
+    made: BrowserContext = new_context()
+    if seed := _seeder(request):
+        seed.seed(made)
+    return made
+
+
 @pytest.fixture
 def app(page: Page, origin: str) -> Page:
     """A fresh page of the app, ready (Python agent started)."""
@@ -84,13 +117,16 @@ def app(page: Page, origin: str) -> Page:
 
 
 @pytest.fixture
-def context_factory(browser: Any) -> Iterator[Any]:
-    """New isolated contexts for tests that need more than the default one."""
+def context_factory(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """New isolated contexts for tests that need more than the default one (seeded like `context`)."""
     made: list[BrowserContext] = []
+    seed = _seeder(request)
 
     def make(**kwargs: Any) -> BrowserContext:
         context = browser.new_context(**{**NO_SERVICE_WORKER, **kwargs})
         made.append(context)
+        if seed and "user_agent" not in kwargs:  # a snapshot is kept per browser: another one's would not fit
+            seed.seed(context)
         return context
 
     yield make

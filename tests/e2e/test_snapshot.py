@@ -8,11 +8,14 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Route
 
 from buildsys.bench_startup import agent_worker
 from tests.e2e.conftest import pipe_console, send, wait_ready
+
+pytestmark = pytest.mark.cold  # these tests make, store and break the snapshot themselves
 
 CACHE = "agentlite-pyodide-snapshot"
 ENTRY = "/__pyodide-snapshot__"

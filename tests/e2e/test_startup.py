@@ -15,6 +15,8 @@ from buildsys.common import DIST
 from buildsys.serve import StaticServer
 from tests.e2e.conftest import READY_TIMEOUT_MS, pipe_console, wait_ready
 
+pytestmark = pytest.mark.cold  # the first visit's own start: no seeded snapshot
+
 STATES_SCRIPT = """
 window.__appStates = [];
 new MutationObserver(() => {
