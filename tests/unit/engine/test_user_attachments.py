@@ -85,6 +85,15 @@ def test_in_a_prompt_dialect_the_image_rides_beside_the_results_reminder(dialect
     assert merged[-1] == {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}
 
 
+def test_chat_mode_sends_the_attached_images_too() -> None:
+    h = Harness([say("A square.")]).run(
+        "look", replace(SETTINGS, vision="yes"), mode="chat", attached=[IMAGE]
+    )
+    content = h.requests()[0]["messages"][-1]["content"]
+    assert "tools" not in h.requests()[0]
+    assert content[-1] == {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}
+
+
 def test_a_pdf_goes_as_its_text_with_page_numbers() -> None:
     sent = last_user("native", user(PDF), True)
     assert sent["content"] == "what is this?\n\n" + PDF["text"]

@@ -1,6 +1,6 @@
 // Decode, downscale and encode one image (docs/attachments.md): createImageBitmap decodes it once, an
-// OffscreenCanvas draws it scaled and encodes it. Runs in the image worker (image-worker.js),
-// or on the page where a worker cannot (no OffscreenCanvas): both calls are asynchronous there too.
+// OffscreenCanvas draws it scaled and encodes it. Runs in the image worker (image-worker.js), or on the
+// page where a worker cannot draw (no OffscreenCanvas): there a <canvas> encodes, asynchronously too.
 import { JPEG_QUALITY, MAX_SENT_BYTES, fitSize, smallerTry } from "./image-rules.js";
 
 /**
@@ -32,13 +32,26 @@ export async function encodeForModel(blob, mime) {
 const size = ({ width, height }) => ({ width, height });
 
 async function draw(bitmap, { width, height, quality }, type) {
-  const canvas = new OffscreenCanvas(width, height);
-  const context = canvas.getContext("2d");
+  const canvas = surface(width, height);
+  const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   context.imageSmoothingQuality = "high";
   if (type === "image/jpeg") {
     context.fillStyle = "#fff"; // JPEG has no transparency: white, not black, behind it
     context.fillRect(0, 0, width, height);
   }
   context.drawImage(bitmap, 0, 0, width, height);
-  return canvas.convertToBlob({ type, quality });
+  if ("convertToBlob" in canvas) return canvas.convertToBlob({ type, quality });
+  return new Promise((resolve, reject) =>
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error("the image could not be encoded"))),
+      type,
+      quality,
+    ),
+  );
+}
+
+/** An OffscreenCanvas, or on a page whose browser has none, a detached <canvas>. */
+function surface(width, height) {
+  if (typeof OffscreenCanvas !== "undefined") return new OffscreenCanvas(width, height);
+  return Object.assign(document.createElement("canvas"), { width, height });
 }
