@@ -213,6 +213,7 @@ def flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     message's attached images stay with it."""
     flat: list[dict[str, Any]] = []
     for message in history:
+        item: dict[str, Any]
         if message["role"] == "tool":
             text = f"[tool result · {message.get('name')} · {'ok' if message.get('ok') else 'error'}]\n"
             item = {"role": "user", "content": text + str(message.get("content") or "")}
