@@ -182,7 +182,7 @@ def test_an_image_pasted_and_one_dropped_reach_a_model_that_takes_images(probe: 
         probe.wait_for(
             "document.querySelectorAll('[data-role=user] [data-testid=attachment]').length === 2", 30, "sent"
         )
-        probe.wait_for("document.querySelector('[data-testid=chat-stop]').hidden", 60, "the answer")
+        probe.wait_for("document.querySelector('[data-testid=chat-stop]').hidden", 240, "the answer")
         parts = model.completions()[-1].body["messages"][-1]["content"]
         urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
         assert len(urls) == 2 and all(u.startswith("data:image/") for u in urls), parts

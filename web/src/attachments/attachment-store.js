@@ -23,23 +23,32 @@ async function run(mode, act) {
     const tx = db.transaction(STORE, mode);
     const request = act(tx.objectStore(STORE));
     tx.oncomplete = () => resolve(request.result);
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
+    tx.onerror = () => reject(tx.error || new Error("IndexedDB refused the request"));
+    tx.onabort = () => reject(tx.error || new Error("IndexedDB aborted the request"));
   });
 }
 
-/** Keep `blob` (typed by its first bytes, never by its name); resolves to its id. */
+/** Keep `blob` (typed by its first bytes, never by its name); resolves to its id, or null when this
+ * browser could not keep it (the attachment is still sent; it then has no original to open or save).
+ * Stored as bytes, not as a Blob: WebKitGTK refuses Blobs in IndexedDB ("Error preparing Blob/File"). */
 export async function keepOriginal(blob, type) {
   const id = crypto.randomUUID();
-  await run("readwrite", (store) => store.put(new Blob([blob], { type }), id));
-  return id;
+  try {
+    const bytes = await blob.arrayBuffer();
+    await run("readwrite", (store) => store.put({ type, bytes }, id));
+    return id;
+  } catch (err) {
+    console.warn("agentlite: the original of an attachment was not kept", err);
+    return null;
+  }
 }
 
 /** The original kept under `id`, or null (another browser, a cleared profile, an imported chat). */
 export async function original(id) {
   if (!id) return null;
   try {
-    return (await run("readonly", (store) => store.get(id))) || null;
+    const kept = await run("readonly", (store) => store.get(id));
+    return kept?.bytes ? new Blob([kept.bytes], { type: kept.type }) : null;
   } catch {
     return null;
   }

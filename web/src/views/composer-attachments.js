@@ -58,7 +58,7 @@ export function createAttachmentTray(form, actions) {
       if (why) return remove(item, why);
       Object.assign(item, prepared, { id, state: "ready" });
     } catch (err) {
-      Object.assign(item, { state: "error", message: err.message });
+      Object.assign(item, { state: "error", message: String(err?.message || err) });
     }
     if (items.includes(item)) show();
     if (kind === "image") checkVision();
