@@ -167,3 +167,17 @@ def test_a_pdf_chip_says_when_it_cannot_be_read_and_a_file_of_another_kind_is_re
     expect(page.locator("[data-testid=attach-notice]")).to_contain_text("page.svg was not attached")
     assert page.locator(TRAY).count() == 1
     assert page.evaluate("window.__pwned") is None
+
+
+def test_save_to_workspace_writes_the_original_as_a_user_change(
+    page: Page, origin: str, tmp_path: Path
+) -> None:
+    open_app(page, origin)
+    picked = tmp_path / "my photo.png"
+    original = png(12, 9)
+    picked.write_bytes(original)
+    page.set_input_files("[data-testid=chat-attach]", str(picked))
+    page.get_by_role("button", name="Save my photo.png to the workspace").click(timeout=WAIT_MS)
+    expect(page.locator("[data-testid=attach-notice]")).to_contain_text("Saved as /attachments/my_photo.png")
+    saved = page.evaluate("(path) => window.agentlite.vfs.history(path)", "/attachments/my_photo.png")
+    assert len(saved) == 1 and saved[0]["size"] == len(original)
