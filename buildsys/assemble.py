@@ -53,6 +53,7 @@ BUNDLES = {
     "src/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
     "src/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
     "src/mcp-doctor-worker.js": "mcp-doctor-worker.js",  # the MCP connection doctor's probes (docs/mcp.md)
+    "src/attachments/image-worker.js": "image-worker.js",  # downscales attached images (docs/attachments.md)
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/host.js": "sandbox-host.js",

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from buildsys import (
+    bench_attach,
     bench_folder,
     bench_imports,
     bench_markdown,
@@ -54,6 +55,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "folder_import": bench_folder.folder_import,
         "tree_render_10k": bench_tree.tree_render_10k,
         "import_peak": bench_imports.import_peak,
+        "attach_image": bench_attach.attach_image,
     }
 
 

@@ -97,6 +97,21 @@ class CallHandler:
         data = await self.service.workspace.read_bytes(path)
         return None if data is None else base64.b64encode(data).decode()
 
+    async def vfs_saveAttachment(self, name: str, data: str) -> str:
+        """An attached file saved to the workspace by the user ("Save to workspace"): written as a user
+        change under /attachments/ with a name that is free; its path."""
+        workspace = self.service.workspace
+        stem, dot, ext = (re.sub(r"[^\w.-]+", "_", str(name)).strip("._")[:80] or "attachment").rpartition(
+            "."
+        )
+        base, suffix = (stem, f".{ext}") if dot and stem else (ext, "")
+        path, number = f"/attachments/{base}{suffix}", 1
+        while await workspace.exists(path):
+            number += 1
+            path = f"/attachments/{base}-{number}{suffix}"
+        await workspace.write(path, base64.b64decode(data), author="user")
+        return path
+
     async def vfs_pageFiles(self, known: dict[str, str] | None = None) -> dict[str, Any]:
         return await page_files(self.service.workspace, known)
 
@@ -229,11 +244,12 @@ class CallHandler:
         selection: dict[str, object] | None = None,
         edit: str | None = None,
         regenerate: bool = False,
+        attachments: list[object] | None = None,
     ) -> None:
         """A user message starts a turn: what the user said and what goes with it (the mode, a forced
         tool, attached files, the editor's file and selection; `edit`: the id of the message it
-        replaces, a new branch; `regenerate`: answer the last message again). Checked once, here, into
-        a typed `SendMessage`."""
+        replaces, a new branch; `regenerate`: answer the last message again; `attachments`: images and
+        PDFs, docs/attachments.md). Checked once, here, into a typed `SendMessage`."""
         editor = EditorState.from_message(open_file, selection)
         send = SendMessage.of(
             id,
@@ -244,6 +260,7 @@ class CallHandler:
             editor=editor,
             edit=edit,
             regenerate=regenerate,
+            attached=attachments,
         )
         self.service.editor_changed(editor)
         self.service.start_turn(send)
@@ -262,6 +279,11 @@ class CallHandler:
     async def settings_apply(self, settings: dict[str, object]) -> None:
         """The page's settings, all in one: endpoint, key, model, dialect and the limits."""
         self.service.apply_settings(PageSettings.from_message(settings))
+
+    async def settings_takesImages(self, settings: dict[str, object]) -> bool:
+        """Whether the model of `settings` takes images (`agentlite.vision`): the composer asks before
+        it sends one (docs/attachments.md)."""
+        return Settings.from_message(settings).takes_images
 
     async def editor_changed(
         self, open_file: str | None = None, selection: dict[str, Any] | None = None
@@ -318,10 +340,11 @@ class CallHandler:
     async def chats_import(self, text: str) -> dict[str, Any]:
         """A chat exported as JSON, opened as a new tab; its snapshot (ChatFileError: not a chat)."""
         record = read_document(text)
+        notes = record.pop("notes", [])  # attachments left out (docs/attachments.md)
         session = self.service.chat(fresh_chat_id())
         session.load_record({**record, "id": session.id})
         await self.service.engine.save_chat(session)
-        return session.snapshot()
+        return {**session.snapshot(), "notes": notes} if notes else session.snapshot()
 
     async def memory_list(self) -> list[dict[str, Any]]:
         memory = self.service.engine.memory

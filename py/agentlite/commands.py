@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from agentlite import user_attachments
 from agentlite.editor_state import EditorState
 from agentlite.engine.session import PageLimits
 from agentlite.engine.turn_deps import MODES, Attachment, TurnOptions
@@ -39,7 +40,9 @@ class SendMessage:
         editor: EditorState,
         edit: object = None,
         regenerate: object = False,
+        attached: object = None,
     ) -> SendMessage:
+        checked = user_attachments.check(attached)
         options = TurnOptions(
             mode=mode if isinstance(mode, str) and mode in MODES else None,
             tool=tool if isinstance(tool, str) and tool else None,
@@ -48,6 +51,8 @@ class SendMessage:
             selection=editor.selection.describe() if editor.selection else None,
             edit=edit if isinstance(edit, str) and edit else None,
             regenerate=regenerate is True,
+            attachments=tuple(checked.kept),
+            attachment_notes=tuple(checked.notes),
         )
         return cls(str(chat_id), text if isinstance(text, str) else "", options, editor)
 

@@ -61,9 +61,31 @@ class StreamError(ModelError):
     """A stream that broke the protocol or ended early; raised only by the stream decoders."""
 
 
-def classify_status(status: int, message: str = "") -> ErrorType:
-    """Map an HTTP status (and the provider's message) to the taxonomy."""
+# What servers answer when a request carries an image the model cannot read (lower case, matched as
+# substrings; docs/attachments.md, "When the server refuses images"). Each has a unit test.
+IMAGE_REFUSALS = (
+    "image_url is only supported by certain models",  # OpenAI, a text-only model
+    "does not support image",  # OpenAI "...does not support image input"; Ollama "...support images"
+    "image input is not supported",  # llama.cpp server without a vision projector (mmproj)
+    "no endpoints found that support image input",  # OpenRouter (HTTP 404)
+    "content must be a string",  # Groq, a text-only model: "message[0].content must be a string"
+    "unknown variant `image_url`",  # servers that parse content parts strictly (serde)
+    "only 'text' content type is supported",  # mlx-lm and similar text-only servers
+)
+
+
+def refuses_images(message: str) -> bool:
+    """Whether a server's error message says the model takes no images."""
     lowered = message.lower()
+    return any(phrase in lowered for phrase in IMAGE_REFUSALS)
+
+
+def classify_status(status: int, message: str = "") -> ErrorType:
+    """Map an HTTP status (and the provider's message) to the taxonomy. A refused image is a request
+    the server will never take as it is (PROTOCOL: no automatic retry), whatever status it came with."""
+    lowered = message.lower()
+    if 400 <= status < 600 and status != 429 and refuses_images(lowered):
+        return ErrorType.PROTOCOL
     if status == 429:
         return ErrorType.RATE_LIMIT
     if status in (401, 403):
@@ -101,7 +123,8 @@ def from_http(
         if isinstance(error, str):
             message = error
         elif isinstance(error, dict):
-            message = str(error.get("message") or "")
+            detail = error.get("detail")  # FastAPI-style servers: {"detail": "..."}
+            message = str(error.get("message") or (detail if isinstance(detail, str) else ""))
             code = None if error.get("code") is None else str(error.get("code"))
             provider_type = None if error.get("type") is None else str(error.get("type"))
     except (ValueError, AttributeError, RecursionError):

@@ -137,6 +137,57 @@ def test_a_folder_lands_under_the_root_as_one_change_without_what_git_ignores(
     assert probe.value("document.querySelector('[data-testid=import-skipped]').dataset.count") == "3"
 
 
+# A 6 x 6 RGB PNG (tests/e2e/test_attachments.py makes it): pasted and dropped into the composer.
+SMALL_PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAYAAAAGCAIAAABvrngfAAAATklEQVR4nA3IIQEAQAgEQZKgCUEINElObgo0cYj1P3LMDDfSaEPGGG"
+    "aBBxl0oGDiV+FFFl2omPolXKRoITH6tfiSSy9aZn8dfuTRh445HhmQKp3EGY3kAAAAAElFTkSuQmCC"
+)
+PASTE_AND_DROP = """(() => {
+  const bytes = Uint8Array.from(atob(PNG_DATA), (c) => c.charCodeAt(0));
+  const file = (name) => new File([bytes], name, { type: "image/png" });
+  const input = document.querySelector("[data-testid=chat-input]");
+  const pasted = new DataTransfer();
+  pasted.items.add(file("pasted.png"));
+  const paste = new Event("paste", { bubbles: true, cancelable: true });
+  Object.defineProperty(paste, "clipboardData", { value: pasted });
+  input.dispatchEvent(paste);
+  const dropped = new DataTransfer();
+  dropped.items.add(file("dropped.png"));
+  for (const type of ["dragover", "drop"])
+    input.dispatchEvent(new DragEvent(type, { dataTransfer: dropped, bubbles: true, cancelable: true }));
+  return true;
+})()""".replace("PNG_DATA", json.dumps(SMALL_PNG))
+READY_CHIPS = (
+    "[...document.querySelectorAll('.attachment-tray [data-testid=attachment]')]"
+    ".map((c) => c.dataset.name + ':' + c.dataset.state).sort().join(',')"
+)
+
+
+def test_an_image_pasted_and_one_dropped_reach_a_model_that_takes_images(probe: Probe) -> None:
+    with ModelServer() as model:
+        model.script(Scripted(chunks=text_chunks("Two squares.")))
+        probe.open(f"index.html?base_url={model.base_url}&model=test-model&dialect=native&vision=yes")
+        probe.wait_ready()
+        probe.value(PASTE_AND_DROP)
+        chips = probe.wait_for(
+            f"(() => {{ const s = {READY_CHIPS}; return !s.includes(':preparing') && s; }})()",
+            60,
+            "the chips",
+        )
+        assert chips == "dropped.png:ready,pasted.png:ready", chips
+        probe.value(
+            "(() => { const i = document.querySelector('[data-testid=chat-input]'); i.value = 'what?';"
+            " document.querySelector('[data-testid=chat-send]').click(); return true; })()"
+        )
+        probe.wait_for(
+            "document.querySelectorAll('[data-role=user] [data-testid=attachment]').length === 2", 30, "sent"
+        )
+        probe.wait_for("document.querySelector('[data-testid=chat-stop]').hidden", 240, "the answer")
+        parts = model.completions()[-1].body["messages"][-1]["content"]
+        urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
+        assert len(urls) == 2 and all(u.startswith("data:image/") for u in urls), parts
+
+
 def test_the_preview_shows_a_page_and_a_react_page(probe: Probe) -> None:
     open_preview(probe)
     first = shown(probe, "/index.html")

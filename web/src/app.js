@@ -26,6 +26,7 @@ import { peekFiles } from "./workspace-peek.js";
 import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
+import { saveAttachment } from "./attachments/attachment-store.js";
 
 const root = document.querySelector("[data-testid=app]");
 const client = new AgentClient(new URL("./worker.js", import.meta.url));
@@ -114,11 +115,17 @@ const chat = createChatView(root, {
   loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
   previewWrite: (path, text) => client.call("vfs.diffText", { path, text }),
   allowRemote: (name, server) => servers.allow(name, server),
+  takesImages: () => client.call("settings.takesImages", { settings }),
+  saveAttachment: (name, id) => saveAttachment(name, id, (data) => client.call("vfs.saveAttachment", { name, data })),
 });
 createChatExport(root, {
   activeChat: () => chat.activeChat(),
   exportChat: (id, format) => client.call("chats.export", { id, format }),
-  importChat: (text) => client.call("chats.import", { text }).then((snapshot) => chat.open(snapshot)),
+  importChat: (text) =>
+    client.call("chats.import", { text }).then((snapshot) => {
+      chat.open(snapshot);
+      return snapshot.notes;
+    }),
 });
 client.on("event", (chatId, event) => chat.handle(chatId, event));
 const openSettings = () => root.querySelector(/** @type {"button"} */ ("[data-testid=settings-open]")).click();
@@ -152,6 +159,7 @@ client.call("chats.restore").then(chat.restore, (err) => {
 const applyToAgent = (values) => chatCall("settings.apply", { settings: values });
 const applySettings = (next) => {
   settings = next;
+  chat.visionChanged();
   welcome.model(settings);
   settingsStore.save(localStorage, settings);
   applyToAgent(settings);

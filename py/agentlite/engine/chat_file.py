@@ -7,7 +7,9 @@ dropped or made strings, messages whose parent is missing are left out, ids are 
 name restore points of the workspace the chat came from) are dropped, and a tool result that does not
 answer a call of the message before it is left out so the active path stays a valid request. A tool
 result's images are checked again like a stored chat's (`engine.history.checked_images`: PNG, JPEG, GIF,
-WebP, never SVG, within the size caps); those that fail are left out.
+WebP, never SVG, within the size caps); those that fail are left out. The images and PDFs attached to a
+user message are checked the same way (`user_attachments`); those left out are named in the
+import's `notes`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import time
 from typing import Any
 
+from agentlite import user_attachments
 from agentlite.engine.branches import MessageTree
 from agentlite.engine.history import Message, checked_images, new_id
 
@@ -57,17 +60,19 @@ def read_document(text: str) -> dict[str, Any]:
     if not isinstance(raw, list) or len(raw) > MAX_MESSAGES:
         raise ChatFileError("the file's messages are missing or too many")
     ids: dict[str, str] = {}
-    messages = [m for m in (_message(item, ids) for item in raw) if m is not None]
+    notes: list[str] = []  # attachments left out, said to the user
+    messages = [m for m in (_message(item, ids, notes) for item in raw) if m is not None]
     selected = document["selected"] if isinstance(document.get("selected"), dict) else {}
     tree = MessageTree.from_record(
         {"messages": [m.to_dict() for m in messages], "selected": _renamed(selected, ids)}
     )
     _drop_unanswered(tree)
     settings = document.get("settings") if isinstance(document.get("settings"), dict) else {}
-    return {"title": _text(document.get("title"))[:200], "settings": settings, **tree.to_record()}
+    record = {"title": _text(document.get("title"))[:200], "settings": settings, **tree.to_record()}
+    return {**record, "notes": notes} if notes else record
 
 
-def _message(item: Any, ids: dict[str, str]) -> Message | None:
+def _message(item: Any, ids: dict[str, str], notes: list[str]) -> Message | None:
     if not isinstance(item, dict) or item.get("role") not in ROLES:
         return None
     parent = item.get("parent")
@@ -78,6 +83,10 @@ def _message(item: Any, ids: dict[str, str]) -> Message | None:
         setattr(message, name, _text(item.get(name)))
     message.hidden = item.get("hidden") is True
     message.state = str(item["state"]) if item.get("state") in STATES else "done"
+    if message.role == "user":
+        checked = user_attachments.check(item.get("attachments"))
+        message.attachments = checked.kept
+        notes.extend(checked.notes)
     if message.role == "assistant":
         message.tool_calls = [c for c in (_call(c) for c in _list(item.get("tool_calls"))) if c]
     if message.role == "tool":

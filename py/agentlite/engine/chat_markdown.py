@@ -64,10 +64,22 @@ def _messages(messages: list[Message], tree: MessageTree) -> list[str]:
                 lines += [f"> {line}" for line in message.thinking.strip().splitlines()] + [""]
             if message.content.strip():
                 lines += [message.content.strip(), ""]
+            if message.attachments:
+                lines += [_attached(message.attachments), ""]
             for call in message.tool_calls:
                 arguments = json.dumps(call.get("arguments") or {}, indent=2, ensure_ascii=False)
                 lines += [f"**Tool call** `{call.get('name')}`", "", *_fenced(arguments, "json")]
     return lines
+
+
+def _attached(attachments: list[dict[str, Any]]) -> str:
+    """One line naming a message's attachments (their bytes stay in the JSON export)."""
+    names = []
+    for item in attachments:
+        name = str(item["name"]).replace("`", "'")
+        kind = "PDF" if item["kind"] == "pdf" else "image"
+        names.append(f"{kind} `{name}`" + (" (not sent)" if item.get("dropped") else ""))
+    return "*Attached: " + ", ".join(names) + "*"
 
 
 def _result(message: Message) -> list[str]:

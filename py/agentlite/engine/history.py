@@ -15,6 +15,7 @@ import secrets
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from agentlite import user_attachments
 from agentlite.tools.images import MAX_IMAGES, ToolImage
 
 STUB_OVER = 600  # characters: a tool result longer than this may be sent as a stub once it is old
@@ -48,6 +49,8 @@ class Message:
     result: dict[str, Any] | None = None  # tool: the result as the UI shows it
     stub: bool = False  # tool: sent to the model as a short stub (the full result stays here)
     images: list[dict[str, str]] = field(default_factory=list)  # tool: {mime, data} (`tools.images`)
+    # user: the images and PDFs attached (`user_attachments`)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
         """The message in the neutral request shape (`agentlite.stream.request`)."""
@@ -68,8 +71,15 @@ class Message:
             if self.tool_calls:
                 wire["tool_calls"] = [dict(call) for call in self.tool_calls]
             return wire
-        content = f"{self.context}\n\n{self.content}" if self.context else self.content
-        return {"role": "user", "content": content}
+        text = user_attachments.prompt_text(self.content, self.attachments)
+        user: dict[str, Any] = {
+            "role": "user",
+            "content": f"{self.context}\n\n{text}" if self.context else text,
+        }
+        images = user_attachments.sent_images(self.attachments)
+        if images:
+            user["images"] = images
+        return user
 
     def stub_text(self) -> str:
         first = self.content.splitlines()[0] if self.content else ""
@@ -92,6 +102,7 @@ class Message:
         known = {f.name for f in fields(cls)}
         message = cls(**{k: v for k, v in data.items() if k in known})
         message.images = checked_images(message.images)
+        message.attachments = user_attachments.check(message.attachments).kept
         return message
 
     def view(self) -> dict[str, Any]:
@@ -99,6 +110,8 @@ class Message:
         data = self.to_dict()
         data.pop("context", None)
         images = data.pop("images", None)
+        if self.attachments:
+            data["attachments"] = user_attachments.view(self.attachments)
         if isinstance(self.result, dict):  # the page shows the checked `images`, never a result's own
             shown = {k: v for k, v in self.result.items() if k != "images"}
             data["result"] = {**shown, "images": images} if images else shown
@@ -109,6 +122,24 @@ def checked_images(images: object) -> list[dict[str, str]]:
     """Stored images that pass the checks again (a stored or imported chat may be old or edited)."""
     found = (ToolImage.from_dict(image) for image in (images if isinstance(images, list) else ()))
     return [image.to_dict() for image in found if image is not None][:MAX_IMAGES]
+
+
+def carries_images(messages: list[Message]) -> bool:
+    """Whether a request of these messages would send an image (to a model that takes them)."""
+    return any(m.images or user_attachments.sent_images(m.attachments) for m in messages)
+
+
+def drop_images(messages: list[Message]) -> None:
+    """The server refused images ("Retry without images"): none of these messages sends one again. A
+    user message's images stay shown, marked not sent; a result's images give way to a line saying so."""
+    for message in messages:
+        user_attachments.drop_images(message.attachments)
+        if message.images:
+            count = len(message.images)
+            message.images = []
+            message.content += (
+                f"\n[{count} image(s) of this result were not sent: the model does not take images]"
+            )
 
 
 def starts_turn(message: Message) -> bool:

@@ -26,7 +26,7 @@ from agentlite.engine.chat_events import (
 from agentlite.engine.compaction import Compactor
 from agentlite.engine.dialect import empty_stream
 from agentlite.engine.dispatch import Call, Dispatcher
-from agentlite.engine.history import Message
+from agentlite.engine.history import Message, carries_images, drop_images
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
@@ -36,7 +36,7 @@ from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
 from agentlite.engine.task_plan import is_complex
-from agentlite.engine.turn_asks import UserAsks
+from agentlite.engine.turn_asks import WITHOUT_IMAGES, UserAsks
 from agentlite.engine.turn_deps import TurnDeps, TurnOptions
 from agentlite.engine.turn_dialect import TurnDialect
 from agentlite.engine.turn_message import open_message, remember
@@ -235,7 +235,10 @@ class Turn:
         if choice == "skip":
             self.sm.transition(S.DECIDING)
             return False
-        if choice == "alternative":
+        if choice == WITHOUT_IMAGES:
+            drop_images(self.deps.messages)
+            await self.deps.save()
+        elif choice == "alternative":
             await self._alternative(MATRIX[error.type].alternative)
         elif error.type is ErrorType.EMPTY_RESULT:
             self.records.note(prompt.NUDGE_EMPTY)
@@ -401,7 +404,10 @@ class Turn:
         """ERROR state: show the failure and wait for the user's choice."""
         self.records.close_bubble("error")
         self.sm.transition(S.ERROR)
-        choice = await self.asks.after_error(error)
+        choice = await self.asks.after_error(
+            error,
+            images=self.link.model_link.vision and carries_images(self.deps.messages),
+        )
         self.link.adopt(self.shared.endpoint())
         return choice
 

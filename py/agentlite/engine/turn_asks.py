@@ -5,8 +5,9 @@ from __future__ import annotations
 from agentlite.engine.chat_events import DecisionAsked, DecisionMade, Emit, TurnFailed
 from agentlite.engine.decisions import DecisionBox
 from agentlite.engine.strategy import ADVICE, MATRIX, decision_options
-from agentlite.errors import ModelError
+from agentlite.errors import ModelError, refuses_images
 
+WITHOUT_IMAGES = "without_images"  # the decision that sends the turn again with its images named, not sent
 GO_ON_ADVICE = "Retry lets the agent go on (the repeated call may run again); Cancel ends the turn."
 
 
@@ -16,9 +17,12 @@ class UserAsks:
     def __init__(self, decisions: DecisionBox, emit: Emit) -> None:
         self.decisions, self.emit = decisions, emit
 
-    async def after_error(self, error: ModelError) -> str:
-        """The retries ran out: the banner, then the options the strategy matrix gives this error."""
+    async def after_error(self, error: ModelError, images: bool = False) -> str:
+        """The retries ran out: the banner, then the options the strategy matrix gives this error; when
+        the request carried `images` and the server refused them, "Retry without images" first."""
         options = decision_options(error.type)
+        if images and refuses_images(error.message):
+            options = [WITHOUT_IMAGES, *options]
         self.emit(TurnFailed.of(error, final=False))
         self.emit(
             DecisionAsked(

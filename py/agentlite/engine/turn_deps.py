@@ -56,6 +56,9 @@ class TurnOptions:
     selection: str | None = None  # the editor's selection, as the prompt shows it
     edit: str | None = None  # the id of the user message this one replaces (a new branch)
     regenerate: bool = False  # answer the last user message again
+    # images and PDFs attached, checked (`user_attachments`), and a line for each one left out
+    attachments: tuple[dict[str, str | int | bool], ...] = ()
+    attachment_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

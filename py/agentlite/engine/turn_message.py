@@ -37,7 +37,9 @@ async def open_message(deps: TurnDeps, text: str, options: TurnOptions, instruct
     layers = await message_layers(text, options, deps.shared.workspace, deps.shared.memory)
     layers.instructions.extend(instructions)
     deps.memo.pin(layers.references)
-    user = Message("user", text, turn=deps.turn_id, context=layers.render())
+    context = "\n".join([layers.render(), *(f"[attachment left out: {n}]" for n in options.attachment_notes)])
+    attached = [dict(item) for item in options.attachments]
+    user = Message("user", text, turn=deps.turn_id, context=context.strip(), attachments=attached)
     deps.add(user)
     return user
 

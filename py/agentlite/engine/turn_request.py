@@ -209,9 +209,11 @@ def body_size(body: dict[str, Any], counter: TokenCounter) -> int:
 
 
 def flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """History for a request without tools (Chat mode): calls as prose, results as user text."""
+    """History for a request without tools (Chat mode): calls as prose, results as user text; a user
+    message's attached images stay with it."""
     flat: list[dict[str, Any]] = []
     for message in history:
+        item: dict[str, Any]
         if message["role"] == "tool":
             text = f"[tool result · {message.get('name')} · {'ok' if message.get('ok') else 'error'}]\n"
             item = {"role": "user", "content": text + str(message.get("content") or "")}
@@ -219,10 +221,14 @@ def flatten(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
             calls = ", ".join(c["name"] for c in message.get("tool_calls") or ())
             content = str(message.get("content") or "") + (f"\n(used tools: {calls})" if calls else "")
             item = {"role": "assistant", "content": content.strip() or "(no text)"}
-        else:
+        else:  # a user message keeps the images attached to it (docs/attachments.md)
             item = {"role": message["role"], "content": message.get("content") or ""}
+            if message.get("images"):
+                item["images"] = list(message["images"])
         if flat and flat[-1]["role"] == item["role"] == "user":
             flat[-1]["content"] += "\n\n" + item["content"]
+            if item.get("images"):
+                flat[-1]["images"] = [*flat[-1].get("images", ()), *item["images"]]
         else:
             flat.append(item)
     return flat

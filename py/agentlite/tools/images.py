@@ -82,6 +82,24 @@ def accept(mime: object, data: object) -> ToolImage | str:
     return ToolImage(kind, data)
 
 
+def sniff(raw: bytes) -> str | None:
+    """The accepted image type `raw` starts as, by its first bytes alone (never by a name or a label)."""
+    for kind, signatures in _SIGNATURES.items():
+        if raw.startswith(signatures) and (kind != "image/webp" or raw[8:12] == b"WEBP"):
+            return kind
+    return None
+
+
+def from_bytes(raw: bytes) -> ToolImage | str:
+    """An image of the workspace as a ToolImage, or why it is not one (`accept`'s words)."""
+    kind = sniff(raw)
+    if kind is None:
+        return "its bytes are not a PNG, JPEG, GIF or WebP image"
+    if len(raw) > MAX_IMAGE_BYTES:
+        return f"a {kind} image of {len(raw):,} bytes is not attached: the limit is {MAX_IMAGE_BYTES:,} bytes"
+    return accept(kind, base64.b64encode(raw).decode("ascii"))
+
+
 def accept_all(candidates: Iterable[tuple[object, object]]) -> tuple[tuple[ToolImage, ...], list[str]]:
     """The images kept of (mime, data) pairs, and a line for each one left out."""
     kept: list[ToolImage] = []

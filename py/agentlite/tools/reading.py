@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from agentlite.tools import images
 from agentlite.tools.common import ToolArgs, path_resource, plural, prose, workspace_errors
 from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import Risk, Tool
@@ -64,7 +65,7 @@ async def read_file(context: ToolContext, args: ReadArgs) -> ToolResult:
     page = await context.workspace.read(args.path, args.start_line, args.max_lines)
     if page.binary:
         data = {"path": page.path, "binary": True, "size": page.size, "mime": page.mime}
-        return ToolResult.success(page.format(), data)
+        return await _picture(context, page) or ToolResult.success(page.format(), data)
     page = _fit(page, context.settings.read_chars)
     data = {
         "path": page.path,
@@ -76,6 +77,21 @@ async def read_file(context: ToolContext, args: ReadArgs) -> ToolResult:
         "size": page.size,
     }
     return ToolResult.success(page.format(), data)
+
+
+async def _picture(context: ToolContext, page: Page) -> ToolResult | None:
+    """A workspace image (PNG, JPEG, GIF, WebP by its first bytes) as a result that carries it: a model
+    that takes images sees it, any other reads what it is and its size (docs/attachments.md)."""
+    raw = await context.workspace.read_bytes(page.path)
+    if raw is None or images.sniff(raw) is None:
+        return None
+    image = images.from_bytes(raw)
+    kind = str(images.sniff(raw)).removeprefix("image/").upper()
+    data = {"path": page.path, "binary": True, "size": page.size, "mime": images.sniff(raw)}
+    if isinstance(image, str):
+        return ToolResult.success(f"{page.path}: {kind} image, {size_text(page.size)}; {image}.", data)
+    text = f"{page.path}: {kind} image, {size_text(page.size)} (attached for models that take images)."
+    return ToolResult.success(text, data).with_images((image,))
 
 
 def _fit(page: Page, limit: int) -> Page:

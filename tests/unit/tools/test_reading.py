@@ -133,10 +133,19 @@ async def test_read_one_very_long_line_is_still_shown() -> None:
 
 
 async def test_read_binary_reports_size_and_type() -> None:
+    context = await context_with({"data.zip": b"PK\x03\x04\x00\xff\xfe\x00\x01\x02\x03"})
+    result = await call(context, "read_file", path="data.zip")
+    assert result.ok
+    assert (
+        result.message == "/data.zip: binary file, 11 bytes, type application/zip; its bytes are not shown."
+    )
+    assert result.data == {"path": "/data.zip", "binary": True, "size": 11, "mime": "application/zip"}
+
+
+async def test_read_an_image_says_what_it_is() -> None:  # tests/unit/tools/test_reading_images.py: the rest
     context = await context_with(TREE)
     result = await call(context, "read_file", path="logo.png")
-    assert result.ok
-    assert result.message == "/logo.png: binary file, 11 bytes, type image/png; its bytes are not shown."
+    assert result.message == "/logo.png: PNG image, 11 bytes (attached for models that take images)."
     assert result.data == {"path": "/logo.png", "binary": True, "size": 11, "mime": "image/png"}
 
 

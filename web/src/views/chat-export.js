@@ -59,8 +59,8 @@ export function createChatExport(root, { activeChat, exportChat, importChat }) {
     picker.value = "";
     if (!file) return;
     try {
-      await importChat(await file.text());
-      say("");
+      const notes = await importChat(await file.text());
+      say(Array.isArray(notes) && notes.length ? `Imported; left out: ${notes.join("; ")}` : "");
     } catch (err) {
       say(`Could not import ${file.name}: ${err.message}`);
     }

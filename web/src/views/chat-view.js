@@ -8,6 +8,8 @@ import { createBranchControls } from "./branch-controls.js";
 import { chatRecord } from "./chat-record.js";
 import { replayMessages } from "./chat-history.js";
 import { createTabStrip } from "./chat-tabs.js";
+import { sentAttachments } from "./attachment-chips.js";
+import { createAttachmentTray } from "./composer-attachments.js";
 import { createComposer } from "./composer.js";
 import { warmUp } from "../markdown.js";
 import { MessageView } from "./message-view.js";
@@ -17,7 +19,13 @@ import { ToolCard } from "./tool-card.js";
 /** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
 /** @typedef {import("../chat-events.js").ChatEventKind} ChatEventKind */
 
-const DECISION_LABEL = { retry: "Retry", alternative: "Try an alternative", skip: "Skip", cancel: "Cancel" };
+const DECISION_LABEL = {
+  retry: "Retry",
+  alternative: "Try an alternative",
+  skip: "Skip",
+  cancel: "Cancel",
+  without_images: "Retry without images",
+};
 
 export function createChatView(root, actions) {
   const tabList = root.querySelector(".tab-list");
@@ -29,6 +37,11 @@ export function createChatView(root, actions) {
   const meter = root.querySelector("#context-meter");
   const status = root.querySelector("#status");
   const composer = createComposer(root.querySelector(".composer"), { listFiles: actions.listFiles });
+  const tray = createAttachmentTray(root.querySelector(".composer"), {
+    takesImages: actions.takesImages,
+    send: () => submit(),
+    saveToWorkspace: actions.saveAttachment,
+  });
   const branches = createBranchControls(root, {
     onRegenerate: (chat) => {
       setBusy(chat, true);
@@ -139,6 +152,7 @@ export function createChatView(root, actions) {
     chat.planEl = chat.banner = chat.lastAssistant = null;
     replayMessages(snapshot.messages, {
       user: (message, turn, data) => {
+        withAttachments(message, data?.attachments);
         chat.list.append(message.el);
         if (turn) addRestoreButton(chat, message, turn);
         branches.user(chat, message, data);
@@ -172,6 +186,11 @@ export function createChatView(root, actions) {
     composer.allowTools(value === "agent");
   }
 
+  function withAttachments(message, attachments) {
+    const row = sentAttachments(attachments);
+    if (row) message.el.append(row);
+  }
+
   function setBusy(/** @type {ChatRecord} */ chat, busy) {
     chat.busy = busy;
     chat.list.dataset.busy = String(busy);
@@ -180,12 +199,15 @@ export function createChatView(root, actions) {
 
   function submit() {
     const text = input.value.trim();
-    if (!text) return;
+    if (!text && !tray.has()) return;
+    if (!tray.ready()) return;
     const chat = chats.get(active);
-    const extra = composer.takeTurnOptions(text);
+    const attachments = tray.take();
+    const extra = { ...composer.takeTurnOptions(text), ...(attachments.length && { attachments }) };
     const edit = branches.takeEdit(chat);
     input.value = "";
     const message = new MessageView("user", text);
+    withAttachments(message, attachments);
     chat.list.append(message.el);
     chat.pendingUser = message;
     chat.used = true;
@@ -426,5 +448,5 @@ export function createChatView(root, actions) {
     submit();
   }
 
-  return { handle, restore, open, send, agentLost, activeChat: () => active };
+  return { handle, restore, open, send, agentLost, activeChat: () => active, visionChanged: tray.visionChanged };
 }

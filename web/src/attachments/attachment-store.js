@@ -1,0 +1,63 @@
+// The originals of attached files, kept in the page's IndexedDB (database "agentlite-attachments") under
+// a random id the chat's message names: the chat stores what was sent (downscaled), this keeps what the
+// user gave, for "open the original" and "Save to workspace". Nothing here is ever sent to the model.
+import { toBase64 } from "./image-rules.js";
+
+const DB = "agentlite-attachments";
+const STORE = "files";
+let opened = null;
+
+function open() {
+  opened ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return opened;
+}
+
+async function run(mode, act) {
+  const db = await open();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(STORE, mode);
+    const request = act(tx.objectStore(STORE));
+    tx.oncomplete = () => resolve(request.result);
+    tx.onerror = () => reject(tx.error || new Error("IndexedDB refused the request"));
+    tx.onabort = () => reject(tx.error || new Error("IndexedDB aborted the request"));
+  });
+}
+
+/** Keep `blob` (typed by its first bytes, never by its name); resolves to its id, or null when this
+ * browser could not keep it (the attachment is still sent; it then has no original to open or save).
+ * Stored as bytes, not as a Blob: WebKitGTK refuses Blobs in IndexedDB ("Error preparing Blob/File"). */
+export async function keepOriginal(blob, type) {
+  const id = crypto.randomUUID();
+  try {
+    const bytes = await blob.arrayBuffer();
+    await run("readwrite", (store) => store.put({ type, bytes }, id));
+    return id;
+  } catch (err) {
+    console.warn("agentlite: the original of an attachment was not kept", err);
+    return null;
+  }
+}
+
+/** The original kept under `id`, or null (another browser, a cleared profile, an imported chat). */
+export async function original(id) {
+  if (!id) return null;
+  try {
+    const kept = await run("readonly", (store) => store.get(id));
+    return kept?.bytes ? new Blob([kept.bytes], { type: kept.type }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "Save to workspace": the original kept under `id`, handed to `write` as base64 (the workspace's
+ * normal write path, so the file has a history); resolves to what `write` answers (the path). */
+export async function saveAttachment(_name, id, write) {
+  const blob = await original(id);
+  if (!blob) throw new Error("its original is not kept in this browser");
+  return write(toBase64(new Uint8Array(await blob.arrayBuffer())));
+}
