@@ -2,13 +2,14 @@
 // tests/unit/test_attach_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON line each.
 import { readFileSync } from "node:fs";
 import * as rules from "../../web/src/attachments/image-rules.js";
+import { toBase64 } from "../../web/src/bytes.js";
 
 const run = {
   sniff: ({ bytes }) => ({ image: rules.sniffImage(Uint8Array.from(bytes)), kind: rules.sniffKind(Uint8Array.from(bytes)) }),
   fit: ({ width, height, maxSide }) => rules.fitSize(width, height, maxSide),
   smaller: ({ attempt }) => rules.smallerTry(attempt),
   refusal: ({ current, next }) => rules.refusal(current, next),
-  base64: ({ bytes }) => rules.toBase64(Uint8Array.from(bytes)),
+  base64: ({ bytes }) => toBase64(Uint8Array.from(bytes)),
   name: ({ name }) => rules.cleanName(name),
   limits: () => ({ images: rules.MAX_IMAGES, message: rules.MAX_MESSAGE_BYTES, side: rules.MAX_SIDE }),
 };

@@ -1,7 +1,7 @@
 // The originals of attached files, kept in the page's IndexedDB (database "agentlite-attachments") under
 // a random id the chat's message names: the chat stores what was sent (downscaled), this keeps what the
 // user gave, for "open the original" and "Save to workspace". Nothing here is ever sent to the model.
-import { toBase64 } from "./image-rules.js";
+import { toBase64 } from "../bytes.js";
 
 const DB = "agentlite-attachments";
 const STORE = "files";

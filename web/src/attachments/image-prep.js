@@ -1,7 +1,8 @@
 // An attached image made ready to send: its type by its first bytes, then downscaled in the image worker
 // (the page's own thread only where workers cannot draw). Resolves to what the composer keeps.
 import { encodeForModel } from "./image-encode.js";
-import { sniffImage, toBase64 } from "./image-rules.js";
+import { toBase64 } from "../bytes.js";
+import { sniffImage } from "./image-rules.js";
 
 let worker = null;
 let workerFailed = false;

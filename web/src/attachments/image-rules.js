@@ -72,15 +72,6 @@ export function refusal(current, next) {
   return null;
 }
 
-/** Base64 of `bytes`, in slices (a spread of megabytes would overflow the call stack). */
-export function toBase64(bytes) {
-  let text = "";
-  for (let at = 0; at < bytes.length; at += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  }
-  return btoa(text);
-}
-
 /** A file name fit to show: no control characters (C0, DEL, C1), at most 200 characters. */
 export function cleanName(name) {
   const kept = [...String(name || "")].filter((c) => {
