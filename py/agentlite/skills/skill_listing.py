@@ -4,8 +4,9 @@
 The listing is one user message after the AGENTS.md layer and before the conversation, so everything
 before it (system prompt, tools, project instructions) stays the same whether a skill is added or not and
 a provider's prompt cache keeps that prefix. It costs at most `SHARE` of the model's context window:
-descriptions are cut to `SHORT_CHARS` when they do not fit whole, and the skills that still do not fit
-are left out with a note naming how many (the tool's error lists every name).
+when the descriptions do not fit whole they are all cut to the same length (every skill keeps its name
+and the start of its description), and only past the shortest cut are skills left out, with a note
+naming how many (the tool's error for an unknown name lists every name).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from agentlite.skills.skill_discovery import Files, find_skills
 from agentlite.skills.skill_rules import Skill
 
 SHARE = 0.02
-SHORT_CHARS = 160
+CUTS = (240, 160, 100, 60)  # characters a description is cut to, longest first, when all do not fit
 TAG = "skills"
 HEAD = (
     "Agent Skills in this workspace: folders of instructions, scripts and resources for particular tasks. "
@@ -35,21 +36,21 @@ def budget_for(window: int) -> int:
 
 
 def render(skills: list[Skill], budget: int, count: Count) -> str:
-    """The listing's text ("" without valid skills), within `budget` tokens as `count` counts the message
-    (the head and the note alone may be over a tiny budget: then no skill is listed, only how many)."""
+    """The listing's text ("" without valid skills), within `budget` tokens as `count` counts the message:
+    every description whole when they fit, else all cut to the longest of `CUTS` that fits, else the
+    shortest cut for as many skills as fit and a note for the rest (the head and the note alone may be
+    over a tiny budget: then no skill is listed, only how many)."""
     valid = [s for s in skills if s.valid]
     if not valid:
         return ""
+    for limit in (None, *CUTS):
+        text = _text([_line(skill, limit) for skill in valid], 0)
+        if count(_wrap(text)) <= budget:
+            return text
     lines: list[str] = []
     for at, skill in enumerate(valid):
-        left = len(valid) - at - 1
-        fits = (
-            candidate
-            for candidate in (_line(skill, None), _line(skill, SHORT_CHARS))
-            if count(_wrap(_text([*lines, candidate], left))) <= budget
-        )
-        line = next(fits, None)
-        if line is None:
+        line = _line(skill, CUTS[-1])
+        if count(_wrap(_text([*lines, line], len(valid) - at - 1))) > budget:
             return _text(lines, len(valid) - at)
         lines.append(line)
     return _text(lines, 0)

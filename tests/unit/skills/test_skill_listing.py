@@ -46,11 +46,19 @@ def test_the_listing_never_costs_more_than_its_budget(count: int, window: int, l
         assert COUNT(skills_message(text)[0]["content"]) <= max(budget_for(window), 200)
 
 
-def test_descriptions_are_cut_then_the_rest_are_counted_in_a_note() -> None:
+def test_descriptions_are_cut_before_any_skill_is_left_out() -> None:
     long = "A long description of what this skill does and when. " * 18  # ~1,000 characters
-    text = render([skill(n, long) for n in range(30)], budget_for(32_768), COUNT)
-    assert "…" in text, "descriptions cut to fit"
-    assert "more skills are not listed" in text and "call load_skill" in text
+    text = render([skill(n, long) for n in range(15)], budget_for(32_768), COUNT)
+    assert "…" in text and all(f"- skill-{n:03d}: A long" in text for n in range(15))
+    assert "more skills are not listed" not in text
+
+
+def test_past_the_shortest_cut_the_rest_are_counted_in_a_note() -> None:
+    text = render([skill(n, "word " * 200) for n in range(100)], budget_for(32_768), COUNT)
+    assert "- skill-000: word" in text and "- skill-099" not in text
+    left = int(text.split("- (", 1)[1].split(" ", 1)[0])
+    assert 0 < left < 100 and text.count("\n- skill-") == 100 - left
+    assert "call load_skill" in text
 
 
 def run_turns(files: list[dict[str, str]]) -> list[dict[str, Any]]:
