@@ -26,6 +26,7 @@ from agentlite.engine.commit_notes import commit_notes
 from agentlite.engine.memory import MemoryStore
 from agentlite.engine.session import ChatSession
 from agentlite.settings import Settings
+from agentlite.skills.skill_discovery import find_skills
 from agentlite.workspace import Workspace, archive, diffs, mirror, text_merge
 from agentlite.workspace.page_files import page_files
 from agentlite.workspace.staging import ImportStaging
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # loaded only when the workspace has a remote server
 
 RENAME_CHARS = 80  # a tab title the user types
 GIT_PACKAGES = ["dulwich"]  # loaded on first use: the git export and the import of a git working copy
-GROUPS = ("vfs", "chats", "memory", "connection", "demo", "settings", "editor", "worker", "mcp")
+GROUPS = ("vfs", "chats", "memory", "skills", "connection", "demo", "settings", "editor", "worker", "mcp")
 BUSY_LIMIT_S = 600.0  # the longest `worker.busy` holds Python
 
 
@@ -345,6 +346,10 @@ class CallHandler:
         session.load_record({**record, "id": session.id})
         await self.service.engine.save_chat(session)
         return {**session.snapshot(), "notes": notes} if notes else session.snapshot()
+
+    async def skills_list(self) -> dict[str, Any]:
+        """The workspace's Agent Skills as found now, the invalid ones with their reason (docs/skills.md)."""
+        return (await find_skills(self.service.workspace)).view()
 
     async def memory_list(self) -> list[dict[str, Any]]:
         memory = self.service.engine.memory

@@ -32,6 +32,9 @@ class FakeWorkspace:
     async def history(self, path: str) -> list[dict[str, Any]]:
         return [{"version": 1, "op": "create"}] if path in self.files else []
 
+    async def stat(self, path: str) -> dict[str, Any] | None:
+        return {"path": path, "kind": "file"} if path in self.files else None
+
 
 def make_service() -> tuple[AgentService, list[dict[str, Any]], list[Settings]]:
     posted: list[dict[str, Any]] = []

@@ -18,6 +18,8 @@ import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createPreviewView } from "./views/preview-view.js";
 import { createSettingsView } from "./views/settings-view.js";
+import { createSkillCommand } from "./views/skill-command.js";
+import { createSkillsView } from "./views/skills-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
 import { createWorkerNotice } from "./views/worker-notice.js";
@@ -92,6 +94,18 @@ const folder = createFolderOpenView(root, {
   say: (text, failed) => files.say(text, failed),
 });
 client.on("change", (change) => folder.changed(change));
+// Agent Skills: the files panel's list, read again after each workspace change, and `/name` in the composer.
+const listSkills = () => client.call("skills.list");
+const skills = createSkillsView(root, {
+  list: listSkills,
+  onOpen: (path) => {
+    panels.show("editor");
+    files.openFile(path).catch((err) => files.say(`Opening ${path} failed: ${err.message}`, true));
+  },
+});
+client.on("ready", () => skills.refresh());
+client.on("change", (change) => change?.type !== "closed" && skills.refresh());
+createSkillCommand(root.querySelector(".composer"), { listSkills });
 client.ready.then(() => folder.restore()).catch((err) => console.warn("agentlite: open folder", err));
 persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, persistence.warningDismissed()));
 

@@ -22,6 +22,7 @@ ENGINE_NOTES = (
 
 
 INSTRUCTIONS = re.compile(r"\A<project-instructions>\n.*?\n</project-instructions>\n*", re.S)
+SKILLS = re.compile(r"\A<skills>\n(.*?)\n</skills>\n*", re.S)  # the listing (skills.skill_listing)
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Conversation:
     context: str = ""
     results: list[Result] = field(default_factory=list)
     summary_request: bool = False
+    skills: list[str] = field(default_factory=list)  # the names the skills' listing offers
 
     @classmethod
     def read(cls, body: dict[str, Any]) -> Conversation:
@@ -59,6 +61,10 @@ class Conversation:
 
     def _take(self, message: dict[str, Any], names: dict[str, str]) -> None:
         content = re.sub(INSTRUCTIONS, "", str(message.get("content") or ""), count=1)
+        listing = SKILLS.match(content)
+        if listing:
+            self.skills = re.findall(r"^- ([a-z0-9-]+): ", listing.group(1), re.M)
+            content = content[listing.end() :]
         role = message.get("role")
         if role == "user" and not content:
             return

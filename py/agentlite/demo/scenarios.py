@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo import red_green, web_page
+from agentlite.demo import red_green, skill_demo, web_page
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -231,6 +231,13 @@ SCENARIOS = (
         featured=True,
     ),
     Scenario(
+        ("skill",),
+        skill_demo.run,
+        "use a skill to write a word report",
+        "finds an Agent Skill, loads it, runs its script",
+        featured=True,
+    ),
+    Scenario(
         ("web page", "webpage", "preview"),
         web_page.run,
         "make a small web page",
@@ -247,7 +254,7 @@ SCENARIOS = (
         ("title", "app.tsx"), _title, "change the title of App.tsx", "plans, reads, then edits", featured=True
     ),
     Scenario(("search", "find ", "grep"), _search, "search for App", "searches the workspace"),
-    Scenario(("long",), _long_file, "write a long file", "a file streaming in live", featured=True),
+    Scenario(("long",), _long_file, "write a long file", "a file streaming in live"),
     Scenario(("list", "files"), _list, "list files", "lists the workspace"),
     Scenario(
         ("remember",), _remember, "remember that I prefer TypeScript", "long-term memory", chat_mode=True

@@ -39,6 +39,9 @@ FILE_RISKS = {Risk.CREATE, Risk.MODIFY, Risk.DESTRUCTIVE}
 REMOTE_PREFIX = "mcp__"  # the names of remote tools (agentlite.mcp.tool_names, not imported: it loads late)
 
 
+SKILL = "skill"  # the reason of an `Ask.INSTRUCTIONS` that touches a skill's folder
+
+
 class Ask(enum.StrEnum):
     """Why a call asks; the values are what `auto_approve` settings name."""
 
@@ -53,10 +56,12 @@ class Ask(enum.StrEnum):
 
 WHOLE_KINDS = tuple(a for a in Ask if a is not Ask.MCP)  # what settings (and the page) allow as a whole
 
-REASONS = {
+REASONS: dict[Ask | str, str] = {
     Ask.DELETE: "deletes {target}",
     Ask.OVERWRITE: "overwrites the existing file {target}",
     Ask.INSTRUCTIONS: "changes the project instructions in {target}, which go into every request",
+    # the same kind: a skill is instructions the model follows (docs/skills.md)
+    SKILL: "changes the Agent Skill in {target}, whose instructions the model follows",
     Ask.SHELL: "runs a shell command",
     Ask.JS: "runs JavaScript in a sandbox",
     Ask.BATCH: "is one of {count} file operations in this reply",
@@ -149,7 +154,7 @@ def batch_approval(
     return _reason(Ask.BATCH, _resource(tool, arguments), batch_size)
 
 
-def _reason(kind: Ask, target: str | None, batch_size: int = 0) -> str:
+def _reason(kind: Ask | str, target: str | None, batch_size: int = 0) -> str:
     return f"This call {REASONS[kind].format(target=target or 'a file', count=batch_size)}."
 
 
@@ -158,7 +163,8 @@ async def _kinds(tool: Tool, arguments: dict[str, Any], batch_size: int, peek: P
     found: list[tuple[Ask, str]] = []
     instructions = await _instructions_touched(tool, arguments, peek)
     if instructions:
-        found.append((Ask.INSTRUCTIONS, _reason(Ask.INSTRUCTIONS, instructions)))
+        why = SKILL if paths.is_skill(instructions) else Ask.INSTRUCTIONS
+        found.append((Ask.INSTRUCTIONS, _reason(why, instructions)))
     kind = await _own_kind(tool, arguments, peek)
     if kind is not None:
         found.append(kind)
@@ -197,22 +203,26 @@ async def _large_edit(path: str, arguments: dict[str, Any], peek: Peek) -> tuple
     return Ask.OVERWRITE, f"This call removes or rewrites {count:,} of the {size:,} lines of {path}."
 
 
+def _is_instructions(path: str) -> bool:
+    return paths.is_instructions(path) or paths.is_skill(path)
+
+
 async def _instructions_touched(tool: Tool, arguments: dict[str, Any], peek: Peek) -> str | None:
-    """The AGENTS.md a file operation would create, change, move or delete, if any: named by one of its
-    paths, or below a folder it moves, renames or deletes."""
+    """The AGENTS.md or skill file a file operation would create, change, move or delete, if any: named
+    by one of its paths, or below a folder it moves, renames or deletes."""
     if tool.risk not in FILE_RISKS:
         return None
     touched = tool.resources(arguments)
     if tool.name == "edit_current_editor_document":
         touched = (peek.editor,) if peek.editor else ()
     for path in touched:
-        if paths.is_instructions(path):
+        if _is_instructions(path):
             return path
     if tool.risk is Risk.CREATE:
         return None  # creating a file or folder cannot move an AGENTS.md that is already there
     for path in touched[:1]:  # the source: a folder moved, renamed or deleted with its AGENTS.md
         for below in await peek.below(path):
-            if paths.is_instructions(below):
+            if _is_instructions(below):
                 return below
     return None
 

@@ -223,10 +223,10 @@ class Notice(ChatEvent):
 class ContextMeter(ChatEvent):
     """Tokens of the request (estimate before sending, provider usage after), the window and the budget;
     after a compaction, how many results became stubs and how many messages the summary covers; the tokens
-    of the AGENTS.md layer (`instructions`) when the workspace has one."""
+    of the AGENTS.md layer (`instructions`) and of the skills' listing (`skills`) when there are some."""
 
     kind: ClassVar[str] = "context"
-    OMIT_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"stubbed", "summarized", "instructions"})
+    OMIT_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"stubbed", "summarized", "instructions", "skills"})
     used: int
     window: int
     limit: int
@@ -234,6 +234,7 @@ class ContextMeter(ChatEvent):
     stubbed: int | None = None
     summarized: int | None = None
     instructions: int | None = None
+    skills: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

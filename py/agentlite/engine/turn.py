@@ -30,7 +30,7 @@ from agentlite.engine.history import Message, carries_images, drop_images
 from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
-from agentlite.engine.project_instructions import instructions_changed, read_instructions
+from agentlite.engine.project_instructions import instructions_changed
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
@@ -172,7 +172,7 @@ class Turn:
         )
         self.emit(started)
         await remember(self.text, self.shared.memory, self.deps.chat_id, self.emit)
-        self.request.instructions = await read_instructions(self.shared.workspace)  # counted in the fit
+        await self.request.read_layers(self.shared.workspace)  # counted in the fit
         await self.request.warm()
         await self.compactor.compact(self.user_message)
 
@@ -259,7 +259,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
-        self.request.instructions = await read_instructions(self.shared.workspace)  # an edit applies now
+        await self.request.read_layers(self.shared.workspace)  # an edit applies now
         await self.request.warm()
         body, estimate = self.request.build()
         self.records.open_bubble(self.round + 1)

@@ -10,6 +10,7 @@ from agentlite.engine.chat_events import Emit, MemoryAdded
 from agentlite.engine.history import Message
 from agentlite.engine.memory import MemoryStore, extract
 from agentlite.engine.turn_deps import Attachment, TurnDeps, TurnOptions
+from agentlite.skills.skill_invocation import invoked_skill
 from agentlite.workspace import Workspace
 
 OUTLINE = prompt.OUTLINE_ENTRIES
@@ -27,6 +28,9 @@ async def message_layers(
         files = [e["path"] for e in await workspace.list("/", recursive=True) if e.get("kind") == "file"]
         layers.outline, layers.outline_total = files[:OUTLINE], len(files)
     layers.references = await references(text, options.references, workspace)
+    invoked = await invoked_skill(text, workspace)
+    if invoked is not None:
+        layers.references.insert(0, prompt.Reference(*invoked))
     if memory is not None:
         layers.memories = [m.text for m in await memory.relevant(text)]
     return layers

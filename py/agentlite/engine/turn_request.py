@@ -12,7 +12,7 @@ from agentlite.engine.budget import Budget, Memo, window
 from agentlite.engine.chat_events import ContextMeter, Emit
 from agentlite.engine.history import Message
 from agentlite.engine.model_link import ModelLink
-from agentlite.engine.project_instructions import instructions_message
+from agentlite.engine.project_instructions import instructions_message, read_instructions
 from agentlite.engine.reply import Reply
 from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.shrink import Overflow, stated_overflow, target_for
@@ -21,7 +21,9 @@ from agentlite.engine.tokens import TokenCounter, message_texts
 from agentlite.engine.turn_deps import ChatLimits
 from agentlite.engine.turn_dialect import TurnDialect
 from agentlite.errors import ErrorType, ModelError
+from agentlite.skills.skill_listing import read_listing, skills_message
 from agentlite.stream.request import build_request
+from agentlite.workspace import Workspace
 
 Squeeze = Callable[[int], Awaitable[None]]  # cut the history until the request is about this many tokens
 
@@ -58,7 +60,15 @@ class NextRequest:
         self.no_tools = False  # the user's `no tools` alternative
         self.sent: tuple[dict[str, Any], int] = ({}, 0)  # the last request's body and our count of it
         self.instructions = ""  # the AGENTS.md layer, read again before each request (the turn sets it)
+        self.skills = ""  # the skills' listing, after it (docs/skills.md), read again likewise
         self.smaller = 0  # smaller requests sent after context refusals, since the user last decided
+
+    async def read_layers(self, workspace: Workspace | None) -> None:
+        """Read the AGENTS.md layer and the skills' listing again (an edit applies to the next request).
+        Without tools (Chat mode, `no tools`) the skills are not listed: nothing could load them."""
+        self.instructions = await read_instructions(workspace)
+        tools = bool(self.tool_defs())
+        self.skills = await read_listing(workspace, self.budget.window, self.counter.text) if tools else ""
 
     def tool_defs(self) -> list[dict[str, Any]]:
         return [] if self.no_tools else self.all_tools()
@@ -76,6 +86,7 @@ class NextRequest:
     def _history(self) -> list[dict[str, Any]]:
         return [
             *instructions_message(self.instructions),
+            *skills_message(self.skills),
             *window(self.messages, self.memo, self.keep, current=self.current),
         ]
 
@@ -99,8 +110,9 @@ class NextRequest:
         return body, estimate
 
     def meter(self, used: int, source: str) -> None:
-        """The meter, with the AGENTS.md layer's own share when there is one."""
+        """The meter, with the AGENTS.md layer's and the skills' own shares when there are some."""
         share = self.counter.messages(instructions_message(self.instructions)) if self.instructions else None
+        skills = self.counter.messages(skills_message(self.skills)) if self.skills else None
         self.emit(
             ContextMeter(
                 used=used,
@@ -108,6 +120,7 @@ class NextRequest:
                 limit=self.budget.limit,
                 source=source,
                 instructions=share,
+                skills=skills,
             )
         )
 

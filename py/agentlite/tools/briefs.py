@@ -27,6 +27,8 @@ BRIEFS = {
     "preview_page": "Open a workspace HTML page in the preview; returns its title, visible text, console "
     "and uncaught errors (file:line).",
     "shell_exec": "Run a bash-like command over a copy of the workspace files; changes are written back.",
+    "load_skill": "Load a listed Agent Skill's instructions and file list (file=... reads one of its files); "
+    "run its scripts with shell_exec.",
     "conversation_summary": "Save a summary of the conversation (Goal:, Done:, To do:) to replace older "
     "messages.",
     "edit_current_editor_document": "Replace the whole content of the document open in the editor.",

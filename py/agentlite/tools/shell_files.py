@@ -11,8 +11,9 @@ applied as ONE recorded change (`Workspace.apply_changes`) under the current tur
 of it, or of the turn, takes the whole run back. A file is not overwritten when the command could not
 have seen its content: when it changed in the workspace while the command ran, or when it was not
 given (binary, or over the budget) — a `>>` append would otherwise replace it whole. An AGENTS.md is
-never changed by the shell (it holds the project instructions, which the user approves: docs/agents-md.md);
-the model is told to use the file tools, which ask. A removed folder
+never changed by the shell (it holds the project instructions, which the user approves: docs/agents-md.md),
+nor is anything in an Agent Skill's folder (docs/skills.md); the model is told to use the file tools,
+which ask. A removed folder
 that still holds files the shell was not given is kept. What tools write for themselves (`__pycache__`,
 `.pytest_cache`) never comes back: a run's files and folders there are dropped (`is_cache`).
 """
@@ -41,6 +42,10 @@ NOTE_CHARS = 120  # of the command, recorded with the change
 INSTRUCTIONS_KEPT = (
     "AGENTS.md holds the project instructions, which go into every request: the shell does not change them "
     "(write_file or edit_file do, after the user approves)"
+)
+SKILL_KEPT = (
+    "an Agent Skill's files are instructions the model follows: the shell does not change them "
+    "(the file tools do, after the user approves)"
 )
 NOT_SEEN = (
     "it was not given to the shell (binary or over the size budget), so the command did not see its "
@@ -188,8 +193,8 @@ async def apply(
     applied = Applied()
     changes = ChangeSet(during="while the command ran", note=_note(command))
     for path in _paths(applied, result.get("deleted") or []):
-        if paths.is_instructions(path):
-            applied.skipped.append((path, INSTRUCTIONS_KEPT))
+        if kept := _kept(path):
+            applied.skipped.append((path, kept))
         elif path in staged.files:
             changes.deletes.append(path)
         else:
@@ -199,14 +204,16 @@ async def apply(
         for path in _paths(applied, [raw]):
             if is_cache(path):
                 continue
-            if paths.is_instructions(path):
-                applied.skipped.append((path, INSTRUCTIONS_KEPT))
+            if kept := _kept(path):
+                applied.skipped.append((path, kept))
             elif path in staged.existing and path not in staged.files:
                 applied.skipped.append((path, NOT_SEEN))
             else:
                 changes.writes[path] = str(text)
-    changes.folders = [p for p in _paths(applied, result.get("created_dirs") or []) if not is_cache(p)]
-    changes.removed_folders = _paths(applied, result.get("deleted_dirs") or [])
+    changes.folders = [
+        p for p in _paths(applied, result.get("created_dirs") or []) if not is_cache(p) and not _kept(p)
+    ]
+    changes.removed_folders = [p for p in _paths(applied, result.get("deleted_dirs") or []) if not _kept(p)]
     changes.seen = {path: staged.files.get(path) for path in [*changes.deletes, *changes.writes]}
     if not (changes.deletes or changes.writes or changes.folders or changes.removed_folders):
         return applied
@@ -216,6 +223,13 @@ async def apply(
         getattr(applied, _LISTS[version.kind, version.op]).append(version.path)
     applied.skipped += [(skip.path, skip.reason) for skip in change.skipped]
     return applied
+
+
+def _kept(path: str) -> str | None:
+    """Why the shell may not change `path` (an AGENTS.md, a skill's file or folder), or None."""
+    if paths.is_instructions(path):
+        return INSTRUCTIONS_KEPT
+    return SKILL_KEPT if paths.is_skill(path) else None
 
 
 def is_cache(path: str) -> bool:

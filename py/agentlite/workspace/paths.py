@@ -155,3 +155,13 @@ INSTRUCTIONS = "agents.md"  # project instructions (docs/agents-md.md), compared
 def is_instructions(path: str) -> bool:
     """Whether `path` names an AGENTS.md, in any case (on a case-insensitive disk they are one file)."""
     return name_of(path.rstrip("/")).casefold() == INSTRUCTIONS
+
+
+SKILL_ROOTS = ((".agents", "skills"), (".claude", "skills"))  # Agent Skills (docs/skills.md), case-folded
+
+
+def is_skill(path: str) -> bool:
+    """Whether `path` is inside a skill's folder (`/.agents/skills/<name>/...`, `/.claude/skills/...`),
+    in any case: a skill is instructions the model follows, as an AGENTS.md is."""
+    parts = tuple(p.casefold() for p in path.split("/") if p)
+    return len(parts) > 2 and parts[:2] in SKILL_ROOTS

@@ -37,6 +37,7 @@ def examples(tool: str, path: str) -> list[dict[str, Any]]:
         "browser_js_eval": [{"code": "1 + 1"}],
         "shell_exec": [{"command": "ls\nrm -rf /src"}],
         "preview_page": [{"path": path}],
+        "load_skill": [{"name": "pdf"}],
         "conversation_summary": [{"summary": "Goal: x\nDone: y\nTo do: z"}],
         "edit_current_editor_document": [{"content": "new text"}],
     }[tool]

@@ -36,6 +36,7 @@ CONTRACT = {  # docs/contract.md, tool names: canonical name -> aliases
     "browser_js_eval": [],
     "shell_exec": [],
     "preview_page": [],
+    "load_skill": [],
     "conversation_summary": [],
     "edit_current_editor_document": [],
 }
@@ -60,11 +61,12 @@ REQUIRED = {
     "browser_js_eval": ["code"],
     "shell_exec": ["command"],
     "preview_page": [],
+    "load_skill": ["name"],
     "conversation_summary": ["summary"],
     "edit_current_editor_document": ["content"],
 }
 RISKS = {
-    Risk.READ: {"list_directory", "read_file", "search", "conversation_summary"},
+    Risk.READ: {"list_directory", "read_file", "search", "load_skill", "conversation_summary"},
     Risk.CREATE: {"create_file", "create_folder"},
     Risk.MODIFY: {"edit_file", "move_file", "rename_file", "write_file", "edit_current_editor_document"},
     Risk.DESTRUCTIVE: {"delete_file"},

@@ -15,7 +15,7 @@ export interface ChatEvents {
   dialect: { kind: "dialect"; dialect: string; reason: string };
   stopped: { kind: "stopped"; reason: string; message: string };
   notice: { kind: "notice"; level: string; message: string };
-  context: { kind: "context"; used: number; window: number; limit: number; source: string; stubbed?: number | null; summarized?: number | null; instructions?: number | null };
+  context: { kind: "context"; used: number; window: number; limit: number; source: string; stubbed?: number | null; summarized?: number | null; instructions?: number | null; skills?: number | null };
   summary: { kind: "summary"; covered: number; source: string; text: string };
   plan: { kind: "plan"; turn: string; steps: Record<string, unknown>[] };
   memory: { kind: "memory"; action: string; memory: Record<string, unknown> };

@@ -397,7 +397,8 @@ export function createChatView(root, actions) {
   };
 
   function showMeter(context) {
-    const rules = context?.instructions ? ` · AGENTS.md ${context.instructions.toLocaleString()}` : "";
+    const agents = context?.instructions ? ` · AGENTS.md ${context.instructions.toLocaleString()}` : "";
+    const rules = agents + (context?.skills ? ` · skills ${context.skills.toLocaleString()}` : "");
     meter.textContent = context
       ? `context ${context.used.toLocaleString()} / ${context.window.toLocaleString()}${rules}`
       : "";

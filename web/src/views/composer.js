@@ -2,6 +2,8 @@
 // the tool picker that forces the next turn's tool. The chat view owns sending; it asks `takeTurnOptions`
 // for what goes with the message (the forced tool, the files picked with `@`).
 
+import { closeList, markOption } from "./listbox.js";
+
 const MENTION_AT_CARET = /(?:^|\s)@([^\s@]*)$/;
 const SHOWN = 8; // options in the list
 
@@ -54,20 +56,12 @@ export function createComposer(form, { listFiles }) {
     return option;
   }
 
-  function mark() {
-    list.querySelectorAll("[role=option]").forEach((option, index) => {
-      option.setAttribute("aria-selected", String(index === selected));
-    });
-    input.setAttribute("aria-activedescendant", `mention-option-${selected}`);
-  }
+  const mark = () => markOption(list, input, "mention-option", selected);
 
   function close() {
     options = [];
     selected = 0;
-    list.hidden = true;
-    list.replaceChildren();
-    input.setAttribute("aria-expanded", "false");
-    input.removeAttribute("aria-activedescendant");
+    closeList(list, input);
   }
 
   function pick(path) {

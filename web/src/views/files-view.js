@@ -2,6 +2,7 @@
 // and export / import (a zip, or a local folder). Every workspace change (the agent's, the user's,
 // another tab's) refreshes what is shown; refreshes that pile up while one runs collapse into one more.
 import { createArchiveView } from "./archive-view.js";
+import { coalesced } from "./coalesce.js";
 import { createEditorView } from "./editor-view.js";
 import { createFileMenu } from "./file-menu.js";
 import { createFileTree } from "./file-tree.js";
@@ -19,8 +20,6 @@ export function createFilesView(
   const empty = root.querySelector("#file-empty");
   const status = root.querySelector("#files-message");
   let openPath = null;
-  let running = null;
-  let again = false;
 
   function say(text, failed = false) {
     status.textContent = text;
@@ -100,21 +99,7 @@ export function createFilesView(
     if (openPath) await show(openPath);
   }
 
-  /** Refresh now, or once more after the refresh that is running. */
-  function refresh() {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = refreshOnce().finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        refresh();
-      }
-    });
-    return running;
-  }
+  const refresh = coalesced(refreshOnce); // now, or once more after the refresh that is running
 
   /** The file in the editor with its text and selection, or null when none is shown. */
   function current() {

@@ -37,6 +37,7 @@ const TOOL_ICON = {
   browser_js_eval: "run",
   shell_exec: "shell",
   preview_page: "run",
+  load_skill: "read",
   conversation_summary: "note",
 };
 
