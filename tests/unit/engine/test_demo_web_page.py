@@ -46,7 +46,7 @@ def test_writes_the_page_then_opens_its_preview(dialect: str) -> None:
         ("write_file", "completed"),
         ("preview_page", "completed"),
     ]
-    assert seen == [("preview", {"path": "/index.html"})]
+    assert seen == [("preview", {"path": "/index.html", "screenshot": True})]
     for path, text in web_page.FILES:
         assert _read(workspace, path) == text
     assert "The page is up in the Preview panel with its title, the button is there" in text_of(events)
