@@ -81,7 +81,8 @@ def frame_size(page: Page) -> tuple[int, int]:
     """The size a shot of the previewed page has: the frame's width, the document's height (capped)."""
     size = frame_of(page).evaluate(
         "() => [document.documentElement.clientWidth,"
-        " Math.max(document.documentElement.clientHeight, document.documentElement.scrollHeight)]"
+        " Math.max(document.documentElement.clientHeight, document.documentElement.scrollHeight,"
+        " innerHeight)]"
     )
     return min(int(size[0]), 1280), min(int(size[1]), 2000)
 

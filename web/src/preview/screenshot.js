@@ -16,7 +16,10 @@ const BLANK = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAI
 export async function run({ maxWidth, maxHeight }) {
   const root = document.documentElement;
   const width = Math.max(1, Math.min(root.clientWidth || innerWidth, maxWidth));
-  const height = Math.max(1, Math.min(Math.max(root.clientHeight, root.scrollHeight), maxHeight));
+  // innerHeight too: in Firefox ESR 153 the root's clientHeight of a page with no content in flow came
+  // out 0 (an 800x1 shot, measured), innerHeight is the frame's own
+  const tall = Math.max(root.clientHeight, root.scrollHeight, innerHeight);
+  const height = Math.max(1, Math.min(tall, maxHeight));
   const canvas = await toCanvas(root, {
     width,
     height,
