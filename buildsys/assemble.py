@@ -59,10 +59,12 @@ BUNDLES = {
     "src/sandbox/host.js": "sandbox-host.js",
     "src/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
-    # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread.
+    # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread;
+    # the screenshot's module when preview_page first asks for a picture (its text goes to the frame).
     "src/preview/index.js": "preview.js",
     "src/preview/transpiler.js": "preview-transpiler.js",
     "src/preview/loop-guard.js": "preview-guard.js",
+    "src/preview/screenshot.js": "preview-screenshot.js",  # handed to the preview frame for a screenshot
     "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
 }
@@ -71,7 +73,7 @@ SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
 DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (-20%), no source map
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
-MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js"}
+MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
 
 
 def pyodide_core(pins: pinning.Pins) -> dict:

@@ -49,6 +49,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "skills_tokens": bench_skills.skills_tokens,
         "preview_refresh": bench_preview.preview_refresh,
         "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
+        "preview_screenshot": bench_preview.preview_screenshot,
         "eval_roundtrip": bench_sandbox.eval_roundtrip,
         "mcp_call_roundtrip": bench_mcp.mcp_call_roundtrip,
         "prefix_reuse": bench_prefix.prefix_reuse,

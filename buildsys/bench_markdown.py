@@ -44,6 +44,8 @@ NOTES = {
     "paths counts once), refused: milliseconds until the message.",
     "preview_refresh_tsx": "As preview_refresh, on a 5-file TSX React page (sucrase, the shipped React); "
     "no floor (a static server cannot serve TSX).",
+    "preview_screenshot": "preview_page's picture of the 10-file page: from the ask to the PNG in base64 on "
+    "the app's side (module handed to a freshly reloaded 800x600 frame, html-to-image, PNG); no floor.",
     "preview_refresh": "A workspace write (`vfs.writeText` in the app) → the change drawn in the Preview "
     "panel (the page notes Date.now() on the next animation frame), 10-file vanilla page; floor: a bare "
     "iframe loading the same page from a static server after the same write to disk.",

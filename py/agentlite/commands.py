@@ -87,7 +87,9 @@ class PageSettings:
             max_rounds=bounded(values.get("max_rounds"), MAX_ROUNDS),
             auto_approve=_approvals(approve),
         )
-        return cls(Settings.from_message(values), limits, _tool_settings(values.get("eval_timeout_s")))
+        settings = Settings.from_message(values)
+        tools = replace(_tool_settings(values.get("eval_timeout_s")), takes_images=settings.takes_images)
+        return cls(settings, limits, tools)
 
 
 def bounded(value: object, bound: Bound) -> int | None:

@@ -9,6 +9,7 @@ import json
 import time
 from typing import Any
 
+from tests.e2e.test_preview_screenshot import PIXELS
 from tests.engines.probe import Probe
 
 FRAME = "[data-testid=preview-frame]"
@@ -35,6 +36,21 @@ LOOP_JS = (
     "setTimeout(async () => { for (;;) await 0; }, 0);\n"
     "while (true) {}\n"
 )
+
+# A page of known colours for preview_page's screenshot: a red box at (20, 30) on a blue page.
+SHOT_PAGE = {
+    "/shot.html": (
+        '<!doctype html><title>Shot</title><link rel="stylesheet" href="shot.css"><div id="box"></div>'
+    ),
+    "/shot.css": (
+        "body { background: rgb(10, 120, 200); margin: 0; }\n"
+        "#box { position: absolute; left: 20px; top: 30px; width: 100px; height: 50px;"
+        " background: rgb(200, 30, 40); }\n"
+    ),
+}
+# The screenshot on the preview_page card, decoded in the app: its size, a box pixel and a page pixel.
+SHOWN_SHOT = "[data-testid=tool-card][data-tool=preview_page] [data-testid=tool-images] img"
+CARD_PIXELS = f"({PIXELS})([{json.dumps(SHOWN_SHOT)}, [[70, 55], [5, 5]]])"
 
 # WebRTC in the preview (docs/preview.md, "No network"): the page's own window, a srcdoc frame's script and
 # an about:blank frame it reaches into; one console line says what each found.

@@ -17,8 +17,10 @@ from buildsys.serve import StaticServer
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, HarnessHandler
 from tests.engines.preview import (
+    CARD_PIXELS,
     EVAL_OFF,
     FRAME,
+    SHOT_PAGE,
     STOPPED,
     TICKER,
     choose,
@@ -209,6 +211,26 @@ def test_the_preview_shows_a_page_and_a_react_page(probe: Probe) -> None:
     probe.engine.frame_eval(FRAME, "document.getElementById('inc').click() || true")
     in_frame(probe, "document.getElementById('inc').textContent === 'count 1'", "the React state")
     assert not error_lines(probe)
+
+
+def test_preview_page_takes_a_screenshot_a_vision_model_receives(probe: Probe) -> None:
+    """html-to-image in the opaque-origin frame: the card's PNG has the page's colours (docs/preview.md,
+    "Screenshots"), and the next request carries it as an image_url part."""
+    call = ("preview_page", {"path": "/shot.html", "screenshot": True})
+    with ModelServer() as model:
+        model.script(Scripted(chunks=tool_call_chunks(call)), Scripted(chunks=text_chunks("Pictured.")))
+        probe.open(f"index.html?base_url={model.base_url}&model=test-model&dialect=native&vision=yes")
+        probe.wait_ready()
+        write(probe, SHOT_PAGE)
+        status, answer = probe.turn("picture the page", "preview_page", 240)
+        assert status == "completed" and "Pictured." in answer, answer
+        body = model.completions()[-1].body
+    [result] = [m["content"] for m in body["messages"] if m["role"] == "tool"]
+    assert "screenshot: " in result and ", attached" in result, result
+    parts = [p for m in body["messages"] if isinstance(m.get("content"), list) for p in m["content"]]
+    assert [p["type"] for p in parts if p.get("type") == "image_url"] == ["image_url"]
+    shot = probe.value(CARD_PIXELS)
+    assert shot["at"][0][:3] == [200, 30, 40] and shot["at"][1][:3] == [10, 120, 200], shot
 
 
 def test_the_preview_has_no_peer_connection_in_the_page_or_its_frames(probe: Probe) -> None:

@@ -188,7 +188,9 @@ createSettingsView(root, {
 const sandbox = new SandboxHost();
 // preview_page is answered by the Preview panel, every other kind by a sandbox frame.
 const runKind = (kind, payload, timeoutMs) =>
-  kind === "preview" ? preview.run(String(payload?.path || "/index.html")) : sandbox.run(kind, payload, timeoutMs);
+  kind === "preview"
+    ? preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true)
+    : sandbox.run(kind, payload, timeoutMs);
 // An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids
 // start again at 1).
 client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) => {

@@ -1,8 +1,9 @@
 """The demo's "make a small web page" scenario: build → run → see.
 
-It writes a page of three files (HTML, CSS and a module script), opens it with preview_page and reads
-what the preview reports (title, visible text, console, uncaught errors), as a model checking its own
-work would. Every step is a real tool call; the answer is taken from the tool's result.
+It writes a page of three files (HTML, CSS and a module script), opens it with preview_page (with a
+screenshot, which the tool card shows) and reads what the preview reports (title, visible text,
+console, uncaught errors), as a model checking its own work would. Every step is a real tool call;
+the answer is taken from the tool's result.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ console.log("counter ready");
 FILES = (("/index.html", HTML), ("/style.css", CSS), ("/app.js", SCRIPT))
 READY = re.compile(r"^preview of \S+: ready$", re.M)  # the first line of preview_page's report
 ERRORS = re.compile(r"--- uncaught errors \((\d+)\) ---")
+PICTURED = re.compile(r"^screenshot: \d+x\d+ PNG", re.M)
 
 
 def run(conv: Conversation) -> Step:
@@ -55,7 +57,7 @@ def run(conv: Conversation) -> Step:
         return Step(f"I couldn't write the page: {(next(r for r in written if not r.ok)).first_line}")
     shown = conv.result("preview_page")
     if shown is None:
-        return Step("Now let's see it run.", [("preview_page", {"path": PAGE_PATH})])
+        return Step("Now let's see it run.", [("preview_page", {"path": PAGE_PATH, "screenshot": True})])
     return _verdict(shown)
 
 
@@ -69,7 +71,8 @@ def _verdict(shown: Result) -> Step:
         )
     title = "with its title" if f"title: {TITLE}" in shown.text else "but its title is not the one I wrote"
     button = "the button is there" if "Clicked 0 times" in shown.text else "the button text is missing"
+    picture = " Its picture is on the preview_page card." if PICTURED.search(shown.text) else ""
     return Step(
-        f"The page is up in the Preview panel {title}, {button}, and the console has no errors. "
-        "Click the button to count; any edit to the files reloads the preview."
+        f"The page is up in the Preview panel {title}, {button}, and the console has no errors."
+        f"{picture} Click the button to count; any edit to the files reloads the preview."
     )

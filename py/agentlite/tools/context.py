@@ -59,6 +59,7 @@ class ToolSettings:
     list_entries: int = 1_000  # list_directory
     shell_files_bytes: int = 4 * 1024 * 1024  # text files handed to shell_exec, all together
     shell_file_bytes: int = 1024 * 1024  # one file handed to shell_exec
+    takes_images: bool = False  # the model reads the images of results (preview_page says so when not)
 
 
 @dataclass

@@ -1,12 +1,16 @@
 """preview_page: the agent sees the web page it built (docs/preview.md).
 
 The page opens (or reloads) its Preview panel on `path` and reports the page's title, its visible text,
-its console lines and its uncaught errors with file:line. It runs the page's code, so it is an execute
-tool and asks for approval where browser_js_eval does.
+its console lines and its uncaught errors with file:line, and with `screenshot` a PNG of the page as
+drawn (taken in the preview frame, docs/preview.md "Screenshots"). The picture always rides on the
+result, so the tool card shows it; the request carries it only to a model that takes images, and for
+one that does not the text says so. It runs the page's code, so it is an execute tool and asks for
+approval where browser_js_eval does.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import Field
@@ -14,6 +18,7 @@ from pydantic import Field
 from agentlite.tools.code import run_in_sandbox
 from agentlite.tools.common import ToolArgs, cap_text, prose
 from agentlite.tools.context import ToolContext
+from agentlite.tools.images import accept
 from agentlite.tools.registry import Risk, Tool
 from agentlite.tools.result import ToolErrorType, ToolResult
 
@@ -25,12 +30,34 @@ class PreviewArgs(ToolArgs):
     path: str = Field(
         default="/index.html", description="The workspace HTML file to open, e.g. '/index.html'."
     )
+    screenshot: bool = Field(default=False, description="Also take a PNG picture of the rendered page.")
 
 
 async def preview_page(context: ToolContext, args: PreviewArgs) -> ToolResult:
     path = args.path if args.path.startswith("/") else f"/{args.path}"
-    result = await run_in_sandbox(context, "preview", {"path": path}, PREVIEW_TIMEOUT_MS)
-    return report(path, result, context.settings.output_chars)
+    payload = {"path": path, "screenshot": args.screenshot}
+    result = await run_in_sandbox(context, "preview", payload, PREVIEW_TIMEOUT_MS)
+    shown = report(path, result, context.settings.output_chars)
+    return with_screenshot(shown, result, context.settings.takes_images) if args.screenshot else shown
+
+
+def with_screenshot(shown: ToolResult, result: dict[str, Any], takes_images: bool) -> ToolResult:
+    """The report with the page's picture on it (for the card, and for a model that takes images), and a
+    line saying what became of it; a picture that could not be taken is that line only."""
+    shot = result.get("screenshot")
+    checked = accept("image/png", shot.get("data")) if isinstance(shot, dict) else None
+    if isinstance(checked, str) or checked is None:
+        why = checked or str(result.get("screenshot_error") or "the preview gave no picture")
+        return replace(shown, message=f"{shown.message}\nscreenshot: not taken: {why}")
+    assert isinstance(shot, dict)
+    size = f"{shot.get('width')}x{shot.get('height')} PNG"
+    line = (
+        f"screenshot: {size}, attached"
+        if takes_images
+        else f"screenshot: {size}, shown to the user on the tool card; this model is set up without "
+        "images, so it is not sent to you"
+    )
+    return replace(shown, message=f"{shown.message}\n{line}").with_images((checked,))
 
 
 def report(path: str, result: dict[str, Any], limit: int) -> ToolResult:
@@ -58,7 +85,9 @@ PREVIEW_PAGE = prose(
     """Open (or reload) a workspace HTML page in the app's Preview panel, as a browser opens it from a
 folder (scripts, modules, CSS, images, fetch of workspace files; .ts/.tsx/.jsx are transpiled; bare
 react, react-dom/client, preact resolve to shipped copies; no network), and get its title, its visible
-text, its console lines and its uncaught errors with file:line. Use it to check a page you built."""
+text, its console lines and its uncaught errors with file:line. Use it to check a page you built.
+screenshot=true also returns a PNG of the rendered page (up to 1280x2000 CSS px), which you see when
+you take images."""
 )
 
 TOOL = Tool(

@@ -15,6 +15,7 @@ from agentlite.sandbox import ScriptedSandbox
 from agentlite.stream.decoder import DIALECTS
 from agentlite.workspace import Workspace
 from tests.unit.engine.test_demo import finished, run_demo, text_of
+from tests.unit.tools.test_page_preview import png
 
 PROMPT = "make a small web page"
 READY = {
@@ -46,10 +47,18 @@ def test_writes_the_page_then_opens_its_preview(dialect: str) -> None:
         ("write_file", "completed"),
         ("preview_page", "completed"),
     ]
-    assert seen == [("preview", {"path": "/index.html"})]
+    assert seen == [("preview", {"path": "/index.html", "screenshot": True})]
     for path, text in web_page.FILES:
         assert _read(workspace, path) == text
     assert "The page is up in the Preview panel with its title, the button is there" in text_of(events)
+
+
+def test_the_picture_the_preview_took_is_pointed_to() -> None:
+    shot = {"mime": "image/png", "data": png(4, 3), "width": 4, "height": 3}
+    events, _, _ = run("native", {**READY, "screenshot": shot})
+    assert "Its picture is on the preview_page card." in text_of(events)
+    events, _, _ = run("native", {**READY, "screenshot_error": "the page did not give a picture"})
+    assert "The page is up" in text_of(events) and "Its picture" not in text_of(events)
 
 
 def test_an_uncaught_error_in_the_page_is_reported_not_hidden() -> None:

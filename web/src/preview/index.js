@@ -2,6 +2,7 @@
 // first opened: the frame, the workspace's files, reloads on change, and what preview_page reports.
 import { PreviewFrame } from "./preview-frame.js";
 import { onChange } from "./reload-rule.js";
+import { SHOT_LIMITS, shotReport } from "./shot.js";
 import { WorkspaceFiles } from "./workspace-files.js";
 
 const RELOAD_DEBOUNCE_MS = 20; // a burst of writes (one tool call, an undo of a turn) is one reload
@@ -54,6 +55,13 @@ export function createPreviewer({
     return frame.show(path, approve);
   }
 
+  // A picture of the page as shown now, or why there is none (shot.js); never throws.
+  async function shoot() {
+    if (frame.iframe?.dataset.state !== "ready")
+      return { screenshot_error: "the page did not load, so it was not pictured" };
+    return shotReport(await frame.shoot(SHOT_LIMITS));
+  }
+
   return {
     show,
     entry: () => entry,
@@ -79,9 +87,10 @@ export function createPreviewer({
       const all = await files.load();
       return [...all.keys()].filter((path) => /\.html?$/i.test(path)).sort();
     },
-    // preview_page: show `path`, let it draw, and report what it shows and what it said; null when
-    // `approve` declined to run a page whose loops could not all be guarded.
-    async report(path, approve) {
+    // preview_page: show `path`, let it draw, and report what it shows and what it said (and, when
+    // `screenshot`, a PNG of it or why there is none); null when `approve` declined to run a page whose
+    // loops could not all be guarded.
+    async report(path, approve, screenshot = false) {
       let declined = false;
       await show(path, async (unguarded) => {
         declined = !(await approve(unguarded));
@@ -93,8 +102,10 @@ export function createPreviewer({
       const state = frame.iframe?.dataset.state || "error";
       const errors = lines.filter((line) => line.uncaught).map((line) => line.text);
       const logs = lines.map(({ level, text: line }) => ({ level, text: line }));
-      return { path, state, title, text, logs: logs.slice(-REPORT_LINES), errors: errors.slice(-REPORT_LINES) };
+      const report = { path, state, title, text, logs: logs.slice(-REPORT_LINES), errors: errors.slice(-REPORT_LINES) };
+      return screenshot ? { ...report, ...(await shoot()) } : report;
     },
+    shoot,
   };
 }
 

@@ -7,6 +7,8 @@ import { buildBundle, pathOf } from "./page-bundle.js";
 import { WS, lexerReady } from "./resolve.js";
 
 const INSPECT_TIMEOUT_MS = 3_000;
+const SHOT_TIMEOUT_MS = 10_000; // a screenshot that takes longer is given up (the report still returns)
+const SHOT_MODULE = "preview-screenshot.js"; // handed to the frame only when a screenshot is asked
 const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
 
 export class PreviewFrame {
@@ -35,10 +37,10 @@ export class PreviewFrame {
     this.iframe = null;
     this.port = null;
     this.storage = { localStorage: {}, sessionStorage: {} };
-    this.vendorText = new Map();
+    this.texts = new Map(); // URL -> Promise of the text of a shipped file (vendor copies, the screenshot)
     this.transpiler = null;
-    this.inspections = new Map();
-    this.nextInspection = 1;
+    this.asked = new Map(); // id -> the waiting caller of ask()
+    this.nextAsk = 1;
     this.ready = Promise.resolve();
     this.shown = new Set(); // the workspace paths the current page was handed
     this.loading = 0; // the revision being loaded, 0 when none is
@@ -154,7 +156,7 @@ export class PreviewFrame {
     } else if (message.type === "storage" && message.area in this.storage) {
       this.storage[message.area] = message.items || {};
     } else if (message.type === "navigate" && typeof message.path === "string") this.onNavigate(message.path);
-    else if (message.type === "inspected") this.inspections.get(message.id)?.(message);
+    else if (message.type === "inspected" || message.type === "module-result") this.asked.get(message.id)?.(message);
   }
 
   setState(entry, state, message) {
@@ -163,18 +165,39 @@ export class PreviewFrame {
   }
 
   // {title, text} of the page as shown now.
-  inspect() {
-    const id = this.nextInspection++;
+  async inspect() {
+    const answer = (await this.ask({ type: "inspect" }, INSPECT_TIMEOUT_MS)) || {};
+    return { title: String(answer.title || ""), text: String(answer.text || "") };
+  }
+
+  // A picture of the page as shown now (docs/preview.md, "Screenshots"): what the frame's screenshot
+  // module answered ({result} or {error}), or {error} when it could not run or did not answer in time.
+  /** @param {{maxWidth: number, maxHeight: number}} limits */
+  async shoot(limits) {
+    let code;
+    try {
+      code = await this.text(SHOT_MODULE);
+    } catch (err) {
+      return { error: `the screenshot module could not be loaded: ${err.message}` };
+    }
+    const answer = await this.ask({ type: "run-module", code, args: limits }, SHOT_TIMEOUT_MS);
+    return answer || { error: `the page did not give a picture within ${SHOT_TIMEOUT_MS / 1000} s` };
+  }
+
+  // Send the current page `message` with a fresh id; its answer, or null when there is no page or it
+  // did not answer within `timeoutMs`.
+  ask(message, timeoutMs) {
+    const id = this.nextAsk++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done({ title: "", text: "" }), INSPECT_TIMEOUT_MS);
+      const timer = setTimeout(() => done(null), timeoutMs);
       const done = (answer) => {
         clearTimeout(timer);
-        this.inspections.delete(id);
-        resolve({ title: String(answer.title || ""), text: String(answer.text || "") });
+        this.asked.delete(id);
+        resolve(answer);
       };
-      this.inspections.set(id, done);
-      if (this.port) this.port.postMessage({ type: "inspect", id });
-      else done({});
+      this.asked.set(id, done);
+      if (this.port) this.port.postMessage({ ...message, id });
+      else done(null);
     });
   }
 
@@ -196,12 +219,17 @@ export class PreviewFrame {
 
   vendor(name) {
     if (!/^[\w.-]+\.js$/.test(name)) return Promise.reject(new Error(`not a shipped module: ${name}`));
-    if (!this.vendorText.has(name)) {
-      const url = new URL(`preview/vendor/${name}`, this.baseUrl).href;
+    return this.text(`preview/vendor/${name}`);
+  }
+
+  // The text of a file shipped with the app (under dist/), fetched once.
+  text(path) {
+    const url = new URL(path, this.baseUrl).href;
+    if (!this.texts.has(url)) {
       const text = fetch(url).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${url}: HTTP ${r.status}`))));
-      text.catch(() => this.vendorText.delete(name));
-      this.vendorText.set(name, text);
+      text.catch(() => this.texts.delete(url));
+      this.texts.set(url, text);
     }
-    return this.vendorText.get(name);
+    return this.texts.get(url);
   }
 }

@@ -1,6 +1,6 @@
 // The Preview panel beside the editor: a workspace web page in a frame, its console below, the page to
 // show and a reload button. The machinery (dist/preview.js) loads the first time the panel opens.
-// `run(path)` is preview_page's way in: it opens the panel and reports what the page shows. A change the
+// `run(path, screenshot)` is preview_page's way in: it opens the panel and reports what the page shows. A change the
 // agent made reruns the page only when `agentMayRun()` (the chats auto-approve `js`); else the panel says
 // so and its Reload is the user's yes.
 import { framesShareThread } from "../preview/thread.js";
@@ -111,13 +111,14 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
       clearTimeout(listTimer); // a new page written while the panel is open joins the entry list
       listTimer = setTimeout(() => fillEntries(select.value || null).catch(() => {}), LIST_DEBOUNCE_MS);
     },
-    async run(path) {
+    async run(path, screenshot = false) {
       const it = await open(path, false);
       let reasons = [];
-      const report = await it.report(path, (unguarded) => {
+      const ask = (unguarded) => {
         reasons = unguarded;
         return askFirst(panel, path, unguarded);
-      });
+      };
+      const report = await it.report(path, ask, screenshot);
       if (report) return report;
       const text =
         "the user did not run the page: in this browser a looping page would freeze the app, and the loops of " +
