@@ -16,6 +16,8 @@ from buildsys.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import open_app, send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, wait_idle
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
 TRAY = ".attachment-tray [data-testid=attachment]"
 SENT = "[data-testid=message][data-role=user] [data-testid=attachment]"
 LLAMA_CPP_REFUSAL = (
@@ -95,6 +97,7 @@ def test_picked_pasted_and_dropped_images_reach_the_model_and_stay_after_a_reloa
     wait_idle(page)
     expect(page.locator(TRAY)).to_have_count(0)
     expect(page.locator(SENT)).to_have_count(3)
+    page.screenshot(path=str(DOCS / "screenshot-image.png"))  # the README's image picture
     body = model_server.completions()[-1].body
     assert body["messages"][-1]["content"][0] == {"type": "text", "text": "What are these?"}
     urls = image_urls(body)

@@ -4,6 +4,8 @@ in the composer picks a skill whose SKILL.md then goes with the message."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import Page, expect
 
 from agentlite.demo import skill_demo
@@ -11,6 +13,8 @@ from buildsys.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, approve_through, start, wait_idle
 from tests.e2e.test_demo_scenarios import card, vfs, wait_file, wait_reply
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def add_example_skill(page: Page) -> None:
@@ -48,6 +52,7 @@ def test_the_demo_finds_loads_and_runs_a_skill_and_the_report_is_undoable(app: P
     assert approve_through(app, card(app, "load_skill")) == "completed"
     assert approve_through(app, card(app, "shell_exec")) == "completed"
     wait_reply(app, "Done with the skill")
+    app.screenshot(path=str(DOCS / "screenshot-skill.png"))  # the README's skill picture
     report = vfs(app, "readText", skill_demo.REPORT)
     assert report and "- /notes.md: 3 words" in report and "Total: 3 words in 1 files." in report
     history = vfs(app, "history", skill_demo.REPORT)
