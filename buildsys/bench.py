@@ -20,6 +20,7 @@ from buildsys import (
     bench_mcp_tools,
     bench_ndjson,
     bench_offline,
+    bench_pdf,
     bench_prefix,
     bench_preview,
     bench_pytest,
@@ -54,6 +55,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "folder_import": bench_folder.folder_import,
         "tree_render_10k": bench_tree.tree_render_10k,
         "import_peak": bench_imports.import_peak,
+        "pdf_text": bench_pdf.pdf_text,
     }
 
 

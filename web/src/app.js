@@ -164,9 +164,15 @@ createSettingsView(root, {
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
-// preview_page is answered by the Preview panel, every other kind by a sandbox frame.
-const runKind = (kind, payload, timeoutMs) =>
-  kind === "preview" ? preview.run(String(payload?.path || "/index.html")) : sandbox.run(kind, payload, timeoutMs);
+// The PDF reader (web/src/pdf/pdf-text.js), bundled apart: not one byte of it before the first PDF.
+const pdfReader = () => import(new URL("pdf-text.js", import.meta.url).href);
+// preview_page is answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
+// first use, docs/pdf.md), every other kind by a sandbox frame.
+const runKind = (kind, payload, timeoutMs) => {
+  if (kind === "preview") return preview.run(String(payload?.path || "/index.html"));
+  if (kind === "pdf") return pdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
+  return sandbox.run(kind, payload, timeoutMs);
+};
 // An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids
 // start again at 1).
 client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) => {
@@ -214,7 +220,7 @@ if (linked) {
       ),
   });
 }
-installTestingApi(client, folder);
+installTestingApi(client, folder, pdfReader);
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.
 const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });
