@@ -20,6 +20,7 @@ from buildsys import (
     oauth_client,
     offline,
     page_facts,
+    pdf_vendor,
     preview_vendor,
 )
 from buildsys import pins as pinning
@@ -45,7 +46,7 @@ STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sa
 STATIC["oauth-callback.html"] = "oauth-callback.html"  # where sign-in popups come back (docs/mcp.md)
 # The benchmarks' floor page (a worker that boots the Pyodide core only): its sources live apart in
 # web/bench/, but it is served from dist/ beside the app so both read Pyodide from the same place.
-BENCH_STATIC = {"bench/bare.html": "bare.html"}
+BENCH_STATIC = {"bench/bare.html": "bare.html", "bench/bare-pdf.html": "bare-pdf.html"}
 BUNDLES = {
     "src/app.js": "app.js",
     "src/worker-start.js": "start.js",  # starts the agent worker before app.js has loaded
@@ -65,6 +66,8 @@ BUNDLES = {
     "src/preview/transpiler.js": "preview-transpiler.js",
     "src/preview/loop-guard.js": "preview-guard.js",
     "src/preview/screenshot.js": "preview-screenshot.js",  # handed to the preview frame for a screenshot
+    # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
+    "src/pdf/pdf-text.js": "pdf-text.js",
     "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
 }
@@ -186,6 +189,7 @@ def build() -> None:
     page_facts.refresh()  # the page's tables of the agent's facts, before the page is bundled
     front_end(stamps)
     preview_vendor.build(stamps)
+    pdf_vendor.build(stamps)
     oauth_client.write(DIST)
     asset_urls.write(DIST)
     built = manifest.write(DIST, pins.pyodide_version)

@@ -21,6 +21,7 @@ from buildsys import (
     bench_mcp_tools,
     bench_ndjson,
     bench_offline,
+    bench_pdf,
     bench_prefix,
     bench_preview,
     bench_pytest,
@@ -59,6 +60,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "tree_render_10k": bench_tree.tree_render_10k,
         "import_peak": bench_imports.import_peak,
         "attach_image": bench_attach.attach_image,
+        "pdf_text": bench_pdf.pdf_text,
     }
 
 

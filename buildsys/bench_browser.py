@@ -32,6 +32,15 @@ def persistent_context(playwright: Any, user_dir: str) -> Any:
     )
 
 
+def ready_app(playwright: Any, origin: str) -> tuple[Any, Any]:
+    """A fresh Chromium (no service worker) and a page of the app at `origin`, ready."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    page = browser.new_context(service_workers="block").new_page()
+    page.goto(f"{origin}/index.html")
+    page.wait_for_selector("[data-testid=app][data-state=ready]", state="attached", timeout=120_000)
+    return browser, page
+
+
 def time_to_ready(context: Any, url: str) -> float:
     page = context.new_page()
     page.add_init_script(READY_PROBE)

@@ -39,6 +39,10 @@ EXPECTED = (
 )
 # How each figure is measured, by name or name prefix (the longest matching prefix wins).
 NOTES = {
+    "pdf_text": "A 100-page PDF (40 lines a page, written by buildsys/pdf_sample.py) → the text of every "
+    "page through the app's `readPdf` (its own worker, checks, limits, lines joined); floor: pdf.js alone "
+    "(getDocument, getTextContent of every page) on the same bytes in a bare page with the app's CSP, "
+    "same dist/, runs interleaved.",
     "import_peak": "CPython, tracemalloc's peak while one `Workspace.import_zip` runs on MemoryStorage "
     "(buildsys/bench_imports.py); imported: floor = the distinct content then held (a blob named at 60 "
     "paths counts once), refused: milliseconds until the message.",

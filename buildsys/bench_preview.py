@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM
+from buildsys.bench_browser import ARGS, CHROMIUM, ready_app
 from buildsys.bench_figure import Figure, median
 from buildsys.common import DIST
 from buildsys.serve import StaticServer
@@ -167,11 +167,7 @@ def _measure(tsx: bool) -> list[Figure]:
     from playwright.sync_api import sync_playwright
 
     with StaticServer(DIST) as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        context = browser.new_context(service_workers="block")
-        page = context.new_page()
-        page.goto(f"{server.origin}/index.html")
-        page.wait_for_selector("[data-testid=app][data-state=ready]", state="attached", timeout=120_000)
+        browser, page = ready_app(playwright, server.origin)
         if tsx:
             times = _preview_runs(page, TSX, "/src/marker.ts", TSX["/src/marker.ts"])
             figures = [Figure("preview_refresh_tsx", median(times), "ms", None, RUNS, "p50 ≤ 400 ms")]

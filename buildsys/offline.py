@@ -20,7 +20,7 @@ SERVICE_WORKER = "sw.js"
 CACHE_PREFIX = "agentlite-build-"
 # Served but never needed offline: source maps (fetched by developer tools only) and the bench pages.
 NOT_PRECACHED_SUFFIXES = (".map",)
-NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js"}
+NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js", "bare-pdf.html"}
 
 
 def cache_name(build: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.pdf_sample import page_lines, sample_pdf
 from tests.e2e.conftest import open_app, send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, wait_idle
 
@@ -184,3 +185,23 @@ def test_save_to_workspace_writes_the_original_as_a_user_change(
     expect(page.locator("[data-testid=attach-notice]")).to_contain_text("Saved as /attachments/my_photo.png")
     saved = page.evaluate("(path) => window.agentlite.vfs.history(path)", "/attachments/my_photo.png")
     assert len(saved) == 1 and saved[0]["size"] == len(original)
+
+
+def test_an_attached_pdf_goes_to_the_model_as_its_text_page_by_page(
+    page: Page, origin: str, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.script(Scripted(chunks=text_chunks("Two pages read.")))
+    open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native")
+    paper = tmp_path / "spec.pdf"
+    paper.write_bytes(sample_pdf(2, lines=3))
+    page.set_input_files("[data-testid=chat-attach]", str(paper))
+    chip = page.locator(f"{TRAY}[data-kind=pdf][data-name='spec.pdf']")
+    expect(chip).to_have_attribute("data-state", "ready", timeout=WAIT_MS)
+    send(page, "Summarise the spec")
+    wait_idle(page)
+    expect(page.locator(f"{SENT}[data-kind=pdf][data-name='spec.pdf']")).to_have_count(1)
+    content = model_server.completions()[-1].body["messages"][-1]["content"]
+    text = content if isinstance(content, str) else " ".join(p.get("text", "") for p in content)
+    assert "[PDF spec.pdf" in text and "2 page(s)]" in text
+    assert text.index("--- page 1 ---") < text.index(page_lines(1, 3)[0]) < text.index("--- page 2 ---")
+    assert page_lines(2, 3)[-1] in text

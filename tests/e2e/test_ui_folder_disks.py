@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import io
 import zipfile
+from collections.abc import Mapping
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -74,7 +75,7 @@ def open_case_folding(page: Page) -> None:
     page.evaluate("() => window.agentlite.folder.openPrivate('project')")
 
 
-def zip_of(files: dict[str, str]) -> str:
+def zip_of(files: Mapping[str, str | bytes]) -> str:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, text in files.items():

@@ -1,18 +1,21 @@
 """Every engine, one browser start each (Firefox ESR, WebKitGTK; Chromium is tests/e2e): the sandbox runs
 JS, the shell and Python off the page's thread; a runaway loop in any runtime ends after its timeout
 while the page keeps painting, and the next run works; the app starts, the demo answers through the JS
-sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, the
-preview shows a page and a React page and stops a page's endless loops while the app keeps answering, and
-after one visit the app reloads and works offline. The tests of a module run in order on one browser;
-the offline test stops the server, the runaway loops come last of all."""
+sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, a PDF
+reads as text page by page, the preview shows a page and a React page and stops a page's endless loops
+while the app keeps answering, and after one visit the app reloads and works offline. The tests of a
+module run in order on one browser; the offline test stops the server, the runaway loops come last of
+all."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.pdf_sample import page_lines, sample_pdf
 from buildsys.serve import StaticServer
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, HarnessHandler
@@ -188,6 +191,17 @@ def test_an_image_pasted_and_one_dropped_reach_a_model_that_takes_images(probe: 
         parts = model.completions()[-1].body["messages"][-1]["content"]
         urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
         assert len(urls) == 2 and all(u.startswith("data:image/") for u in urls), parts
+
+
+def test_a_pdf_is_read_as_text_page_by_page(probe: Probe) -> None:
+    if probe.value("document.querySelector('[data-testid=app]')?.dataset.state") != "ready":
+        probe.open("index.html")  # run alone
+        probe.wait_ready()
+    data = json.dumps(base64.b64encode(sample_pdf(3, lines=3)).decode())
+    probe.value(f"(window.agentlite.pdf.read({data}).then((r) => (window.pdfRead = r)), true)")
+    result = probe.wait_for("window.pdfRead", 120, "the PDF's text")
+    assert result["ok"], f"{probe.engine.name}: {result}"
+    assert result["doc"]["pages"] == ["\n".join(page_lines(n, 3)) for n in (1, 2, 3)]
 
 
 def test_the_preview_shows_a_page_and_a_react_page(probe: Probe) -> None:

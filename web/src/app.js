@@ -29,6 +29,7 @@ import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/host.js";
 import { installTestingApi } from "./testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
+import { loadPdfReader } from "./pdf/pdf-loader.js";
 
 const root = document.querySelector("[data-testid=app]");
 const client = new AgentClient(new URL("./worker.js", import.meta.url));
@@ -186,11 +187,13 @@ createSettingsView(root, {
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
-// preview_page is answered by the Preview panel, every other kind by a sandbox frame.
-const runKind = (kind, payload, timeoutMs) =>
-  kind === "preview"
-    ? preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true)
-    : sandbox.run(kind, payload, timeoutMs);
+// preview_page is answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
+// first use, docs/pdf.md), every other kind by a sandbox frame.
+const runKind = (kind, payload, timeoutMs) => {
+  if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
+  if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
+  return sandbox.run(kind, payload, timeoutMs);
+};
 // An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids
 // start again at 1).
 client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) => {
@@ -238,7 +241,7 @@ if (linked) {
       ),
   });
 }
-installTestingApi(client, folder);
+installTestingApi(client, folder, loadPdfReader);
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.
 const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });

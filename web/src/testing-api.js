@@ -1,10 +1,12 @@
 // window.agentlite (docs/contract.md, testing API): the testing API on the main thread. Each call goes to the
 // worker's workspace; code run in a sandbox frame can reach none of it.
 import { diagnose } from "./mcp-doctor.js";
+import { fromBase64 } from "./bytes.js";
 
 /** `folder`: the open-folder view; the tests open a folder of the origin private file system through it
- * (the same handle interface as a folder the user picks, whose picker cannot be automated). */
-export function installTestingApi(client, folder) {
+ * (the same handle interface as a folder the user picks, whose picker cannot be automated). `pdfReader`:
+ * loads the PDF reader (web/src/pdf/pdf-text.js) as the page does. */
+export function installTestingApi(client, folder, pdfReader) {
   const vfs = Object.freeze({
     readText: (path) => client.call("vfs.readText", { path }),
     writeText: (path, text) => client.call("vfs.writeText", { path, text }),
@@ -36,9 +38,30 @@ export function installTestingApi(client, folder) {
     longestMs: () => client.watchdog.longestMs,
     generation: () => client.generation,
   });
+  // `pdf.read(base64, options)`: the PDF reader (docs/pdf.md) on a file's bytes, loaded on first use as the
+  // composer and read_file load it; `{ok, doc, ms, text}` or `{ok: false, name, message}`.
+  // `pdf.render(base64, options)`: its page pictures as `[{type, width, height}]`.
+  const pdf = Object.freeze({
+    read: async (base64, options = {}) => {
+      const reader = await pdfReader();
+      try {
+        const started = performance.now();
+        const doc = await reader.readPdf(fromBase64(base64), options);
+        const ms = performance.now() - started; // the pdf_text benchmark's figure
+        return { ok: true, doc, ms, text: reader.pdfAsPromptText("sample.pdf", doc) };
+      } catch (err) {
+        return { ok: false, name: err.name, message: err.message };
+      }
+    },
+    render: async (base64, options = {}) => {
+      const blobs = await (await pdfReader()).renderPdfPages(fromBase64(base64), options);
+      const pictures = await Promise.all(blobs.map((blob) => createImageBitmap(blob)));
+      return pictures.map(({ width, height }, i) => ({ type: blobs[i].type, width, height }));
+    },
+  });
   Object.defineProperty(window, "agentlite", {
     // `mcp.diagnose(url, {token})`: the MCP connection doctor (docs/mcp.md, Connection doctor).
-    value: Object.freeze({ ready: client.ready, vfs, folder: folders, worker, mcp: Object.freeze({ diagnose }) }),
+    value: Object.freeze({ ready: client.ready, vfs, folder: folders, worker, pdf, mcp: Object.freeze({ diagnose }) }),
     enumerable: true,
   });
 }

@@ -77,3 +77,4 @@ class ToolContext:
     save_summary: SummaryHook | None = None  # the engine's chat memory keeps the summary
     editor_path: str | None = None  # the file open in the editor, if any
     settings: ToolSettings = field(default_factory=ToolSettings)
+    pdf_texts: dict[str, str] = field(default_factory=dict)  # read_file's PDF texts of this turn, by sha256

@@ -14,9 +14,11 @@ from pydantic import Field, field_validator
 from agentlite.tools import images
 from agentlite.tools.common import ToolArgs, path_resource, plural, prose, workspace_errors
 from agentlite.tools.context import ToolContext
+from agentlite.tools.pdf_text import is_pdf, pdf_text
 from agentlite.tools.registry import Risk, Tool
 from agentlite.tools.result import ToolResult
 from agentlite.workspace import Page, paths
+from agentlite.workspace.pages import page_of
 from agentlite.workspace.query import Budget, OutOfBudget
 from agentlite.workspace.search import MAX_CONTEXT, Query, compile_query
 from agentlite.workspace.workspace_errors import size_text
@@ -62,7 +64,12 @@ class ReadArgs(ToolArgs):
 
 
 async def read_file(context: ToolContext, args: ReadArgs) -> ToolResult:
-    page = await context.workspace.read(args.path, args.start_line, args.max_lines)
+    info = await context.workspace.stat(args.path) if is_pdf(args.path) else None
+    if info is not None and info.get("kind") == "file":
+        text = await pdf_text(context, info["path"], info.get("sha256"))
+        page = page_of(info["path"], text, args.start_line, args.max_lines, info.get("size"))
+    else:
+        page = await context.workspace.read(args.path, args.start_line, args.max_lines)
     if page.binary:
         data = {"path": page.path, "binary": True, "size": page.size, "mime": page.mime}
         return await _picture(context, page) or ToolResult.success(page.format(), data)
@@ -184,7 +191,7 @@ READ_FILE = prose(
 The result says which lines are shown, how many the file has, and either `(end of file)` or the
 start_line to read next. Read further pages only while you need them; stop at `(end of file)`. For big
 files, find the place with search first and read only around it. Binary files are reported by size
-and type, not shown."""
+and type, not shown; a PDF is shown as its text, each page under `--- page N ---`."""
 )
 
 SEARCH = prose(

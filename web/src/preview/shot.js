@@ -3,11 +3,11 @@
 // is none. The frame runs the page's code, so its answer is checked like any input: the bytes must be a
 // PNG within the image limit whose header (IHDR) gives a size within SHOT_LIMITS; anything else is a
 // clear refusal.
+import { toBase64 } from "../bytes.js";
 
 export const SHOT_LIMITS = { maxWidth: 1280, maxHeight: 2000 }; // CSS px, device scale 1
 export const MAX_SHOT_BYTES = 4 * 1024 * 1024; // as MAX_IMAGE_BYTES of a tool result's image
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const CHUNK = 0x8000; // bytes per String.fromCharCode call
 
 /**
  * @param {any} answer the frame's `{result: {png}}` or `{error}`
@@ -29,13 +29,5 @@ export function shotReport(answer) {
   if (!fits(width, SHOT_LIMITS.maxWidth) || !fits(height, SHOT_LIMITS.maxHeight)) {
     return { screenshot_error: "the preview gave a picture of an impossible size" };
   }
-  return { screenshot: { mime: "image/png", data: base64(bytes), width, height } };
-}
-
-function base64(bytes) {
-  let binary = "";
-  for (let at = 0; at < bytes.length; at += CHUNK) {
-    binary += String.fromCharCode.apply(null, Array.from(bytes.subarray(at, at + CHUNK)));
-  }
-  return btoa(binary);
+  return { screenshot: { mime: "image/png", data: toBase64(bytes), width, height } };
 }

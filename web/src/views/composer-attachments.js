@@ -9,6 +9,7 @@ import { prepareImage } from "../attachments/image-prep.js";
 import { MAX_FILE_BYTES, cleanName, refusal, sniffImage, sniffKind } from "../attachments/image-rules.js";
 import { button, el } from "../dom.js";
 import { attachmentChip } from "./attachment-chips.js";
+import { loadPdfReader } from "../pdf/pdf-loader.js";
 
 const ACCEPT = "image/png,image/jpeg,image/gif,image/webp,application/pdf,.pdf";
 
@@ -66,7 +67,7 @@ export function createAttachmentTray(form, actions) {
 
   async function prepare(item, file) {
     if (item.kind === "image") return prepareImage(file);
-    const { readPdf, pdfAsPromptText } = await import("../pdf/pdf-text.js");
+    const { readPdf, pdfAsPromptText } = await loadPdfReader();
     const doc = await readPdf(new Uint8Array(await file.arrayBuffer())).catch((err) => {
       throw new Error(`This PDF could not be read, so it will not be sent: ${err.message}`);
     });

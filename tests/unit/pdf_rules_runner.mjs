@@ -1,0 +1,21 @@
+// Runs the PDF reader's pure rules (web/src/pdf/pdf-rules.js) and the prompt text (web/src/pdf/pdf-text.js)
+// under Node for tests/unit/test_pdf_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON
+// line per case: {value}.
+import { readFileSync } from "node:fs";
+import { bytesProblem, failureText, pageText, withinLimits } from "../../web/src/pdf/pdf-rules.js";
+import { pdfAsPromptText } from "../../web/src/pdf/pdf-text.js";
+
+const OPS = {
+  pageText: (c) => pageText(c.items),
+  bytesProblem: (c) => bytesProblem(Uint8Array.from(Buffer.from(c.base64, "base64")), c.maxBytes),
+  withinLimits: (c) => withinLimits(c.pages, c.total, c.limits),
+  failureText: (c) => failureText(Object.assign(new Error(c.message), { name: c.name })),
+  prompt: (c) => pdfAsPromptText(c.name, c.doc),
+};
+
+// Every non-ASCII unit escaped: the reader of these lines splits on U+0085 and U+2028 too.
+const ascii = (json) => json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+for (const item of JSON.parse(readFileSync(0, "utf8"))) {
+  console.log(ascii(JSON.stringify({ value: OPS[item.op](item) })));
+}
