@@ -88,9 +88,9 @@ def bench(only: list[str], json_path: str | None, markdown_path: str | None = No
 def print_table(figures: list[Figure]) -> None:
     rows = [("figure", "value", "floor", "ratio", "runs", "goal")]
     for f in figures:
-        floor = "—" if f.floor is None else f"{f.floor:.1f} {f.unit}"
+        floor = "—" if f.floor is None else f"{bench_markdown.number(f.floor)} {f.unit}"
         ratio = "—" if f.ratio is None else f"{f.ratio:.2f}×"
-        rows.append((f.name, f"{f.value:.1f} {f.unit}", floor, ratio, str(f.runs), f.goal))
+        rows.append((f.name, f"{bench_markdown.number(f.value)} {f.unit}", floor, ratio, str(f.runs), f.goal))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for index, row in enumerate(rows):
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))

@@ -113,16 +113,17 @@ def note(name: str) -> str:
     return NOTES[max(matches, key=len)] if matches else ""
 
 
-def _number(value: float) -> str:
+def number(value: float) -> str:
+    """A figure as the table prints it: whole above 1,000, else three significant digits (0.019 share)."""
     return f"{value:.0f}" if value >= 1000 or value == int(value) else f"{value:.3g}"
 
 
 def figure_row(figure: Figure) -> str:
-    floor = "—" if figure.floor is None else f"{_number(figure.floor)} {figure.unit}"
+    floor = "—" if figure.floor is None else f"{number(figure.floor)} {figure.unit}"
     ratio = "—" if figure.ratio is None else f"{figure.ratio:.3g}×"
     cells = [
         f"`{figure.name}`",
-        f"{_number(figure.value)} {figure.unit}",
+        f"{number(figure.value)} {figure.unit}",
         floor,
         ratio,
         str(figure.runs),
