@@ -7,7 +7,7 @@ a fresh context that starts warm: the session's Pyodide snapshot is seeded into 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -28,6 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 READY_TIMEOUT_MS = 120_000
+Seeder = Callable[[BrowserContext], None]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -83,19 +84,22 @@ def wait_ready(page: Page) -> None:
 @pytest.fixture(scope="session")
 def warm(
     browser: Any, origin: str, browser_context_args: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
-) -> warm_start.WarmStart | None:
+) -> Iterator[Seeder | None]:
     """The session's Pyodide snapshot, made once by a first visit (None when seeding is off)."""
     if not warm_start.enabled():
-        return None
-    return warm_start.make(browser, origin, tmp_path_factory.mktemp("warm"), browser_context_args)
+        yield None
+        return
+    made = warm_start.make(browser, origin, tmp_path_factory.mktemp("warm"), browser_context_args)
+    with StaticServer(made.path.parent) as source:
+        yield lambda context: made.seed(context, source.origin)
 
 
-def _seeder(request: pytest.FixtureRequest) -> warm_start.WarmStart | None:
-    """The snapshot to seed new contexts with, unless the test is about the first visit."""
+def _seeder(request: pytest.FixtureRequest) -> Seeder | None:
+    """What seeds new contexts with the snapshot, unless the test is about the first visit."""
     if request.node.get_closest_marker("cold") or not warm_start.enabled():
         return None
-    seed: warm_start.WarmStart = request.getfixturevalue("warm")
-    return seed
+    seeder: Seeder | None = request.getfixturevalue("warm")
+    return seeder
 
 
 @pytest.fixture
@@ -103,7 +107,7 @@ def context(new_context: Any, request: pytest.FixtureRequest) -> BrowserContext:
     """pytest-playwright's fresh context for the test, seeded with the session's snapshot."""
     made: BrowserContext = new_context()
     if seed := _seeder(request):
-        seed.seed(made)
+        seed(made)
     return made
 
 
@@ -126,7 +130,7 @@ def context_factory(browser: Any, request: pytest.FixtureRequest) -> Iterator[An
         context = browser.new_context(**{**NO_SERVICE_WORKER, **kwargs})
         made.append(context)
         if seed and "user_agent" not in kwargs:  # a snapshot is kept per browser: another one's would not fit
-            seed.seed(context)
+            seed(context)
         return context
 
     yield make
