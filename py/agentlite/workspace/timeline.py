@@ -5,8 +5,10 @@ touches from stored version records and commits it as a NEW change (history only
 itself undoable):
 
 - `undo(path)`: the newest commit that changed the entry at `path` (live or deleted there last) is
-  reverted for that entry, for everything below it when it is a folder, and for the parent folders that
-  commit created for them. Undo of a create deletes, undo of a delete restores, undo of a move moves back.
+  reverted for that entry, for any other entry it deleted at `path` or moved away from there (the one it
+  replaced: a restore that put a file where a folder was, or the reverse), for everything below `path`,
+  and for the parent folders that commit created for them. Undo of a create deletes, undo of a delete
+  restores, undo of a move moves back, and undo of an undo gives back what the first one took.
   An entry changed again since that commit (say, a restore brought it back at another path) is kept and
   reported as a conflict, as in `undo_commit`: one entry is never in two places.
 - `revert_hunk(path, version, i)`: hunk `i` (0-based, as listed by `hunks`) of the change that made
@@ -124,7 +126,7 @@ async def undo(committer: Committer, path: str, turn: str | None, author: str | 
             raise NotFound(f"{target} has no change to undo", path=target)
         (commit,) = await commits(committer, entry.commit, entry.commit)
         found = await records(committer, commit.changes)
-        chosen = [r for r in found.values() if r.id == entry.id or _below(r, entry.path)]
+        chosen = [r for r in found.values() if r.id == entry.id or _within(r, entry.path)]
         where = [r.path for r in chosen]
         chosen += [
             r
@@ -137,9 +139,11 @@ async def undo(committer: Committer, path: str, turn: str | None, author: str | 
     return await committer.mutate(build, turn, author, strict=False)
 
 
-def _below(record: Version, folder: str) -> bool:
-    return paths.is_below(record.path, folder) or (
-        record.source is not None and paths.is_below(record.source, folder)
+def _within(record: Version, path: str) -> bool:
+    """Whether the change `record` was made at `path` or below it: also an entry that change deleted
+    there or moved away from there, which the entry now at `path` replaced (a file where a folder was)."""
+    return paths.is_within(record.path, path) or (
+        record.source is not None and paths.is_within(record.source, path)
     )
 
 

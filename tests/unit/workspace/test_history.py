@@ -94,6 +94,23 @@ async def test_undo_keeps_moved_entries_a_restore_brought_back_elsewhere() -> No
 
 
 @aio
+async def test_undo_at_a_path_takes_back_the_entry_the_change_replaced_there() -> None:
+    """A restore puts the file /b back where a folder /b (with /b/a) had been since. Undo of /b brings the
+    folder back, and undo again must give the file back: not leave /b empty."""
+    ws = await open_workspace()
+    await ws.write("/b", "file", turn="t1")
+    await ws.restore_before("t1", turn="t2")
+    await ws.write("/b/a", "inside", turn="t3")  # /b is now a folder: another entry
+    await ws.restore_before("t2", turn="t4")
+    assert await snapshot(ws) == {"/b": "file"}
+    await ws.undo("/b", turn="t5")
+    assert await snapshot(ws) == {"/b": None, "/b/a": "inside"}
+    change = await ws.undo("/b", turn="t5")
+    assert await snapshot(ws) == {"/b": "file"} and change.skipped == []
+    assert [h["op"] for h in await ws.history("/b")] == ["create", "delete", "create", "delete", "create"]
+
+
+@aio
 async def test_diff_and_hunks_and_revert_hunk() -> None:
     ws = await open_workspace()
     base = [f"line {i}\n" for i in range(1, 31)]
