@@ -10,6 +10,9 @@ Kinds and their results (shapes checked by the page before they get here):
 - ``shell`` ``{command, files: {path: text}, cwd}`` and ``python`` ``{code, files, cwd, args}`` ->
   ``{stdout, stderr, exit_code, changed: {path: text}, deleted: [path], created_dirs: [path],
   deleted_dirs: [path]}`` (``payload.dirs``, optional: folders to create first, e.g. empty ones)
+- ``preview`` ``{path, screenshot}`` -> the Preview panel's report (tools/page_preview.py), and ``pdf``
+  ``{data: base64}`` -> ``{pages, title, note, page_count}`` from the page's PDF reader
+  (tools/pdf_text.py): neither runs in a sandbox frame, the page answers them through the same channel
 
 Runs of one realm (``js``; ``shell`` and ``python`` share one) go to the page one at a time, as the
 page runs them, so each run's own deadline starts when the page starts it. A run whose caller was

@@ -20,9 +20,9 @@ SHELL_AUTHOR = "shell"
 class SandboxRunner(Protocol):
     """What tools need of `agentlite.sandbox.SandboxClient`; `agentlite.sandbox.ScriptedSandbox` is its fake.
 
-    `kind` is `js` (payload `{code}`, result `{value, type, logs, error}`) or `shell` (payload
+    `kind` is `js` (payload `{code}`, result `{value, type, logs, error}`), `shell` (payload
     `{command, files, cwd, dirs}`, result `{stdout, stderr, exit_code, changed, deleted, created_dirs,
-    deleted_dirs}`).
+    deleted_dirs}`), `preview` (the Preview panel's report) or `pdf` (the page's PDF reader's text).
     A run that cannot finish raises `agentlite.sandbox.SandboxError`, whose `type` says why.
     """
 
