@@ -177,6 +177,7 @@ export class ToolCard {
     if (!this.resultEl) {
       this.resultEl = document.createElement("pre");
       this.resultEl.className = "tool-result";
+      this.resultEl.tabIndex = 0; // it scrolls once long (a screenshot, a listing): the keyboard must reach it
       this.el.append(this.resultEl);
     }
     this.resultEl.classList.toggle("failed", failed);
