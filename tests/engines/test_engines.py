@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
@@ -227,6 +228,19 @@ def test_the_preview_shows_a_page_and_a_react_page(probe: Probe) -> None:
     assert not error_lines(probe)
 
 
+def this_turn(messages: list[dict[str, Any]], asked: str) -> list[dict[str, Any]]:
+    """The messages from the last user message holding `asked` on: one turn of a chat that may hold the
+    turns of the tests before (the engine suites share one browser)."""
+
+    def says(message: dict[str, Any]) -> bool:
+        content = message.get("content")
+        texts = [content] if isinstance(content, str) else [p.get("text", "") for p in content or []]
+        return message["role"] == "user" and any(asked in str(text) for text in texts)
+
+    start = max(i for i, message in enumerate(messages) if says(message))
+    return messages[start:]
+
+
 def test_preview_page_takes_a_screenshot_a_vision_model_receives(probe: Probe) -> None:
     """html-to-image in the opaque-origin frame: the card's PNG has the page's colours (docs/preview.md,
     "Screenshots"), and the next request carries it as an image_url part."""
@@ -239,9 +253,10 @@ def test_preview_page_takes_a_screenshot_a_vision_model_receives(probe: Probe) -
         status, answer = probe.turn("picture the page", "preview_page", 240)
         assert status == "completed" and "Pictured." in answer, answer
         body = model.completions()[-1].body
-    [result] = [m["content"] for m in body["messages"] if m["role"] == "tool"]
+    turn = this_turn(body["messages"], "picture the page")  # the chat may hold earlier tests' turns
+    [result] = [m["content"] for m in turn if m["role"] == "tool"]
     assert "screenshot: " in result and ", attached" in result, result
-    parts = [p for m in body["messages"] if isinstance(m.get("content"), list) for p in m["content"]]
+    parts = [p for m in turn if isinstance(m.get("content"), list) for p in m["content"]]
     assert [p["type"] for p in parts if p.get("type") == "image_url"] == ["image_url"]
     shot = probe.value(CARD_PIXELS)
     assert shot["at"][0][:3] == [200, 30, 40] and shot["at"][1][:3] == [10, 120, 200], shot
