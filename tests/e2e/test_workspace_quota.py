@@ -8,10 +8,15 @@ import json
 import secrets
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import open_app, send
 from tests.e2e.workspace_support import assert_consistent, final_reply, tool_round, vfs, wait_for_reply
+
+# The origin's quota is set small here; a seeded 31 MB snapshot in Cache Storage would fill it before
+# the test's first write (tests/e2e/warm_start.py).
+pytestmark = pytest.mark.cold
 
 QUOTA = 1_000_000
 FULL = "storage is full"
