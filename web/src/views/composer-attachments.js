@@ -24,7 +24,11 @@ export function createAttachmentTray(form, actions) {
     title: "Attach images or PDFs (or paste, or drop them here)",
   });
   label.append(picker);
-  const tray = el("div", "attachment-tray", null, { testid: "attachment-tray", role: "group", "aria-label": "Attachments" });
+  const tray = el("div", "attachment-tray", null, {
+    testid: "attachment-tray",
+    role: "group",
+    "aria-label": "Attachments",
+  });
   const notice = el("div", "attach-notice", null, { testid: "attach-notice", role: "status", "aria-live": "polite" });
   form.querySelector(".composer-actions")?.prepend(label);
   form.insertBefore(tray, form.firstChild);
