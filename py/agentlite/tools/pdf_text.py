@@ -18,6 +18,7 @@ from agentlite.tools.context import ToolContext
 from agentlite.tools.result import ToolError, ToolErrorType
 
 PDF_TIMEOUT_MS = 60_000
+PDF_MAX_BYTES = 64 * 1024 * 1024  # the page's reader refuses more (web/src/pdf/pdf-rules.js, maxBytes)
 CANNOT_READ_HINT = (
     "The file may be damaged, encrypted or not really a PDF. Ask the user for a text copy, "
     "or list_directory for another format of the same document."
@@ -28,10 +29,17 @@ def is_pdf(path: str) -> bool:
     return path.lower().endswith(".pdf")
 
 
-async def pdf_text(context: ToolContext, path: str, sha256: str | None) -> str:
-    """The text the model reads for the PDF at `path` (its bytes come from the workspace)."""
+async def pdf_text(context: ToolContext, path: str, sha256: str | None, size: int = 0) -> str:
+    """The text the model reads for the PDF at `path` (its bytes come from the workspace). A file
+    over the reader's limit is refused by its size, before its bytes are read and copied to the page."""
     if sha256 and sha256 in context.pdf_texts:
         return context.pdf_texts[sha256]
+    if size > PDF_MAX_BYTES:
+        raise ToolError(
+            ToolErrorType.INVALID_ARGUMENT,
+            f"{path}: {size:,} bytes, over the {PDF_MAX_BYTES // 2**20} MB a PDF may have to be read",
+            CANNOT_READ_HINT,
+        )
     data = await context.workspace.read_bytes(path)
     if data is None:
         raise ToolError(ToolErrorType.NOT_FOUND, f"{path} has no content to read")

@@ -66,7 +66,7 @@ class ReadArgs(ToolArgs):
 async def read_file(context: ToolContext, args: ReadArgs) -> ToolResult:
     info = await context.workspace.stat(args.path) if is_pdf(args.path) else None
     if info is not None and info.get("kind") == "file":
-        text = await pdf_text(context, info["path"], info.get("sha256"))
+        text = await pdf_text(context, info["path"], info.get("sha256"), int(info.get("size") or 0))
         page = page_of(info["path"], text, args.start_line, args.max_lines, info.get("size"))
     else:
         page = await context.workspace.read(args.path, args.start_line, args.max_lines)

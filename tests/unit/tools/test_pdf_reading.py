@@ -85,3 +85,17 @@ async def test_missing_pdfs_and_folders_named_pdf_read_as_before() -> None:
     folder = await call(context, "read_file", path="shelf.pdf")
     assert not folder.ok
     assert seen == []
+
+
+async def test_a_pdf_over_the_readers_limit_is_refused_by_its_size_before_it_is_sent(
+    monkeypatch: Any,
+) -> None:
+    from agentlite.tools import pdf_text
+
+    monkeypatch.setattr(pdf_text, "PDF_MAX_BYTES", len(PDF) - 1)
+    seen: list[tuple[str, dict[str, Any], int]] = []
+    context = await context_with({"big.pdf": PDF}, sandbox=page_answering(ANSWER, seen))
+    result = await call(context, "read_file", path="big.pdf")
+    assert not result.ok and result.error_type == ToolErrorType.INVALID_ARGUMENT
+    assert "/big.pdf" in result.message and "bytes, over the" in result.message
+    assert seen == []  # nothing went to the page
