@@ -3,11 +3,17 @@
 // markup, so whatever a file or a model says is shown, never run.
 
 /** A `tag` element with `className` and `text` when given; `attributes` are set as attributes, except
- * `testid`, which becomes `data-testid`. */
+ * `testid`, which becomes `data-testid`.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {string | number | null} [text]
+ * @param {Record<string, string>} [attributes]
+ * @returns {HTMLElementTagNameMap[K]} */
 export function el(tag, className = "", text = null, attributes = {}) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== null && text !== undefined) node.textContent = text;
+  if (text !== null && text !== undefined) node.textContent = String(text);
   for (const [name, value] of Object.entries(attributes)) {
     if (name === "testid") node.dataset.testid = value;
     else node.setAttribute(name, value);
@@ -15,7 +21,10 @@ export function el(tag, className = "", text = null, attributes = {}) {
   return node;
 }
 
-/** A type="button" button (never a form submit) labelled `label`, with `data-testid` when given. */
+/** A type="button" button (never a form submit) labelled `label`, with `data-testid` when given.
+ * @param {string} label
+ * @param {string | null | undefined} testid
+ * @param {(event: MouseEvent) => void} onClick */
 export function button(label, testid, onClick) {
   const node = el("button", "", label, testid ? { testid } : {});
   node.type = "button";
@@ -26,7 +35,9 @@ export function button(label, testid, onClick) {
 export const LIVE_TEXT_LIMIT = 64 * 1024; // characters a live preview shows: the tail, where the writing is
 
 /** What a live preview shows of `text`: all of it, or its last `limit` characters after a note. Laying
- * out a whole 300 KB file on every streamed chunk would freeze the page; the file itself is in the editor. */
+ * out a whole 300 KB file on every streamed chunk would freeze the page; the file itself is in the editor.
+ * @param {string} text
+ * @param {number} [limit] */
 export function liveText(text, limit = LIVE_TEXT_LIMIT) {
   if (text.length <= limit) return text;
   const tail = text.slice(-limit);
@@ -35,8 +46,10 @@ export function liveText(text, limit = LIVE_TEXT_LIMIT) {
 }
 
 /** Writes streamed text into `node` at most once per animation frame, scrolled to its end: chunks can
- * come every few ms, and each write lays the element out again. `flush()` writes what is pending now. */
+ * come every few ms, and each write lays the element out again. `flush()` writes what is pending now.
+ * @param {HTMLElement} node */
 export function frameWriter(node) {
+  /** @type {string | null} */
   let pending = null;
   let frame = 0;
   const flush = () => {
@@ -48,6 +61,7 @@ export function frameWriter(node) {
     node.scrollTop = node.scrollHeight;
   };
   return {
+    /** @param {string} text */
     write(text) {
       pending = text;
       if (!frame) frame = requestAnimationFrame(flush);
