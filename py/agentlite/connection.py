@@ -9,7 +9,7 @@ answer about tools feeds the `auto` dialect. The request and its headers are the
 
 The listing may also give the model's context window (`context_length`: OpenRouter, LiteLLM;
 `max_model_len`: vLLM; `max_context_length`: LM Studio; `context_window`): `model_window()` reads it for
-the service, which uses it unless the user set a window in the settings.
+the settings' room, which uses it unless the user set a window in the settings.
 """
 
 from __future__ import annotations

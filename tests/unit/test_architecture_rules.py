@@ -74,3 +74,22 @@ def test_one_byte_helper_per_job_on_the_page() -> None:
         and re.search(r'digest\("SHA-256"|\batob\(|\bbtoa\(', path.read_text(encoding="utf-8"))
     }
     assert writers == {"bytes.js"}
+
+
+def test_the_rooms_never_reach_back_to_the_switchboard_or_the_service() -> None:
+    """The service wires the rooms and hands them to the switchboard: imports go one way."""
+    modules = code_shape.load_modules()
+    upward = {
+        name: sorted(
+            n for n in code_shape.imported_names(module) if n in {"agentlite.calls", "agentlite.service"}
+        )
+        for name, module in modules.items()
+        if name.startswith("agentlite.rooms") or name == "agentlite.calls"
+    }
+    assert {name: found for name, found in upward.items() if found} == {}
+    importers = {
+        name
+        for name, module in modules.items()
+        if "agentlite.calls" in set(code_shape.imported_names(module))
+    }
+    assert importers == {"agentlite.service"}

@@ -7,18 +7,20 @@ import asyncio
 import typing
 from typing import Any
 
-from agentlite import calls, service
+from agentlite import calls
 from agentlite.commands import PageSettings, SendMessage
 from agentlite.editor_state import EditorState
 from agentlite.engine import session, turn
 from agentlite.engine.turn_deps import Attachment, TurnOptions
+from agentlite.rooms.chat_room import ChatRoom
+from agentlite.rooms.settings_room import SettingsRoom
 from tests.unit.test_service import apply_settings, drain, make_service, send
 
 SEND_PATH = (
     calls.CallHandler.chats_send,
     calls.CallHandler.settings_apply,
-    service.AgentService.start_turn,
-    service.AgentService.apply_settings,
+    ChatRoom.send,
+    SettingsRoom.apply,
     session.ChatSession.start_turn,
     session.ChatSession.new_turn,
     turn.Turn.__init__,

@@ -83,37 +83,38 @@ def test_the_open_file_and_selection_go_into_the_turns_prompt() -> None:
     assert "Selected text:\n(lines 2-3)\ntwo\nthree" in sent
 
 
-def test_the_editor_tool_writes_the_file_open_now_even_when_it_changed_during_the_turn() -> None:
-    """The message names /src/a.ts; the user opens /src/b.ts before the model's call arrives."""
-    replies: list[ScriptedResponse] = [
-        calls(("edit_current_editor_document", {"content": "new bee\n"})),
-        say("done"),
-    ]
-    gate: asyncio.Event | None = None
+async def edited_while_waiting(
+    sends: list[dict[str, Any]], replies: list[ScriptedResponse]
+) -> tuple[str | None, str | None]:
+    """Each of `sends`, then the user opens /src/b.ts while the model holds its answers back; the two
+    files after every turn ended."""
+    gate = asyncio.Event()
 
     async def responder(request: ModelRequest) -> ScriptedResponse:
         if not request.url.endswith("/chat/completions"):
             return ScriptedResponse(404, [b"{}"])
-        assert gate is not None
         await gate.wait()
         return replies.pop(0)
 
-    async def scenario() -> tuple[str | None, str | None]:
-        nonlocal gate
-        gate = asyncio.Event()
-        service, _, _ = await app_service(responder)
-        send(service, {"id": "c", "text": "rewrite it", "open_file": "/src/a.ts"})
-        for _ in range(50):  # until the turn is waiting on the model
+    service, _, _ = await app_service(responder)
+    for message in sends:
+        send(service, message)
+        for _ in range(50):  # until the turn is waiting on the model (or queued behind one that is)
             await asyncio.sleep(0)
-        call(service, "editor.changed", {"open_file": "/src/b.ts", "selection": None})
-        for _ in range(5):
-            await asyncio.sleep(0)
-        gate.set()
-        await drain(service)
-        workspace = service.workspace
-        return await workspace.read_text("/src/a.ts"), await workspace.read_text("/src/b.ts")
+    call(service, "editor.changed", {"open_file": "/src/b.ts", "selection": None})
+    for _ in range(5):
+        await asyncio.sleep(0)
+    gate.set()
+    await drain(service)
+    workspace = service.workspace
+    return await workspace.read_text("/src/a.ts"), await workspace.read_text("/src/b.ts")
 
-    assert asyncio.run(scenario()) == ("one\ntwo\nthree\n", "new bee\n")
+
+def test_the_editor_tool_writes_the_file_open_now_even_when_it_changed_during_the_turn() -> None:
+    """The message names /src/a.ts; the user opens /src/b.ts before the model's call arrives."""
+    sends = [{"id": "c", "text": "rewrite it", "open_file": "/src/a.ts"}]
+    replies = [calls(("edit_current_editor_document", {"content": "new bee\n"})), say("done")]
+    assert asyncio.run(edited_while_waiting(sends, replies)) == ("one\ntwo\nthree\n", "new bee\n")
 
 
 def test_without_an_open_file_the_editor_tool_tells_the_model_to_use_a_path() -> None:
@@ -133,3 +134,15 @@ def test_without_an_open_file_the_editor_tool_tells_the_model_to_use_a_path() ->
     assert last.body is not None
     tool_results = [m["content"] for m in last.body["messages"] if m["role"] == "tool"]
     assert "no document is open in the editor" in tool_results[0]
+
+
+def test_a_turn_queued_behind_another_writes_the_file_open_when_it_starts() -> None:
+    """The second message names /src/a.ts and waits behind the first turn; the user opens /src/b.ts
+    before it starts. Its tools read the one editor state, so they write /src/b.ts."""
+    sends = [{"id": "c", "text": "first"}, {"id": "c", "text": "rewrite it", "open_file": "/src/a.ts"}]
+    replies = [
+        say("first done"),
+        calls(("edit_current_editor_document", {"content": "new bee\n"})),
+        say("done"),
+    ]
+    assert asyncio.run(edited_while_waiting(sends, replies)) == ("one\ntwo\nthree\n", "new bee\n")

@@ -68,7 +68,7 @@ def test_diff_text_counts_what_a_write_would_change_without_writing() -> None:
 
 def test_worker_busy_holds_python_for_the_seconds_asked_and_no_longer_than_its_limit() -> None:
     """The watchdog's test hook: it returns when its time is up; a negative time holds nothing."""
-    from agentlite.calls import BUSY_LIMIT_S
+    from agentlite.rooms.worker_room import BUSY_LIMIT_S
 
     service, posted, _ = make_service()
 

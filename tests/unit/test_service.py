@@ -176,7 +176,7 @@ def test_a_window_the_user_set_wins_over_the_listing() -> None:
     async def scenario() -> tuple[int, int]:
         configure(service, context_window=20_000)
         await drain(service)
-        in_settings = service.context_window()
+        in_settings = service.rooms.settings.context_window()
         send(service, {"id": "c", "text": "hi"})
         await drain(service)
         return in_settings, service.chats["c"].settings.context_window
@@ -207,7 +207,7 @@ def test_without_a_listed_window_the_default_applies_and_is_asked_again_later() 
         await drain(service)
         configure(service)
         await drain(service)
-        return service.context_window()
+        return service.rooms.settings.context_window()
 
     assert asyncio.run(scenario()) == DEFAULT_WINDOW
     assert endpoint.paths() == ["models", "models"]
@@ -224,7 +224,7 @@ def test_a_connection_test_teaches_the_listed_window() -> None:
             json.dumps({"type": "call", "id": 7, "method": "connection.test", "args": {"settings": form}})
         )
         await drain(service)
-        return service.windows[("http://model.test/v1", "m1")]
+        return service.rooms.settings.windows[("http://model.test/v1", "m1")]
 
     assert asyncio.run(scenario()) == 131_072
 
@@ -232,9 +232,9 @@ def test_a_connection_test_teaches_the_listed_window() -> None:
 def test_the_demo_model_asks_nothing_and_uses_no_embeddings() -> None:
     endpoint = Endpoint()
     service, _ = endpoint_service(endpoint)
-    service.apply_settings(PageSettings.from_message({"model": "demo", "embedding_model": "e5"}))
+    service.rooms.settings.apply(PageSettings.from_message({"model": "demo", "embedding_model": "e5"}))
     assert service.engine.memory is not None and service.engine.memory.embedder is None
-    assert endpoint.paths() == [] and service.context_window() == DEFAULT_WINDOW
+    assert endpoint.paths() == [] and service.rooms.settings.context_window() == DEFAULT_WINDOW
 
 
 def test_an_embedding_model_ranks_memories_through_the_endpoint() -> None:

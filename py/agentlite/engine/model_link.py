@@ -2,8 +2,9 @@
 dialect the user chose (`auto` or one of them), the window the page knows for it, and whether the model
 takes images (`vision`, resolved from the user's setting by `agentlite.vision`).
 
-The service builds one whenever the page applies its settings or learns the model's window, never one
-per request; a turn sends every round with `link.endpoint.chat(body)`.
+The settings' room (`agentlite.rooms.settings_room`) builds one whenever the page applies its
+settings or learns the model's window, never one per request; a turn sends every round with
+`link.endpoint.chat(body)`.
 """
 
 from __future__ import annotations

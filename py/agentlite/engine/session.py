@@ -1,7 +1,7 @@
 """One chat tab: its state machine, history, settings and the running turn; the page's handle on it.
 
-The surface the service uses: `start_turn(text, link, options)` (typed: `TurnOptions`, `ModelLink`),
-`stop()`, `busy`,
+The surface the chats' room uses (`agentlite.rooms.chat_room`): `start_turn(text, link, options)`
+(typed: `TurnOptions`, `ModelLink`), `stop()`, `busy`,
 `approve(call_id, approved, batch=False)`, `decide(choice)`, `configure(**settings)`, `snapshot()`,
 `switch_branch(message_id, index)`. `messages` is the active path of the chat's message tree
 (`engine.branches`): a turn whose options carry `edit=<user message id>` or `regenerate=True` branches

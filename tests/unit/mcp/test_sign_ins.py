@@ -45,7 +45,7 @@ async def test_an_unknown_or_used_sign_in_is_refused(oauth_server: RunningServer
     await call(svc, "mcp.add", url=oauth_server.url)
     await settled(svc, oauth_server.url)
     with pytest.raises(McpFailure, match="sign in again"):
-        await (await svc.sign_ins()).finish("not-a-state", "code")
+        await (await svc.rooms.mcp.sign_ins()).finish("not-a-state", "code")
 
 
 @synced
@@ -55,7 +55,7 @@ async def test_a_refused_token_is_refreshed_once_then_left_to_the_user(oauth_ser
     await settled(svc, oauth_server.url)
     await signed_in(svc, oauth_server.url)
     await settled(svc, oauth_server.url)
-    sign_ins = await svc.sign_ins()
+    sign_ins = await svc.rooms.mcp.sign_ins()
     refreshed: list[str] = []
     real_refresh = sign_ins.flow.refresh
 
