@@ -122,8 +122,8 @@ class AgentService:
 
     def _tool_context(self, turn_id: str, open_file: str | None, save_summary: Callable[[Any], None]) -> Any:
         """The tools' context for one turn, with the limits the page set (the eval timeout). Its open
-        file is the editor room's, where the turn's message put it (`open_file` is that same value), and
-        follows the editor from there."""
+        file is the editor room's, the one holder the turn's message wrote too, and follows it from
+        there (`open_file`, the message's copy, is stale when the turn waited behind another)."""
         if self.workspace is None:
             return None
         context = ToolContext(
