@@ -4,9 +4,9 @@
 // the given files that are gone as `deleted`, new and removed folders as `created_dirs` and
 // `deleted_dirs`; the caller records them as one change.
 import { Bash } from "just-bash/browser";
-import shared from "../limits.json";
+import shared from "../../limits.json";
 import { RunTimedOut, servePort } from "./runtime-port.js";
-import { cap, CHANGED_LIMIT_BYTES } from "./limits.js";
+import { cap, CHANGED_LIMIT_BYTES } from "../shared/limits.js";
 import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.js";
 
 // The shell's own folders and its scratch space: files there are not the user's and never come back

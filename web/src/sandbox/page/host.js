@@ -7,13 +7,18 @@
 // and its runtime as text; it has no network (see web/sandbox/frame.html), so every runtime file it
 // needs comes from here, and only from a fixed list. A watchdog removes a frame whose run overstays
 // its time; the next run builds a new one.
-import shared from "../limits.json";
+import { realms } from "../../generated/sandbox-realms.json";
+import shared from "../../limits.json";
 import { FrameTransport, SandboxError } from "./frame-transport.js";
-import { sha256Hex } from "../bytes.js";
+import { sha256Hex } from "../../bytes.js";
 
 export { SandboxError };
 
-const REALM_OF = { js: "js", shell: "shell", python: "shell" };
+/**
+ * kind -> the realm (frame) it runs in: the agent's own table (agentlite.sandbox.REALM_OF), generated.
+ * @type {Readonly<Record<string, string | undefined>>}
+ */
+const REALM_OF = realms;
 const RUNTIME_OF = { js: "js-runtime.js", shell: "shell-runtime.js" };
 const PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"];
 const LOCK_FILE = "agentlite-lock.json";

@@ -9,7 +9,7 @@ import { defineCommand } from "just-bash/browser";
 import { pipCommand } from "./pip.js";
 // The Python half of every run (argv, cwd, SystemExit, tracebacks): a module of the agentlite package,
 // embedded here as text by the build (esbuild's text loader) because the frame cannot fetch it.
-import DRIVER from "../../../py/agentlite/sandbox_driver.py";
+import DRIVER from "../../../../py/agentlite/sandbox_driver.py";
 
 // A name that never resolves, used only as a key for the fetch shim.
 const INDEX_URL = "https://runtime.invalid/pyodide/";

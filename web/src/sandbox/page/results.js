@@ -1,7 +1,7 @@
 // Checks what a sandbox frame answers before it leaves the host: the frame runs model-written code,
 // so its answer is untrusted data. Shapes are enforced, output is capped, paths are normalised.
-import { isLogLevel } from "../frames/shared/levels.js";
-import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
+import { isLogLevel } from "../../frames/shared/levels.js";
+import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "../shared/limits.js";
 
 export class InvalidResult extends Error {}
 

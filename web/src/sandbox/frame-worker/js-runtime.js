@@ -5,26 +5,22 @@
 import { parse } from "acorn";
 import { installDocument } from "./js-document.js";
 import { servePort } from "./runtime-port.js";
-import { cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
-import { captureConsole } from "../frames/in-frame/console-capture.js";
-import { inspect, safely } from "../frames/shared/repr.js";
+import { cap, STREAM_LIMIT_BYTES, utf8Length } from "../shared/limits.js";
+import { captureConsole } from "../../frames/in-frame/console-capture.js";
+import { inspect, safely } from "../../frames/shared/repr.js";
 import { linkWorkspaceImports } from "./workspace-modules.js";
 
 let current = null; // the console capture of the run in progress; runs are serialised by the host
 
 export function start(port) {
   installDocument();
-  captureRunConsole();
-  servePort(port, { js: evaluate });
-}
-
-// Route console calls into the current run; output after a run has ended is dropped.
-function captureRunConsole() {
+  // Console calls and uncaught errors go into the current run; output after a run has ended is dropped.
   captureConsole(record);
   addEventListener("error", (event) => record("error", `Uncaught ${event.message}`));
   addEventListener("unhandledrejection", (event) =>
     record("error", `Uncaught (in promise) ${safely(() => inspect(event.reason))}`),
   );
+  servePort(port, { js: evaluate });
 }
 
 function record(level, text) {

@@ -3,7 +3,7 @@
 // web/sandbox/frame.html) starts the runtime in a Worker of its own, so model-written code runs off
 // the page's thread in every engine; the port leads straight to that worker. Removing the frame ends
 // the worker, whatever it is doing: that is how the watchdog stops a runaway run.
-import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../frames/page/frame-port.js";
+import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../../frames/page/frame-port.js";
 import { InvalidResult, checkResult } from "./results.js";
 
 // `type`: "timeout" (the run overstayed; the frame was removed), "unavailable" (the frame could not
@@ -40,14 +40,15 @@ export class FrameTransport {
     const ready = new Promise((resolve, reject) => {
       this.bootWaiter = { resolve, reject };
     });
+    // A second load means code in the frame navigated it away: that frame is not ours any more.
+    const away = () => this.destroy(new SandboxError("failed", "the sandbox frame navigated away"));
     onFrameLoads(
       this.iframe,
       () => {
         this.port = bootFrame(this.iframe, { type: "agentlite-sandbox-boot", runtime });
         this.port.onmessage = (event) => this.receive(event.data);
       },
-      // Code in the frame navigated it away: that frame is not ours any more.
-      () => this.destroy(new SandboxError("failed", "the sandbox frame navigated away")),
+      away,
     );
     (this.host.container || document.body).append(this.iframe);
     const late = () => new SandboxError("unavailable", "the sandbox frame did not start");
