@@ -115,7 +115,7 @@ def own_wheel(stamps: Stamps) -> Path:
 
 def front_end(stamps: Stamps) -> None:
     """Bundle the app and the worker with esbuild; copy the static files."""
-    flags = f"minified={sorted(MINIFIED_BUNDLES)}"
+    flags = f"minified={sorted(MINIFIED_BUNDLES)} whitespace"
     static = {**STATIC, **BENCH_STATIC}
     bench_sources = [WEB / entry for entry in BUNDLES if entry.startswith("bench/")]
     sources = [
@@ -135,7 +135,9 @@ def front_end(stamps: Stamps) -> None:
         cmd = [str(esbuild), entry, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", "--external:./worker-tokens.js"]  # not bundled: loaded apart
         cmd += [f"--outfile={DIST / out}"]
-        cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else []
+        # The rest keep their names for readable stack traces, without comments and layout (the page's
+        # JSDoc types are comments: they must not cost bytes).
+        cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else ["--minify-whitespace"]
         cmd += [] if out in DATA_BUNDLES else ["--sourcemap=linked"]
         cmd += [
             "--alias:node:zlib=./src/sandbox/frame-worker/zlib-shim.js"
