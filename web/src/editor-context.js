@@ -3,9 +3,14 @@
 // after a short pause for a selection being dragged — so a running turn's tools write the file open now.
 const SELECT_DELAY_MS = 250;
 
-/** `current()`: the files view's open file ({path, selected} or null); `report(state)`: tell the worker. */
+/** @typedef {{open_file: string | null, selection: unknown}} EditorState */
+
+/** `current()`: the files view's open file ({path, selected} or null); `report(state)`: tell the worker.
+ * @param {{current: () => {path?: string, selected?: unknown} | null | undefined,
+ *   report: (state: EditorState) => void}} parts */
 export function createEditorContext({ current, report }) {
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let last = JSON.stringify({ open_file: null, selection: null }); // what the worker knows
 
   function state() {
@@ -13,10 +18,10 @@ export function createEditorContext({ current, report }) {
     return { open_file: open?.path ?? null, selection: open?.selected ?? null };
   }
 
-  /** The state now; `report` only when the worker does not know it yet. */
+  /** The state now; `report` only when the worker does not know it yet. @param {boolean} reportIt */
   function take(reportIt) {
     clearTimeout(timer);
-    timer = null;
+    timer = undefined;
     const now = state();
     const key = JSON.stringify(now);
     if (key !== last) {
