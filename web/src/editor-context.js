@@ -9,8 +9,8 @@ const SELECT_DELAY_MS = 250;
  * @param {{current: () => {path?: string, selected?: unknown} | null | undefined,
  *   report: (state: EditorState) => void}} parts */
 export function createEditorContext({ current, report }) {
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
   let last = JSON.stringify({ open_file: null, selection: null }); // what the worker knows
 
   function state() {
@@ -20,8 +20,8 @@ export function createEditorContext({ current, report }) {
 
   /** The state now; `report` only when the worker does not know it yet. @param {boolean} reportIt */
   function take(reportIt) {
-    clearTimeout(timer);
-    timer = undefined;
+    clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (timer));
+    timer = null;
     const now = state();
     const key = JSON.stringify(now);
     if (key !== last) {
@@ -36,7 +36,7 @@ export function createEditorContext({ current, report }) {
     shown: () => take(true),
     /** The selection moved: tell the worker once it rests. */
     selected() {
-      clearTimeout(timer);
+      clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (timer));
       timer = setTimeout(() => take(true), SELECT_DELAY_MS);
     },
     /** A new agent worker (after a restart) knows nothing yet: tell it the state now. */

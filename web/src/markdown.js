@@ -17,7 +17,7 @@ import python from "highlight.js/lib/languages/python";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 
-/** @import { RendererRule } from "markdown-it" */
+/** @import { Renderer, RendererRule, Token } from "markdown-it" */
 
 const LANGUAGES = { bash, css, diff, javascript, json, markdown, python, typescript, xml };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
@@ -48,29 +48,24 @@ function highlight(code, lang) {
 
 /** The link targets of the open links, innermost last. @typedef {{linkTargets?: string[]} & Record<string, any>} LinkEnv */
 
-// (the casts: markdown-it's rules take an optional env; render and renderBlocks always give one)
-md.renderer.rules.link_open = /** @type {RendererRule} */ (
-  (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
-    const token = tokens[idx];
-    const href = /** @type {string} */ (token.attrGet("href") || "");
-    token.attrSet("target", "_blank");
-    token.attrSet("rel", "noopener noreferrer");
-    token.attrSet("title", href);
-    env.linkTargets = [
-      ...(env.linkTargets || []),
-      token.markup === "linkify" || token.markup === "autolink" ? "" : href,
-    ];
-    return self.renderToken(tokens, idx, options);
-  }
-);
+/** A link rule, given the env that `render` and `renderBlocks` always pass (markdown-it types it optional).
+ * @typedef {(tokens: Token[], idx: number, options: Parameters<RendererRule>[2], env: LinkEnv, self: Renderer) => string} LinkRule */
 
-md.renderer.rules.link_close = /** @type {RendererRule} */ (
-  (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
-    const href = env.linkTargets?.pop();
-    const shown = href ? `<span class="link-target"> (${md.utils.escapeHtml(linkHost(href))})</span>` : "";
-    return self.renderToken(tokens, idx, options) + shown;
-  }
-);
+/** @type {Record<string, LinkRule>} */ (md.renderer.rules).link_open = (tokens, idx, options, env, self) => {
+  const token = tokens[idx];
+  const href = /** @type {string} */ (token.attrGet("href") || "");
+  token.attrSet("target", "_blank");
+  token.attrSet("rel", "noopener noreferrer");
+  token.attrSet("title", href);
+  env.linkTargets = [...(env.linkTargets || []), token.markup === "linkify" || token.markup === "autolink" ? "" : href];
+  return self.renderToken(tokens, idx, options);
+};
+
+/** @type {Record<string, LinkRule>} */ (md.renderer.rules).link_close = (tokens, idx, options, env, self) => {
+  const href = env.linkTargets?.pop();
+  const shown = href ? `<span class="link-target"> (${md.utils.escapeHtml(linkHost(href))})</span>` : "";
+  return self.renderToken(tokens, idx, options) + shown;
+};
 
 md.renderer.rules.image = (tokens, idx) => {
   const token = tokens[idx];

@@ -5,6 +5,8 @@
 import { REQUEST_HEADERS, SESSION_ONLY } from "./mcp-doctor-verdict.js";
 
 /** @import { Findings, RpcReply } from "./mcp-doctor-verdict.js" */
+/** The findings while the probes run: the first sets `reach`.
+ * @typedef {Omit<Findings, "reach"> & Partial<Pick<Findings, "reach">>} Gathered */
 
 const PROBE_MS = 5000;
 const MAX_BODY = 256 * 1024;
@@ -25,14 +27,14 @@ const CLIENT_INFO = { name: "agentlite", version: "0.1.0" };
 /**
  * Every probe's outcome for `url`, as web/src/mcp-doctor-verdict.js judges them.
  * @param {string} url @param {{token?: string, origin?: string}} [options] @param {number} [timeoutMs]
- * @returns {Promise<Findings>}
+ * @returns {Promise<Gathered>}
  */
 export async function probeServer(url, { token = "", origin = "" } = {}, timeoutMs = PROBE_MS) {
-  const found = /** @type {Findings} */ ({ host: new URL(url).host, origin, token: Boolean(token) });
+  /** @type {Gathered} */
+  const found = { host: new URL(url).host, origin, token: Boolean(token) };
   // A no-cors request may not set redirect "manual" (the browser refuses it): it carries nothing to leak.
   const reach = await request(url, { mode: "no-cors", redirect: "follow" }, timeoutMs);
-  // (the cast: the check without strictNullChecks does not narrow on `ok`'s truth)
-  found.reach = reach.ok ? "ok" : /** @type {Extract<RpcReply, {ok: false}>} */ (reach).error;
+  found.reach = reach.ok ? "ok" : reach.error;
   if (!reach.ok) return found;
   found.simple = await request(url, { method: "GET" }, timeoutMs);
   if (!found.simple.ok || found.simple.redirected) return found;
@@ -155,17 +157,14 @@ async function rpcAnswer(response) {
 function answerIn(text) {
   for (const item of messages(text)) {
     if (item && typeof item === "object" && "id" in item) {
-      if ("result" in item) {
-        const result = /** @type {{protocolVersion?: string} | null} */ (item.result);
-        return { answer: "result", version: result?.protocolVersion ?? null };
-      }
+      if ("result" in item) return { answer: "result", version: item.result?.protocolVersion ?? null };
       if ("error" in item) return { answer: "error", version: null };
     }
   }
   return null;
 }
 
-/** The JSON values in a JSON or SSE body. @param {string} text @returns {unknown[]} */
+/** The JSON values in a JSON or SSE body: a server's, so anything at all. @param {string} text @returns {any[]} */
 function messages(text) {
   const parsed = [];
   const whole = parseJson(text.trim());
@@ -182,7 +181,7 @@ function messages(text) {
   return parsed;
 }
 
-/** @param {string} text @returns {unknown} */
+/** @param {string} text @returns {any} */
 function parseJson(text) {
   try {
     return JSON.parse(text);

@@ -47,7 +47,7 @@ export function beforeAnyRequest(url, pageProtocol) {
 }
 
 /**
- * @typedef {{ok: true, status: number, redirected?: boolean, wwwAuthenticate?: string|null}
+ * @typedef {{ok: true, status: number, redirected?: boolean, wwwAuthenticate?: string|null, error?: undefined}
  *   | {ok: false, error: "network"|"timeout"}} Reply
  * @typedef {Reply & {answer?: "result"|"error"|"none", sessionId?: string|null, version?: string|null}} RpcReply
  * @typedef {{host: string, origin: string, token: boolean, reach: "ok"|"network"|"timeout",

@@ -1,7 +1,7 @@
 // Decode, downscale and encode one image (docs/attachments.md): createImageBitmap decodes it once, an
 // OffscreenCanvas draws it scaled and encodes it. Runs in the image worker (image-worker.js), or on the
-// page where a worker cannot draw: the page then hands in its own surface (image-prep.js), a <canvas>
-// where there is no OffscreenCanvas, which encodes asynchronously too. Nothing here names the DOM.
+// page where a worker cannot draw: each side hands in what it draws on (image-worker.js, image-prep.js),
+// on a page without OffscreenCanvas a <canvas>, which encodes asynchronously too. Nothing here names the DOM.
 import { JPEG_QUALITY, MAX_SENT_BYTES, fitSize, smallerTry } from "./image-rules.js";
 
 /** @import { EncodeTry } from "./image-rules.js" */
@@ -14,17 +14,14 @@ import { JPEG_QUALITY, MAX_SENT_BYTES, fitSize, smallerTry } from "./image-rules
  */
 /** @typedef {(width: number, height: number) => OffscreenCanvas | CallbackCanvas} Surface what an image is drawn on */
 
-/** @type {Surface} */
-const offscreen = (width, height) => new OffscreenCanvas(width, height);
-
 /**
  * The image as it is sent: PNG stays PNG when that fits the cap (screenshots keep their crisp text),
  * anything else, or a PNG too large, becomes JPEG, smaller until it fits.
  * @param {Blob} blob @param {string} mime its type by its first bytes
- * @param {Surface} [surface] what it is drawn on
+ * @param {Surface} surface what it is drawn on (the worker's OffscreenCanvas, or the page's)
  * @returns {Promise<{blob: Blob, mime: string, width: number, height: number}>}
  */
-export async function encodeForModel(blob, mime, surface = offscreen) {
+export async function encodeForModel(blob, mime, surface) {
   const bitmap = await createImageBitmap(blob); // decoded once; each try draws it scaled
   try {
     const fit = fitSize(bitmap.width, bitmap.height);
