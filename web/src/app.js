@@ -31,7 +31,16 @@ import { installTestingApi } from "./testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";
 
-const root = document.querySelector("[data-testid=app]");
+/** @import { CallMethod } from "./agent-client.js" */
+/** @import { ChatEvents } from "./chat-events.js" */
+/** @import { Settings } from "./settings.js" */
+/** An event of a chat. @typedef {ChatEvents[keyof ChatEvents]} ChatEvent */
+/** A change the worker reports: "closed" (another tab upgraded the database), else the workspace changed.
+ * @typedef {{type?: string, message?: string} | null | undefined} WorkspaceChange */
+/** The worker asks the page to run something (MSG.SANDBOX_RUN).
+ * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} SandboxRun */
+
+const root = /** @type {HTMLElement} */ (document.querySelector("[data-testid=app]"));
 const client = new AgentClient(new URL("./worker.js", import.meta.url));
 // A link that names another endpoint than the saved one waits for the user's answer (askEndpoint below).
 const linked = settingsStore.linkedEndpoint(localStorage, location.search);
@@ -41,14 +50,15 @@ let settings = settingsStore.load(
 );
 
 const load = createLoadView(root);
-client.on("phase", (message) => load.phase(message));
-client.on("failed", (failure) => load.failed(failure));
+client.on("phase", (/** @type {unknown} */ message) => load.phase(message));
+client.on("failed", (/** @type {{phase: string, message: string}} */ failure) => load.failed(failure));
 
 const panels = createPanelSwitcher(root);
 const files = createFilesView(root, {
-  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
+  call: (/** @type {string} */ method, /** @type {object} */ args) =>
+    client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
   onChoose: () => panels.show("editor"),
-  onShown: (path) => {
+  onShown: (/** @type {string} */ path) => {
     codeActions.setOpenFile(path);
     follow.fileShown(path);
     editorContext.shown();
@@ -59,14 +69,18 @@ const editorContext = createEditorContext({
   current: () => files.current(),
   report: (state) => client.call("editor.changed", state).catch((err) => console.warn("agentlite: editor", err)),
 });
-const follow = createFollowView(root, { call: (method, args) => client.call(method, args), files });
-client.on("event", (_chatId, event) => follow.handle(event));
+const follow = createFollowView(root, {
+  call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
+  files,
+});
+client.on("event", (/** @type {string} */ _chatId, /** @type {ChatEvent} */ event) => follow.handle(event));
 const codeActions = createCodeActions(root.querySelector(".messages"), {
-  call: (method, args) => client.call(method, args),
+  call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
   editor: () => files.current(),
   flush: () => files.flush(),
 });
-const refreshFiles = () => files.refresh().catch((err) => console.warn("agentlite: file tree", err));
+const refreshFiles = () =>
+  files.refresh().catch((/** @type {unknown} */ err) => console.warn("agentlite: file tree", err));
 peekFiles().then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
 client.on("ready", () => {
   load.ready();
@@ -77,92 +91,110 @@ const storageNotice = createStorageNotice(root, {
     client
       .call("vfs.exportZip", { history: true })
       .then((zip) => persistence.saveZip("agentlite-workspace.zip", zip))
-      .catch((err) => console.warn("agentlite: export", err)),
+      .catch((/** @type {unknown} */ err) => console.warn("agentlite: export", err)),
   onDismiss: () => persistence.dismissWarning(),
   onReload: () => location.reload(),
 });
 // A "closed" change: another tab upgraded the database; anything else: the workspace changed.
-client.on("change", (change) => (change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles()));
+client.on("change", (/** @type {WorkspaceChange} */ change) =>
+  change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles(),
+);
 const preview = createPreviewView(root, {
-  call: (method, args) => client.call(method, args),
+  call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
   baseUrl: new URL("./", import.meta.url),
   onOpen: () => panels.show("editor"),
   agentMayRun: () => settings.auto_approve.includes("js"), // every chat's auto-approval (settings.apply)
 });
-client.on("change", (change) => change?.type !== "closed" && preview.changed(change));
+client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && preview.changed(change));
 const folder = createFolderOpenView(root, {
-  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (`vfs.${method}`), args),
-  say: (text, failed) => files.say(text, failed),
+  call: (/** @type {string} */ method, /** @type {object} */ args) =>
+    client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
+  say: (/** @type {string} */ text, /** @type {boolean} */ failed) => files.say(text, failed),
 });
-client.on("change", (change) => folder.changed(change));
+client.on("change", (/** @type {WorkspaceChange} */ change) => folder.changed(change));
 // Agent Skills: the files panel's list, read again after each workspace change, and `/name` in the composer.
 const listSkills = () => client.call("skills.list");
 const skills = createSkillsView(root, {
   list: listSkills,
-  onOpen: (path) => {
+  onOpen: (/** @type {string} */ path) => {
     panels.show("editor");
-    files.openFile(path).catch((err) => files.say(`Opening ${path} failed: ${err.message}`, true));
+    files.openFile(path).catch((/** @type {Error} */ err) => files.say(`Opening ${path} failed: ${err.message}`, true));
   },
 });
 client.on("ready", () => skills.refresh());
-client.on("change", (change) => change?.type !== "closed" && skills.refresh());
+client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && skills.refresh());
 createSkillCommand(root.querySelector(".composer"), { listSkills });
 client.ready.then(() => folder.restore()).catch((err) => console.warn("agentlite: open folder", err));
 persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, persistence.warningDismissed()));
 
+/** @param {CallMethod} method @param {object} [args] */
 const chatCall = (method, args) => client.call(method, args).catch((err) => console.warn(`agentlite: ${method}`, err));
 const chat = createChatView(root, {
-  onSend: (id, text, mode, extra = {}) =>
+  onSend: (/** @type {string} */ id, /** @type {string} */ text, /** @type {string} */ mode, extra = {}) =>
     chatCall("chats.send", { id, text, mode, ...extra, ...editorContext.forMessage() }),
-  onStop: (id) => chatCall("chats.stop", { id }),
-  onApprove: (id, call, approved, batch) => chatCall("chats.approve", { id, call, approved, batch }),
-  onDecide: (id, choice) => chatCall("chats.decide", { id, choice }),
-  onRestoreTurn: (_chatId, turn) =>
+  onStop: (/** @type {string} */ id) => chatCall("chats.stop", { id }),
+  onApprove: (
+    /** @type {string} */ id,
+    /** @type {string} */ call,
+    /** @type {boolean} */ approved,
+    /** @type {string | undefined} */ batch,
+  ) => chatCall("chats.approve", { id, call, approved, batch }),
+  onDecide: (/** @type {string} */ id, /** @type {string} */ choice) => chatCall("chats.decide", { id, choice }),
+  onRestoreTurn: (/** @type {string} */ _chatId, /** @type {string} */ turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
-  onTabs: (order, active) => chatCall("chats.tabs", { order, active }),
-  onClose: (id) => chatCall("chats.close", { id }),
-  onRename: (id, title) => chatCall("chats.rename", { id, title }),
-  onMode: (id, mode) => chatCall("chats.settings", { id, settings: { mode } }),
-  onSwitch: (id, message, index) => chatCall("chats.switch", { id, message, index }),
-  snapshot: (id) => chatCall("chats.snapshot", { id }),
-  restorePoint: (id, message) => chatCall("chats.restorePoint", { id, message }),
+  onTabs: (/** @type {string[]} */ order, /** @type {string} */ active) => chatCall("chats.tabs", { order, active }),
+  onClose: (/** @type {string} */ id) => chatCall("chats.close", { id }),
+  onRename: (/** @type {string} */ id, /** @type {string} */ title) => chatCall("chats.rename", { id, title }),
+  onMode: (/** @type {string} */ id, /** @type {string} */ mode) =>
+    chatCall("chats.settings", { id, settings: { mode } }),
+  onSwitch: (/** @type {string} */ id, /** @type {string} */ message, /** @type {number} */ index) =>
+    chatCall("chats.switch", { id, message, index }),
+  snapshot: (/** @type {string} */ id) => chatCall("chats.snapshot", { id }),
+  restorePoint: (/** @type {string} */ id, /** @type {string} */ message) =>
+    chatCall("chats.restorePoint", { id, message }),
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
-  loadDiff: (path, version) => client.call("vfs.diff", { path, new: version }),
-  previewWrite: (path, text) => client.call("vfs.diffText", { path, text }),
-  allowRemote: (name, server) => servers.allow(name, server),
+  loadDiff: (/** @type {string} */ path, /** @type {number} */ version) =>
+    client.call("vfs.diff", { path, new: version }),
+  previewWrite: (/** @type {string} */ path, /** @type {string} */ text) => client.call("vfs.diffText", { path, text }),
+  allowRemote: (/** @type {string} */ name, /** @type {unknown} */ server) => servers.allow(name, server),
   takesImages: () => client.call("settings.takesImages", { settings }),
-  saveAttachment: (name, id) => saveAttachment(name, id, (data) => client.call("vfs.saveAttachment", { name, data })),
+  saveAttachment: (/** @type {string} */ name, /** @type {string} */ id) =>
+    saveAttachment(name, id, (data) => client.call("vfs.saveAttachment", { name, data })),
 });
 createChatExport(root, {
   activeChat: () => chat.activeChat(),
-  exportChat: (id, format) => client.call("chats.export", { id, format }),
-  importChat: (text) =>
+  exportChat: (/** @type {string} */ id, /** @type {string} */ format) => client.call("chats.export", { id, format }),
+  importChat: (/** @type {string} */ text) =>
     client.call("chats.import", { text }).then((snapshot) => {
       chat.open(snapshot);
       return snapshot.notes;
     }),
 });
-client.on("event", (chatId, event) => chat.handle(chatId, event));
-const openSettings = () => root.querySelector(/** @type {"button"} */ ("[data-testid=settings-open]")).click();
+client.on("event", (/** @type {string} */ chatId, /** @type {ChatEvent} */ event) => chat.handle(chatId, event));
+const openSettings = () => /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=settings-open]")).click();
 const welcome = createWelcomeView(root.querySelector(".messages"), {
   loadExamples: () => client.call("demo.examples"),
-  onExample: (prompt) => chat.send(prompt),
+  onExample: (/** @type {string} */ prompt) => chat.send(prompt),
   onConnect: openSettings,
 });
 welcome.model(settings);
 const memory = createMemoryView(root, {
   list: () => client.call("memory.list"),
-  update: (id, text) => client.call("memory.update", { id, text }),
-  remove: (id) => client.call("memory.delete", { id }),
-  add: (text) => client.call("memory.add", { text }),
+  update: (/** @type {string} */ id, /** @type {string} */ text) => client.call("memory.update", { id, text }),
+  remove: (/** @type {string} */ id) => client.call("memory.delete", { id }),
+  add: (/** @type {string} */ text) => client.call("memory.add", { text }),
 });
-client.on("event", (_chatId, event) => event.kind === "memory" && memory.refresh());
+client.on(
+  "event",
+  (/** @type {string} */ _chatId, /** @type {ChatEvent} */ event) => event.kind === "memory" && memory.refresh(),
+);
 // Remote MCP servers: connected by the worker in the background once it is ready (never before).
 const servers = createMcpView(root, {
-  call: (method, args) => client.call(/** @type {import("./agent-client.js").CallMethod} */ (method), args),
+  call: (/** @type {string} */ method, /** @type {object | undefined} */ args) =>
+    client.call(/** @type {CallMethod} */ (method), args),
   tokens: createMcpTokens(localStorage),
 });
-client.on("mcp", (view) => servers.update(view));
+client.on("mcp", (/** @type {unknown} */ view) => servers.update(view));
 client.ready.then(() => servers.start()).catch(() => {});
 // Asked first, so the saved tabs are read before anything the user does can change them.
 client.call("chats.restore").then(chat.restore, (err) => {
@@ -171,8 +203,8 @@ client.call("chats.restore").then(chat.restore, (err) => {
 });
 
 // The endpoint, the key, the model and the chats' limits reach the agent through this one call.
-const applyToAgent = (values) => chatCall("settings.apply", { settings: values });
-const applySettings = (next) => {
+const applyToAgent = (/** @type {Settings} */ values) => chatCall("settings.apply", { settings: values });
+const applySettings = (/** @type {Settings} */ next) => {
   settings = next;
   chat.visionChanged();
   welcome.model(settings);
@@ -183,12 +215,13 @@ createSettingsView(root, {
   getSettings: () => settings,
   onSave: applySettings,
   onForgetKey: () => applySettings({ ...settings, api_key: "", remember_key: false, withheld_key_origin: null }),
-  testConnection: (values) => client.call("connection.test", { settings: values }),
+  testConnection: (/** @type {Settings} */ values) => client.call("connection.test", { settings: values }),
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
 // preview_page is answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
 // first use, docs/pdf.md), every other kind by a sandbox frame.
+/** @param {string} kind @param {Record<string, unknown>} payload @param {number} timeoutMs */
 const runKind = (kind, payload, timeoutMs) => {
   if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
   if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
@@ -196,12 +229,12 @@ const runKind = (kind, payload, timeoutMs) => {
 };
 // An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids
 // start again at 1).
-client.on("sandbox_run", ({ id, kind, payload, timeout_ms }) => {
+client.on("sandbox_run", (/** @type {SandboxRun} */ { id, kind, payload, timeout_ms }) => {
   const generation = client.generation;
-  const answer = (message) => generation === client.generation && client.post(message);
+  const answer = (/** @type {object} */ message) => generation === client.generation && client.post(message);
   runKind(kind, payload, timeout_ms).then(
-    (result) => answer({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
-    (err) =>
+    (/** @type {unknown} */ result) => answer({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
+    (/** @type {Error & {type?: string}} */ err) =>
       answer({
         type: MSG.SANDBOX_RESULT,
         id,
@@ -215,7 +248,7 @@ applyToAgent(settings);
 // The watchdog restarted the agent worker: say so, end the running turns with an error, and give the new
 // worker what the page had given the old one (held in its inbox until it is ready); files reload on ready.
 const workerNotice = createWorkerNotice(root);
-client.on("restart", (restart) => {
+client.on("restart", (/** @type {{reason: string, hangMs: number}} */ restart) => {
   workerNotice.restarting(restart);
   load.restarting();
   chat.agentLost(`The agent stopped answering and was restarted (${restart.reason}). This turn ended.`);

@@ -2,13 +2,13 @@
 // stored copy, and the base64 form in which bytes cross the worker's calls. A leaf with no DOM: both
 // sides import it.
 
-/** The lower-case hex SHA-256 of `bytes`. */
+/** The lower-case hex SHA-256 of `bytes`. @param {BufferSource} bytes */
 export async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** The bytes of a base64 text (throws on text that is not base64). */
+/** The bytes of a base64 text (throws on text that is not base64). @param {string} text */
 export function fromBase64(text) {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
@@ -16,7 +16,8 @@ export function fromBase64(text) {
   return bytes;
 }
 
-/** The base64 text of `bytes`, built in slices so a large file never overflows the call stack. */
+/** The base64 text of `bytes`, built in slices so a large file never overflows the call stack.
+ * @param {Uint8Array} bytes */
 export function toBase64(bytes) {
   let binary = "";
   const step = 0x8000;

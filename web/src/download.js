@@ -1,5 +1,6 @@
 // Files leaving the page: a download of bytes under a file name.
 
+/** @param {string} name @param {BlobPart} bytes @param {string} [type] */
 export function downloadBytes(name, bytes, type = "application/octet-stream") {
   const url = URL.createObjectURL(new Blob([bytes], { type }));
   const link = document.createElement("a");

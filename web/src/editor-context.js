@@ -3,8 +3,13 @@
 // after a short pause for a selection being dragged — so a running turn's tools write the file open now.
 const SELECT_DELAY_MS = 250;
 
-/** `current()`: the files view's open file ({path, selected} or null); `report(state)`: tell the worker. */
+/** @typedef {{open_file: string | null, selection: unknown}} EditorState */
+
+/** `current()`: the files view's open file ({path, selected} or null); `report(state)`: tell the worker.
+ * @param {{current: () => {path?: string, selected?: unknown} | null | undefined,
+ *   report: (state: EditorState) => void}} parts */
 export function createEditorContext({ current, report }) {
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
   let last = JSON.stringify({ open_file: null, selection: null }); // what the worker knows
 
@@ -13,9 +18,9 @@ export function createEditorContext({ current, report }) {
     return { open_file: open?.path ?? null, selection: open?.selected ?? null };
   }
 
-  /** The state now; `report` only when the worker does not know it yet. */
+  /** The state now; `report` only when the worker does not know it yet. @param {boolean} reportIt */
   function take(reportIt) {
-    clearTimeout(timer);
+    clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (timer));
     timer = null;
     const now = state();
     const key = JSON.stringify(now);
@@ -31,7 +36,7 @@ export function createEditorContext({ current, report }) {
     shown: () => take(true),
     /** The selection moved: tell the worker once it rests. */
     selected() {
-      clearTimeout(timer);
+      clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (timer));
       timer = setTimeout(() => take(true), SELECT_DELAY_MS);
     },
     /** A new agent worker (after a restart) knows nothing yet: tell it the state now. */

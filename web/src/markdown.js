@@ -17,6 +17,8 @@ import python from "highlight.js/lib/languages/python";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 
+/** @import { Renderer, RendererRule, Token } from "markdown-it" */
+
 const LANGUAGES = { bash, css, diff, javascript, json, markdown, python, typescript, xml };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 hljs.registerAliases(["sh", "shell", "console"], { languageName: "bash" });
@@ -28,8 +30,10 @@ hljs.registerAliases(["py"], { languageName: "python" });
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, highlight });
 
 const HIGHLIGHTED_KEPT = 64;
+/** @type {Map<string, string>} */
 const highlighted = new Map(); // "lang\0code" -> html, the most recently used last
 
+/** @param {string} code @param {string} lang */
 function highlight(code, lang) {
   const name = (lang || "").toLowerCase();
   if (!hljs.getLanguage(name)) return ""; // markdown-it escapes it as plain text
@@ -38,13 +42,16 @@ function highlight(code, lang) {
   if (html === undefined) html = hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
   highlighted.delete(key);
   highlighted.set(key, html);
-  if (highlighted.size > HIGHLIGHTED_KEPT) highlighted.delete(highlighted.keys().next().value);
+  if (highlighted.size > HIGHLIGHTED_KEPT) highlighted.delete(/** @type {string} */ (highlighted.keys().next().value));
   return html;
 }
 
 /** The link targets of the open links, innermost last. @typedef {{linkTargets?: string[]} & Record<string, any>} LinkEnv */
 
-md.renderer.rules.link_open = (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
+/** A link rule, given the env that `render` and `renderBlocks` always pass (markdown-it types it optional).
+ * @typedef {(tokens: Token[], idx: number, options: Parameters<RendererRule>[2], env: LinkEnv, self: Renderer) => string} LinkRule */
+
+/** @type {Record<string, LinkRule>} */ (md.renderer.rules).link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   const href = /** @type {string} */ (token.attrGet("href") || "");
   token.attrSet("target", "_blank");
@@ -54,7 +61,7 @@ md.renderer.rules.link_open = (tokens, idx, options, /** @type {LinkEnv} */ env,
   return self.renderToken(tokens, idx, options);
 };
 
-md.renderer.rules.link_close = (tokens, idx, options, /** @type {LinkEnv} */ env, self) => {
+/** @type {Record<string, LinkRule>} */ (md.renderer.rules).link_close = (tokens, idx, options, env, self) => {
   const href = env.linkTargets?.pop();
   const shown = href ? `<span class="link-target"> (${md.utils.escapeHtml(linkHost(href))})</span>` : "";
   return self.renderToken(tokens, idx, options) + shown;
@@ -67,6 +74,7 @@ md.renderer.rules.image = (tokens, idx) => {
   return `<button type="button" class="remote-image" data-src="${src}" title="Open ${src} in a new tab">Image not loaded: ${alt} (${src}) — click to open</button>`;
 };
 
+/** @param {string} href */
 function linkHost(href) {
   try {
     const url = new URL(href);
@@ -78,13 +86,15 @@ function linkHost(href) {
   }
 }
 
+/** @param {string} text */
 export function renderMarkdown(text) {
   return md.render(text, {});
 }
 
 /** The HTML of each top-level block of `text`, in order; joined they are `renderMarkdown(text)` (up to
  * the line breaks between blocks). The whole text is parsed each time, so link references defined
- * anywhere still apply. */
+ * anywhere still apply.
+ * @param {string} text */
 export function renderBlocks(text) {
   const env = {};
   const tokens = md.parse(text, env);

@@ -4,10 +4,15 @@
 // token goes only to the server's URL itself, and only on the MCP requests (never on a probe of headers).
 import { REQUEST_HEADERS, SESSION_ONLY } from "./mcp-doctor-verdict.js";
 
+/** @import { Findings, RpcReply } from "./mcp-doctor-verdict.js" */
+/** The findings while the probes run: the first sets `reach`.
+ * @typedef {Omit<Findings, "reach"> & Partial<Pick<Findings, "reach">>} Gathered */
+
 const PROBE_MS = 5000;
 const MAX_BODY = 256 * 1024;
 const ACCEPT = "application/json, text/event-stream";
 const PING = JSON.stringify({ jsonrpc: "2.0", id: "doctor-ping", method: "ping" });
+/** @type {Record<string, string>} */
 const SAMPLE = {
   "content-type": "application/json",
   "mcp-protocol-version": "2025-11-25",
@@ -19,8 +24,13 @@ const SAMPLE = {
 };
 const CLIENT_INFO = { name: "agentlite", version: "0.1.0" };
 
-/** Every probe's outcome for `url`, as web/src/mcp-doctor-verdict.js judges them. */
+/**
+ * Every probe's outcome for `url`, as web/src/mcp-doctor-verdict.js judges them.
+ * @param {string} url @param {{token?: string, origin?: string}} [options] @param {number} [timeoutMs]
+ * @returns {Promise<Gathered>}
+ */
 export async function probeServer(url, { token = "", origin = "" } = {}, timeoutMs = PROBE_MS) {
+  /** @type {Gathered} */
   const found = { host: new URL(url).host, origin, token: Boolean(token) };
   // A no-cors request may not set redirect "manual" (the browser refuses it): it carries nothing to leak.
   const reach = await request(url, { mode: "no-cors", redirect: "follow" }, timeoutMs);
@@ -36,12 +46,17 @@ export async function probeServer(url, { token = "", origin = "" } = {}, timeout
   return { ...found, ...(await mcpSteps(url, token, timeoutMs)) };
 }
 
-/** One request, bounded; its status, whether it redirected, and the headers the page may read. */
+/**
+ * One request, bounded; its status, whether it redirected, and the headers the page may read.
+ * @param {string} url @param {RequestInit} init @param {number} timeoutMs @param {boolean} [read]
+ * @returns {Promise<RpcReply>}
+ */
 async function request(url, init, timeoutMs, read = false) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
     const response = await fetch(url, { credentials: "omit", redirect: "manual", ...init, signal: abort.signal });
+    /** @type {RpcReply} */
     const reply = {
       ok: true,
       status: response.status,
@@ -58,16 +73,21 @@ async function request(url, init, timeoutMs, read = false) {
   }
 }
 
-/** A preflight for `name` alone fails (a TypeError) iff the server does not allow that header. */
+/** A preflight for `name` alone fails (a TypeError) iff the server does not allow that header.
+ * @param {string} url @param {string} name @param {number} timeoutMs */
 async function preflightPasses(url, name, timeoutMs) {
+  /** @type {Record<string, string>} */
   const headers = { [name]: SAMPLE[name] };
   if (name !== "content-type") headers["content-type"] = "text/plain"; // safelisted: this header alone
   const reply = await request(url, { method: "POST", headers, body: PING }, timeoutMs);
   return reply.ok;
 }
 
+/** @param {string} url @param {string} token @param {number} timeoutMs */
 async function mcpSteps(url, token, timeoutMs) {
+  /** @type {Record<string, string>} */
   const auth = token ? { authorization: `Bearer ${token}` } : {};
+  /** @param {Record<string, string>} headers @param {string} body */
   const post = (headers, body) =>
     request(
       url,
@@ -94,18 +114,24 @@ async function mcpSteps(url, token, timeoutMs) {
   return { discover, initialize, followUp };
 }
 
-/** The probe's session is not left open on the server (best effort: DELETE may not be allowed). */
+/** The probe's session is not left open on the server (best effort: DELETE may not be allowed).
+ * @param {string} url @param {Record<string, string>} auth @param {string} sessionId @param {number} timeoutMs */
 function closeSession(url, auth, sessionId, timeoutMs) {
   const headers = { ...auth, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
   return request(url, { method: "DELETE", headers }, timeoutMs);
 }
 
+/** @param {string} id @param {string} method @param {object} params */
 function rpc(id, method, params) {
   return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
-/** The JSON-RPC answer in a JSON or SSE body: read until it has arrived, at most MAX_BODY characters. */
+/** @typedef {{answer: "result"|"error"|"none", version: string | null}} RpcAnswer */
+
+/** The JSON-RPC answer in a JSON or SSE body: read until it has arrived, at most MAX_BODY characters.
+ * @param {Response} response @returns {Promise<RpcAnswer>} */
 async function rpcAnswer(response) {
+  /** @type {RpcAnswer} */
   const none = { answer: "none", version: null };
   if (!response.body) return none;
   const reader = response.body.getReader();
@@ -127,6 +153,7 @@ async function rpcAnswer(response) {
   return answerIn(text) ?? none;
 }
 
+/** @param {string} text @returns {RpcAnswer | null} */
 function answerIn(text) {
   for (const item of messages(text)) {
     if (item && typeof item === "object" && "id" in item) {
@@ -137,6 +164,7 @@ function answerIn(text) {
   return null;
 }
 
+/** The JSON values in a JSON or SSE body: a server's, so anything at all. @param {string} text @returns {any[]} */
 function messages(text) {
   const parsed = [];
   const whole = parseJson(text.trim());
@@ -153,6 +181,7 @@ function messages(text) {
   return parsed;
 }
 
+/** @param {string} text @returns {any} */
 function parseJson(text) {
   try {
     return JSON.parse(text);

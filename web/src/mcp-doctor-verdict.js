@@ -19,7 +19,13 @@ export const SESSION_ONLY = ["mcp-session-id", "last-event-id"];
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Why the URL cannot be asked at all from a page at `pageProtocol` ("https:"…), or null. */
+/**
+ * What the doctor answers.
+ * @typedef {{state: "connected"|"needs-auth"|"unreachable"|"cors-blocked"|"error", diagnosis: string, fix: string}} Verdict
+ */
+
+/** Why the URL cannot be asked at all from a page at `pageProtocol` ("https:"…), or null.
+ * @param {string} url @param {string} pageProtocol @returns {Verdict | null} */
 export function beforeAnyRequest(url, pageProtocol) {
   let parsed;
   try {
@@ -41,15 +47,17 @@ export function beforeAnyRequest(url, pageProtocol) {
 }
 
 /**
- * @typedef {{ok: true, status: number, redirected?: boolean, wwwAuthenticate?: string|null}
+ * @typedef {{ok: true, status: number, redirected?: boolean, wwwAuthenticate?: string|null, error?: undefined}
  *   | {ok: false, error: "network"|"timeout"}} Reply
  * @typedef {Reply & {answer?: "result"|"error"|"none", sessionId?: string|null, version?: string|null}} RpcReply
  * @typedef {{host: string, origin: string, token: boolean, reach: "ok"|"network"|"timeout",
  *   simple?: Reply, preflight?: Record<string, boolean>, discover?: RpcReply, initialize?: RpcReply,
  *   followUp?: RpcReply}} Findings
+ * @typedef {Extract<Reply, {ok: true}>} Answered a request that got an answer
+ * @typedef {Extract<RpcReply, {ok: true}>} RpcAnswered
  */
 
-/** @param {Findings} found */
+/** @param {Findings} found @returns {Verdict} */
 export function judge(found) {
   if (found.reach !== "ok") return unreachable(found);
   const simple = found.simple;
@@ -60,10 +68,12 @@ export function judge(found) {
   return answerVerdict(found);
 }
 
+/** @param {Verdict["state"]} state @param {string} diagnosis @param {string} fix @returns {Verdict} */
 function verdict(state, diagnosis, fix) {
   return { state, diagnosis, fix };
 }
 
+/** @param {Findings} found */
 function unreachable(found) {
   if (found.reach === "timeout") {
     return verdict(
@@ -79,6 +89,7 @@ function unreachable(found) {
   );
 }
 
+/** @param {Findings} found */
 function noAllowOrigin(found) {
   return verdict(
     "cors-blocked",
@@ -95,7 +106,8 @@ function redirected() {
   );
 }
 
-/** Which preflights failed, as the header names that are not allowed; null when all passed. */
+/** Which preflights failed, as the header names that are not allowed; null when all passed.
+ * @param {Findings} found @param {Answered} simple */
 function preflightVerdict(found, simple) {
   const probed = REQUEST_HEADERS.filter((name) => name !== "authorization" || found.token);
   const stateless = found.discover?.ok && found.discover.answer === "result";
@@ -123,9 +135,9 @@ function preflightVerdict(found, simple) {
   );
 }
 
-/** The MCP step: `server/discover` (2026-07-28) or else `initialize` (2025-11-25). */
+/** The MCP step: `server/discover` (2026-07-28) or else `initialize` (2025-11-25). @param {Findings} found */
 function answerVerdict(found) {
-  const asked = [found.discover, found.initialize].filter((reply) => reply?.ok);
+  const asked = /** @type {RpcAnswered[]} */ ([found.discover, found.initialize].filter((reply) => reply?.ok));
   const refused = asked.find((reply) => reply.status === 401 || reply.status === 403);
   if (refused) return needsAuth(found, refused);
   if (found.discover?.ok && found.discover.answer === "result") {
@@ -136,6 +148,7 @@ function answerVerdict(found) {
   return notMcp(found);
 }
 
+/** @param {Findings} found @param {RpcAnswered} reply */
 function needsAuth(found, reply) {
   const said = found.token ? "refuses the token" : "asks for a token";
   if (reply.wwwAuthenticate === null || reply.wwwAuthenticate === undefined) {
@@ -152,6 +165,7 @@ function needsAuth(found, reply) {
   );
 }
 
+/** @param {Findings} found @param {RpcAnswered} init */
 function initialized(found, init) {
   const version = init.version ? ` (protocol ${init.version})` : "";
   if (init.sessionId) return verdict("connected", `initialize answered${version} with a session`, "");
@@ -166,6 +180,7 @@ function initialized(found, init) {
   return verdict("connected", `initialize answered${version} without a session`, "");
 }
 
+/** @param {Findings} found */
 function notMcp(found) {
   const reply = found.initialize ?? found.discover;
   if (!reply?.ok) {

@@ -3,7 +3,7 @@
 // outcomes go back. One diagnosis per worker; the page ends it.
 import { probeServer } from "./mcp-doctor-probes.js";
 
-self.onmessage = async (event) => {
+self.onmessage = async (/** @type {MessageEvent<{url: string, token?: string}>} */ event) => {
   const { url, token } = event.data;
   self.postMessage(await probeServer(url, { token, origin: self.location.origin }));
 };

@@ -4,10 +4,12 @@
 // web/src/mcp-doctor-verdict.js turns their outcomes into the answer.
 import { beforeAnyRequest, judge } from "./mcp-doctor-verdict.js";
 
+/** @import { Findings, Verdict } from "./mcp-doctor-verdict.js" */
+
 const DEADLINE_MS = 45_000; // every probe has its own 5 s timeout; this bounds the worker as a whole
 
 /** @param {string} url @param {{token?: string}} options
- *  @returns {Promise<{state: "connected"|"needs-auth"|"unreachable"|"cors-blocked"|"error", diagnosis: string, fix: string}>} */
+ *  @returns {Promise<Verdict>} */
 export async function diagnose(url, options = {}) {
   const early = beforeAnyRequest(url, location.protocol);
   if (early) return early;
@@ -22,17 +24,18 @@ export async function diagnose(url, options = {}) {
   return judge(found);
 }
 
-/** The probes' findings, or null if the worker failed or outlived the deadline. */
+/** The probes' findings, or null if the worker failed or outlived the deadline.
+ * @param {string} url @param {string} token @returns {Promise<Findings | null>} */
 function probeInWorker(url, token) {
   const worker = new Worker(new URL("./mcp-doctor-worker.js", import.meta.url), { type: "module" });
   return new Promise((resolve) => {
-    const end = (found) => {
+    const end = (/** @type {Findings | null} */ found) => {
       clearTimeout(timer);
       worker.terminate();
       resolve(found);
     };
     const timer = setTimeout(() => end(null), DEADLINE_MS);
-    worker.onmessage = (event) => end(event.data);
+    worker.onmessage = (/** @type {MessageEvent<Findings>} */ event) => end(event.data);
     worker.onerror = () => end(null);
     worker.postMessage({ url, token });
   });

@@ -16,7 +16,10 @@ const CLOSED_GRACE_MS = 2000; // a closed popup may still have answered on the c
  * @typedef {{ type: string, code?: string, state?: string, iss?: string, error?: string, description?: string }} CallbackAnswer
  */
 
-/** What the callback page says, from its query string: the code and state, or the error. */
+/** What arrived as a callback answer, unchecked. @typedef {{[K in keyof CallbackAnswer]?: unknown}} UncheckedAnswer */
+
+/** What the callback page says, from its query string: the code and state, or the error.
+ * @param {string} search */
 export function readCallback(search) {
   const params = new URLSearchParams(search);
   /** @type {CallbackAnswer} */
@@ -33,7 +36,8 @@ export function readCallback(search) {
   return answer;
 }
 
-/** The answer for this sign-in (its state), or null for anything else. */
+/** The answer for this sign-in (its state), or null for anything else.
+ * @param {UncheckedAnswer | null | undefined} data @param {string} state */
 export function acceptAnswer(data, state) {
   if (!data || typeof data !== "object" || data.type !== MESSAGE_TYPE || data.state !== state) return null;
   if (typeof data.error === "string" && data.error) {
@@ -64,17 +68,18 @@ export function openSignIn(authorizationUrl, options = {}) {
   const open = options.open ?? ((url) => target.open(url, "agentlite-signin", "popup,width=520,height=680"));
   const channel = options.channel ?? new BroadcastChannel(CHANNEL);
   return new Promise((resolve, reject) => {
+    /** @type {ReturnType<typeof setTimeout>[]} */
     const timers = [];
     const finish = (/** @type {any} */ outcome) => {
       for (const timer of timers) clearTimeout(timer);
-      clearInterval(poll);
+      clearInterval(/** @type {ReturnType<typeof setInterval>} */ (poll));
       channel.removeEventListener("message", onChannel);
       target?.removeEventListener?.("message", onWindow);
       if (!options.channel) channel.close();
       if (outcome.code) resolve(outcome);
       else reject(new Error(outcome.error));
     };
-    const take = (data) => {
+    const take = (/** @type {UncheckedAnswer | null | undefined} */ data) => {
       const outcome = acceptAnswer(data, state);
       if (outcome) finish(outcome);
     };
@@ -85,6 +90,7 @@ export function openSignIn(authorizationUrl, options = {}) {
     channel.addEventListener("message", onChannel);
     target?.addEventListener?.("message", onWindow);
     const popup = open(authorizationUrl);
+    /** @type {ReturnType<typeof setInterval> | null} */
     let poll = null;
     if (!popup) {
       finish({ error: "the sign-in window was blocked: allow pop-ups for this page and try again" });
@@ -92,7 +98,7 @@ export function openSignIn(authorizationUrl, options = {}) {
     }
     poll = setInterval(() => {
       if (!popup.closed) return;
-      clearInterval(poll);
+      clearInterval(/** @type {ReturnType<typeof setInterval>} */ (poll));
       const closed = "the sign-in window was closed before the authorization server answered";
       timers.push(setTimeout(() => finish({ error: closed }), options.graceMs ?? CLOSED_GRACE_MS));
     }, options.pollMs ?? POLL_MS);

@@ -8,6 +8,7 @@
 const CHECK_EVERY_MS = 30 * 60 * 1000;
 
 // `onUpdate(apply)`: a newer build is ready; calling `apply()` switches to it and reloads.
+/** @param {{onUpdate: (apply: () => void) => void, scriptUrl?: string | URL}} options */
 export async function startOffline({ onUpdate, scriptUrl = new URL("./sw.js", import.meta.url) }) {
   const container = globalThis.navigator?.serviceWorker;
   if (!container) return null; // not a secure context, or the browser blocks service workers
@@ -19,7 +20,7 @@ export async function startOffline({ onUpdate, scriptUrl = new URL("./sw.js", im
   try {
     registration = await container.register(scriptUrl, { scope: "./" });
   } catch (err) {
-    console.info("agentlite: offline use is unavailable:", err.message);
+    console.info("agentlite: offline use is unavailable:", /** @type {Error} */ (err).message);
     return null;
   }
   if (!registration) return null; // a browser that blocks service workers may register nothing

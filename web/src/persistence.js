@@ -25,7 +25,7 @@ export function dismissWarning(storage = localStorage) {
   storage.setItem(DISMISSED_KEY, "1");
 }
 
-/** Offer `base64` (a zip) as a download named `name`. */
+/** Offer `base64` (a zip) as a download named `name`. @param {string} name @param {string} base64 */
 export function saveZip(name, base64) {
   downloadBytes(name, fromBase64(base64), "application/zip");
 }

@@ -49,7 +49,8 @@ export const PRESETS = Object.freeze([
   },
 ]);
 
-/** The preset whose base URL this is (same scheme, host and port), or undefined. */
+/** The preset whose base URL this is (same scheme, host and port), or undefined.
+ * @param {string | null | undefined} baseUrl */
 export function presetFor(baseUrl) {
   if (!baseUrl) return PRESETS[0];
   const origin = originOf(baseUrl);
@@ -57,7 +58,8 @@ export function presetFor(baseUrl) {
 }
 
 /** How to fix a CORS block for a page served from `pageOrigin`: the fix of the provider at this base URL,
- * else of the provider the user chose (`presetId`: the same server may run on another host or port). */
+ * else of the provider the user chose (`presetId`: the same server may run on another host or port).
+ * @param {string | null | undefined} baseUrl @param {string} pageOrigin @param {string} [presetId] */
 export function corsFix(baseUrl, pageOrigin, presetId = "") {
   const chosen = PRESETS.find((preset) => preset.id === presetId);
   const hint = presetFor(baseUrl)?.cors || chosen?.cors || LOCAL_CORS;

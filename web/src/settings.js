@@ -16,9 +16,32 @@ const KEY_ORIGIN_STORE = "agentlite.apiKeyOrigin";
 export const DIALECTS = shared.dialects;
 export const APPROVAL_KINDS = shared.approval_kinds;
 export const VISION_CHOICES = ["auto", "yes", "no"];
+/** @type {(keyof UrlSettings)[]} */
 const URL_KEYS = ["base_url", "model", "dialect", "vision"];
 export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
+/**
+ * The page's settings, as the settings view edits them and the worker is configured with.
+ * @typedef {object} Settings
+ * @property {string} base_url
+ * @property {string} api_key
+ * @property {string} model
+ * @property {string} dialect
+ * @property {string} vision
+ * @property {boolean} remember_key
+ * @property {number} max_rounds
+ * @property {number} context_window
+ * @property {number} eval_timeout_s
+ * @property {string[]} auto_approve
+ * @property {string} embedding_model
+ * @property {string | null} withheld_key_origin
+ */
+/** What a link may set. @typedef {Partial<Pick<Settings, "base_url" | "model" | "dialect" | "vision">>} UrlSettings */
+/** What was stored, with the origin a remembered key was saved for.
+ * @typedef {Partial<Settings> & {key_origin?: string}} StoredSettings */
+/** @typedef {keyof typeof BOUNDS} NumberSetting */
+
+/** @returns {Settings} */
 export function defaults() {
   return {
     base_url: "",
@@ -36,7 +59,7 @@ export function defaults() {
   };
 }
 
-/** The scheme, host and port of a URL ("" for none or a malformed one). */
+/** The scheme, host and port of a URL ("" for none or a malformed one). @param {string | null | undefined} url */
 export function originOf(url) {
   try {
     return url ? new URL(url).origin : "";
@@ -45,6 +68,7 @@ export function originOf(url) {
   }
 }
 
+/** @param {Storage} storage @returns {StoredSettings} */
 function readStored(storage) {
   try {
     const saved = JSON.parse(storage.getItem(STORE) || "{}");
@@ -60,28 +84,33 @@ function readStored(storage) {
   }
 }
 
-/** Withhold a remembered key from any other origin than the one it was saved for. */
+/** Withhold a remembered key from any other origin than the one it was saved for.
+ * @param {StoredSettings} settings @returns {Partial<Settings>} */
 function bindKey(settings) {
   const { key_origin: keyOrigin, ...rest } = settings;
   if (keyOrigin === undefined || keyOrigin === originOf(rest.base_url)) return rest;
   return { ...rest, api_key: "", remember_key: false, withheld_key_origin: keyOrigin };
 }
 
+/** @param {string} search */
 function fromUrl(search) {
   const params = new URLSearchParams(search);
+  /** @type {UrlSettings} */
   const found = {};
-  for (const key of URL_KEYS) if (params.has(key)) found[key] = params.get(key);
+  for (const key of URL_KEYS) if (params.has(key)) found[key] = /** @type {string} */ (params.get(key));
   if (found.dialect && !DIALECTS.includes(found.dialect)) delete found.dialect;
   if (found.vision && !VISION_CHOICES.includes(found.vision)) delete found.vision;
   if (found.base_url && !found.model) found.model = "";
   return found;
 }
 
+/** @param {string} a @param {string} b */
 const sameUrl = (a, b) => a.trim().replace(/\/+$/, "") === b.trim().replace(/\/+$/, "");
 
 /** The base URL a link names when the user saved another endpoint: the page asks before using it. With
  * no saved endpoint the link applies at once (a link that sets up a first endpoint); the page then had
- * no endpoint of the user's to send anything to instead. */
+ * no endpoint of the user's to send anything to instead.
+ * @param {Storage} storage @param {string} search */
 export function linkedEndpoint(storage, search) {
   const linked = fromUrl(search).base_url;
   const saved = readStored(storage).base_url;
@@ -89,7 +118,8 @@ export function linkedEndpoint(storage, search) {
   return { linked, saved };
 }
 
-/** `search` without the parameters that set the endpoint (the link's model and dialect go with its URL). */
+/** `search` without the parameters that set the endpoint (the link's model and dialect go with its URL).
+ * @param {string} search */
 export function withoutEndpoint(search) {
   const params = new URLSearchParams(search);
   for (const key of URL_KEYS) params.delete(key);
@@ -97,10 +127,13 @@ export function withoutEndpoint(search) {
   return rest ? `?${rest}` : "";
 }
 
-/** Numbers within their limits, known approval kinds only: stored values may be old or edited. */
+/** Numbers within their limits, known approval kinds only: stored values may be old or edited.
+ * @param {Partial<Settings>} settings @returns {Settings} */
 export function normalize(settings) {
   const clean = { ...defaults(), ...settings };
-  for (const [name, { low, high }] of Object.entries(BOUNDS)) {
+  for (const [name, { low, high }] of /** @type {[NumberSetting, {low: number, high: number}][]} */ (
+    Object.entries(BOUNDS)
+  )) {
     const value = Math.round(Number(clean[name]));
     clean[name] = Number.isFinite(value) ? Math.min(high, Math.max(low, value)) : defaults()[name];
   }
@@ -113,6 +146,7 @@ export function normalize(settings) {
   return clean;
 }
 
+/** @param {Storage} storage @param {string} search @returns {Settings} */
 export function load(storage, search) {
   const settings = normalize(bindKey({ ...readStored(storage), ...fromUrl(search) }));
   if (!settings.base_url && !settings.model) settings.model = "demo";
@@ -120,7 +154,8 @@ export function load(storage, search) {
 }
 
 /** Remember the settings; the key only when the user opted in, bound to its base URL's origin. A key
- * withheld from this page stays remembered for its own origin until the user forgets it. */
+ * withheld from this page stays remembered for its own origin until the user forgets it.
+ * @param {Storage} storage @param {Settings} settings */
 export function save(storage, settings) {
   const { api_key, remember_key, withheld_key_origin, ...rest } = settings;
   storage.setItem(STORE, JSON.stringify(rest));
@@ -134,13 +169,14 @@ export function save(storage, settings) {
 }
 
 /** A secret (the model key, remote servers' tokens) on this device: written only when the user opted in
- * ("remember on this device") and `value` is not empty; otherwise any remembered copy is removed. */
+ * ("remember on this device") and `value` is not empty; otherwise any remembered copy is removed.
+ * @param {Storage} storage @param {string} name @param {string} value */
 export function rememberSecret(storage, name, value) {
   if (value) storage.setItem(name, value);
   else storage.removeItem(name);
 }
 
-/** A secret remembered on this device ("" for none). */
+/** A secret remembered on this device ("" for none). @param {Storage} storage @param {string} name */
 export function rememberedSecret(storage, name) {
   return storage.getItem(name) || "";
 }

@@ -3,25 +3,33 @@
 import { diagnose } from "./mcp-doctor.js";
 import { fromBase64 } from "./bytes.js";
 
+/** @import { AgentClient } from "./agent-client.js" */
+/** @import { createFolderOpenView } from "./views/folder-open-view.js" */
+/** @import { PdfOptions } from "./pdf/pdf-text.js" */
+
 /** `folder`: the open-folder view; the tests open a folder of the origin private file system through it
  * (the same handle interface as a folder the user picks, whose picker cannot be automated). `pdfReader`:
- * loads the PDF reader (web/src/pdf/pdf-text.js) as the page does. */
+ * loads the PDF reader (web/src/pdf/pdf-text.js) as the page does.
+ * @param {AgentClient} client
+ * @param {ReturnType<typeof createFolderOpenView>} folder
+ * @param {() => Promise<typeof import("./pdf/pdf-text.js")>} pdfReader */
 export function installTestingApi(client, folder, pdfReader) {
   const vfs = Object.freeze({
-    readText: (path) => client.call("vfs.readText", { path }),
-    writeText: (path, text) => client.call("vfs.writeText", { path, text }),
-    list: (dir) => client.call("vfs.list", { dir }),
-    history: (path) => client.call("vfs.history", { path }),
+    readText: (/** @type {string} */ path) => client.call("vfs.readText", { path }),
+    writeText: (/** @type {string} */ path, /** @type {string} */ text) => client.call("vfs.writeText", { path, text }),
+    list: (/** @type {string} */ dir) => client.call("vfs.list", { dir }),
+    history: (/** @type {string} */ path) => client.call("vfs.history", { path }),
     // The history actions the UI offers, beyond docs/contract.md, testing API: each is itself a recorded change.
-    undo: (path) => client.call("vfs.undo", { path }),
-    rename: (path, newName) => client.call("vfs.rename", { path, new_name: newName }),
-    undoTurn: (turn) => client.call("vfs.undoTurn", { turn }),
-    restoreBefore: (turn) => client.call("vfs.restoreBefore", { turn }),
-    importZip: (base64) => client.call("vfs.importZip", { data: base64 }), // one recorded change
+    undo: (/** @type {string} */ path) => client.call("vfs.undo", { path }),
+    rename: (/** @type {string} */ path, /** @type {string} */ newName) =>
+      client.call("vfs.rename", { path, new_name: newName }),
+    undoTurn: (/** @type {string} */ turn) => client.call("vfs.undoTurn", { turn }),
+    restoreBefore: (/** @type {string} */ turn) => client.call("vfs.restoreBefore", { turn }),
+    importZip: (/** @type {string} */ base64) => client.call("vfs.importZip", { data: base64 }), // one recorded change
     check: () => client.call("vfs.check"), // [] when every head, version and content is consistent
   });
   const folders = Object.freeze({
-    openPrivate: async (name) => {
+    openPrivate: async (/** @type {string} */ name) => {
       const root = await navigator.storage.getDirectory();
       return folder.open(await root.getDirectoryHandle(name, { create: true }), { ask: false });
     },
@@ -29,12 +37,12 @@ export function installTestingApi(client, folder, pdfReader) {
     conflicts: () => folder.conflicts(),
     // Changes made on both sides with no sync between them (else the browser's report of the disk's
     // change may bring it in first): `work` runs while no sync does.
-    exclusive: (work) => folder.exclusive(work),
+    exclusive: (/** @type {() => Promise<unknown>} */ work) => folder.exclusive(work),
   });
   // The agent worker's watchdog (docs/contract.md, testing API): `busy(seconds)` holds Python busy
   // without yielding, as a runaway step would; `longestMs()` is the longest the worker took to answer.
   const worker = Object.freeze({
-    busy: (seconds) => client.call("worker.busy", { seconds }),
+    busy: (/** @type {number} */ seconds) => client.call("worker.busy", { seconds }),
     longestMs: () => client.watchdog.longestMs,
     generation: () => client.generation,
   });
@@ -42,7 +50,7 @@ export function installTestingApi(client, folder, pdfReader) {
   // composer and read_file load it; `{ok, doc, ms, text}` or `{ok: false, name, message}`.
   // `pdf.render(base64, options)`: its page pictures as `[{type, width, height}]`.
   const pdf = Object.freeze({
-    read: async (base64, options = {}) => {
+    read: async (/** @type {string} */ base64, /** @type {PdfOptions} */ options = {}) => {
       const reader = await pdfReader();
       try {
         const started = performance.now();
@@ -50,10 +58,13 @@ export function installTestingApi(client, folder, pdfReader) {
         const ms = performance.now() - started; // the pdf_text benchmark's figure
         return { ok: true, doc, ms, text: reader.pdfAsPromptText("sample.pdf", doc) };
       } catch (err) {
-        return { ok: false, name: err.name, message: err.message };
+        return { ok: false, name: /** @type {Error} */ (err).name, message: /** @type {Error} */ (err).message };
       }
     },
-    render: async (base64, options = {}) => {
+    render: async (
+      /** @type {string} */ base64,
+      /** @type {PdfOptions & {first?: number, count?: number, maxSide?: number}} */ options = {},
+    ) => {
       const blobs = await (await pdfReader()).renderPdfPages(fromBase64(base64), options);
       const pictures = await Promise.all(blobs.map((blob) => createImageBitmap(blob)));
       return pictures.map(({ width, height }, i) => ({ type: blobs[i].type, width, height }));

@@ -5,17 +5,21 @@
 const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/** The bytes base64 `data` decodes to. */
+/** An image of a tool's result, as the agent sends it. @typedef {{mime: string, data: string}} ToolImage */
+
+/** The bytes base64 `data` decodes to. @param {string} data */
 export const decodedSize = (data) =>
   Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
 
+/** @param {number} bytes */
 function sizeText(bytes) {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The images of a result the page may show: allowed types, base64 data. */
+/** The images of a result the page may show: allowed types, base64 data.
+ * @param {unknown} images @returns {ToolImage[]} */
 export function shownImages(images) {
   if (!Array.isArray(images)) return [];
   return images.filter(
@@ -23,7 +27,8 @@ export function shownImages(images) {
   );
 }
 
-/** The alt text of the `index`-th of `count` images `tool` returned. */
+/** The alt text of the `index`-th of `count` images `tool` returned.
+ * @param {ToolImage} image @param {number} index @param {number} count @param {string} tool */
 export function imageAlt(image, index, count, tool) {
   return `Image ${index + 1} of ${count} returned by ${tool}: ${image.mime}, ${sizeText(decodedSize(image.data))}`;
 }

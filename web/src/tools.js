@@ -18,5 +18,6 @@ for (const [name, entry] of Object.entries(tools)) {
   for (const called of [name, ...aliases]) BY_NAME.set(called, known);
 }
 
-/** The facts of the tool a call names (by its name or an alias), or null when no tool has that name. */
+/** The facts of the tool a call names (by its name or an alias), or null when no tool has that name.
+ * @param {string} name */
 export const toolFacts = (name) => BY_NAME.get(name) ?? null;

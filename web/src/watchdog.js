@@ -11,7 +11,9 @@ export const HANG_MS = 60_000;
 const FROZEN_GAP = 5; // ticks this late: the page itself was frozen or throttled, so measure afresh
 
 export class Watchdog {
-  /** `send(id)` posts a ping; `onHang(ms)` is told once when a ping went unanswered for `hangMs`. */
+  /** `send(id)` posts a ping; `onHang(ms)` is told once when a ping went unanswered for `hangMs`.
+   * @param {{send: (id: number) => void, onHang: (ms: number) => void, now?: () => number, every?: number,
+   *   hangMs?: number}} parts */
   constructor({ send, onHang, now = () => performance.now(), every = PING_EVERY_MS, hangMs = HANG_MS }) {
     this.send = send;
     this.onHang = onHang;
@@ -55,7 +57,7 @@ export class Watchdog {
     }
   }
 
-  /** The worker's answer to ping `id`. */
+  /** The worker's answer to ping `id`. @param {number} id */
   answered(id) {
     if (id !== this.seq || this.waitingSince === null) return;
     this.longestMs = Math.max(this.longestMs, Math.round(this.now() - this.waitingSince));

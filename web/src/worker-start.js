@@ -3,6 +3,7 @@
 // longer delays it. Messages and errors that arrive before app.js takes the worker over are kept and
 // handed on (agent-client.js `adoptEarlyWorker`).
 const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+/** @type {Event[]} */
 const early = [];
 worker.onmessage = (event) => early.push(event);
 worker.onerror = (event) => {

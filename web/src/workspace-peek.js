@@ -4,7 +4,10 @@
 // yet" and the worker's listing follows once it is up.
 import { DB_NAME, SCHEMA_VERSION } from "./worker/idb.js";
 
-/** Resolves to [{path, kind}] sorted by path (like `vfs.list("/", recursive)`), or null. */
+/** A file or folder of the listing. @typedef {{path: string, kind: "dir" | "file"}} PeekEntry */
+
+/** Resolves to [{path, kind}] sorted by path (like `vfs.list("/", recursive)`), or null.
+ * @returns {Promise<PeekEntry[] | null>} */
 export function peekFiles(name = DB_NAME) {
   return new Promise((resolve) => {
     let request;
@@ -14,16 +17,17 @@ export function peekFiles(name = DB_NAME) {
       return resolve(null);
     }
     // No database yet (or an older schema): leave creating and upgrading to the worker.
-    request.onupgradeneeded = () => request.transaction.abort();
+    request.onupgradeneeded = () => /** @type {IDBTransaction} */ (request.transaction).abort();
     request.onerror = () => resolve(null);
     request.onblocked = () => resolve(null);
     request.onsuccess = () => readEntries(request.result, resolve);
   });
 }
 
+/** @param {IDBDatabase} db @param {(entries: PeekEntry[] | null) => void} resolve */
 function readEntries(db, resolve) {
   db.onversionchange = () => db.close();
-  const done = (value) => {
+  const done = (/** @type {PeekEntry[] | null} */ value) => {
     db.close();
     resolve(value);
   };
@@ -37,7 +41,9 @@ function readEntries(db, resolve) {
 }
 
 // Entry records (see py/agentlite/workspace/records.py): the live files and folders below the root.
+/** @param {(string | BufferSource)[]} values */
 function listing(values) {
+  /** @type {PeekEntry[]} */
   const found = [];
   for (const value of values) {
     try {

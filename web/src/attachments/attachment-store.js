@@ -5,18 +5,27 @@ import { toBase64 } from "../bytes.js";
 
 const DB = "agentlite-attachments";
 const STORE = "files";
+/** @type {Promise<IDBDatabase> | null} */
 let opened = null;
 
 function open() {
-  opened ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
+  opened ??= /** @type {Promise<IDBDatabase>} */ (
+    new Promise((resolve, reject) => {
+      const request = indexedDB.open(DB, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    })
+  );
   return opened;
 }
 
+/**
+ * @template T
+ * @param {IDBTransactionMode} mode
+ * @param {(store: IDBObjectStore) => IDBRequest<T>} act
+ * @returns {Promise<T>}
+ */
 async function run(mode, act) {
   const db = await open();
   return new Promise((resolve, reject) => {
@@ -30,7 +39,8 @@ async function run(mode, act) {
 
 /** Keep `blob` (typed by its first bytes, never by its name); resolves to its id, or null when this
  * browser could not keep it (the attachment is still sent; it then has no original to open or save).
- * Stored as bytes, not as a Blob: WebKitGTK refuses Blobs in IndexedDB ("Error preparing Blob/File"). */
+ * Stored as bytes, not as a Blob: WebKitGTK refuses Blobs in IndexedDB ("Error preparing Blob/File").
+ * @param {Blob} blob @param {string} type */
 export async function keepOriginal(blob, type) {
   const id = crypto.randomUUID();
   try {
@@ -43,11 +53,14 @@ export async function keepOriginal(blob, type) {
   }
 }
 
-/** The original kept under `id`, or null (another browser, a cleared profile, an imported chat). */
+/** The original kept under `id`, or null (another browser, a cleared profile, an imported chat).
+ * @param {string | null | undefined} id */
 export async function original(id) {
   if (!id) return null;
   try {
-    const kept = await run("readonly", (store) => store.get(id));
+    const kept = /** @type {{type: string, bytes: ArrayBuffer} | undefined} */ (
+      await run("readonly", (store) => store.get(id))
+    );
     return kept?.bytes ? new Blob([kept.bytes], { type: kept.type }) : null;
   } catch {
     return null;
@@ -55,7 +68,9 @@ export async function original(id) {
 }
 
 /** "Save to workspace": the original kept under `id`, handed to `write` as base64 (the workspace's
- * normal write path, so the file has a history); resolves to what `write` answers (the path). */
+ * normal write path, so the file has a history); resolves to what `write` answers (the path).
+ * @template T
+ * @param {string} _name @param {string | null | undefined} id @param {(base64: string) => T} write */
 export async function saveAttachment(_name, id, write) {
   const blob = await original(id);
   if (!blob) throw new Error("its original is not kept in this browser");

@@ -11,6 +11,9 @@ export const MAX_SIDE = 2048; // px, the longest side sent
 export const MAX_SENT_BYTES = 1.5 * 1024 * 1024; // one encoded image sent
 export const JPEG_QUALITY = 0.85;
 
+/** @typedef {{width: number, height: number, quality: number}} EncodeTry one size and JPEG quality tried */
+
+/** @type {[string, number[]][]} */
 const SIGNATURES = [
   ["image/png", [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
   ["image/jpeg", [0xff, 0xd8, 0xff]],
@@ -21,6 +24,7 @@ const SIGNATURES = [
 const WEBP = [0x57, 0x45, 0x42, 0x50];
 const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 
+/** @param {Uint8Array} bytes @param {number[]} prefix */
 const startsWith = (bytes, prefix, at = 0) => prefix.every((byte, i) => bytes[at + i] === byte);
 
 /** The image type `bytes` start as (PNG, JPEG, GIF, WebP), or null. @param {Uint8Array} bytes */
@@ -37,7 +41,8 @@ export function sniffKind(bytes) {
   return startsWith(bytes, PDF) ? "pdf" : null;
 }
 
-/** The size an image is sent at: its own, or scaled down so the longest side is `maxSide`. */
+/** The size an image is sent at: its own, or scaled down so the longest side is `maxSide`.
+ * @param {number} width @param {number} height */
 export function fitSize(width, height, maxSide = MAX_SIDE) {
   const longest = Math.max(width, height);
   if (!(longest > maxSide)) return { width, height, scaled: false };
@@ -50,7 +55,8 @@ export function fitSize(width, height, maxSide = MAX_SIDE) {
 }
 
 /** The next, smaller try when an encoded image is still over `MAX_SENT_BYTES`: a lower JPEG quality
- * first, then three quarters of the side. Null when nothing smaller is worth trying. */
+ * first, then three quarters of the side. Null when nothing smaller is worth trying.
+ * @param {EncodeTry} attempt @returns {EncodeTry | null} */
 export function smallerTry({ width, height, quality }) {
   if (quality > 0.6) return { width, height, quality: Math.round((quality - 0.15) * 100) / 100 };
   if (Math.max(width, height) <= 256) return null;
@@ -72,7 +78,7 @@ export function refusal(current, next) {
   return null;
 }
 
-/** A file name fit to show: no control characters (C0, DEL, C1), at most 200 characters. */
+/** A file name fit to show: no control characters (C0, DEL, C1), at most 200 characters. @param {unknown} name */
 export function cleanName(name) {
   const kept = [...String(name || "")].filter((c) => {
     const code = c.charCodeAt(0);
