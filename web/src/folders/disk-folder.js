@@ -10,7 +10,8 @@ import { diskKey, workspaceName } from "./names.js";
 /** @typedef {{ files: Map<string, File>, folders: Set<string>, skipped: { path: string, reason: string }[] }} Found */
 /** @typedef {FileSystemFileHandle | FileSystemDirectoryHandle} Entry */
 
-const missing = (/** @type {any} */ err) => err.name === "NotFoundError" || err.name === "TypeMismatchError";
+const missing = (/** @type {unknown} */ err) =>
+  /** @type {Error} */ (err).name === "NotFoundError" || /** @type {Error} */ (err).name === "TypeMismatchError";
 const lastName = (/** @type {string} */ path) => /** @type {string} */ (path.split("/").at(-1));
 
 /** The entry `name` (workspace form) of kind `kind` in `directory`, in whatever form the disk keeps the

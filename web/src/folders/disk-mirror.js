@@ -68,7 +68,10 @@ export class DiskMirror {
       call,
       folders = [],
       onConflicts = (/** @type {Conflict[]} */ _list) => {},
-      onSkipped = (/** @type {any} */ _list, /** @type {any} */ _problems) => {},
+      onSkipped = (
+        /** @type {Found["skipped"]} */ _list,
+        /** @type {{ path: string, why: string }[]} */ _problems,
+      ) => {},
     },
   ) {
     this.handle = handle;
