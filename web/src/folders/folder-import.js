@@ -7,8 +7,14 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 500;
 const BUDGET = LIMITS.imports;
 
+/** A call to the agent worker (AgentClient.call): its answer is the worker's JSON.
+ * @typedef {(method: string, args?: object) => Promise<any>} Call */
+/** @typedef {{ path: string, file: File }} Item */
+/** @typedef {{ files: number, bytes: number, totalFiles: number, totalBytes: number }} Progress */
+
 /** Throws, before a byte is read, when the files (`[path, {size}]`: their `File.size`, which the disk
- * states) are more than one import may bring in: the worker's own limits (docs/folders.md). */
+ * states) are more than one import may bring in: the worker's own limits (docs/folders.md).
+ * @param {[string, { size: number }][]} files */
 export function checkBudget(files) {
   for (const [path, { size }] of files) {
     if (size > BUDGET.file_bytes)
@@ -20,7 +26,8 @@ export function checkBudget(files) {
 }
 
 /** Throws when the files are more, in number or in bytes, than one import may bring in (an opened folder's
- * sync skips a single file over the per-file limit instead: web/src/disk-mirror.js). */
+ * sync skips a single file over the per-file limit instead: web/src/disk-mirror.js).
+ * @param {[string, { size: number }][]} files */
 export function checkTotals(files) {
   let count = 0;
   let total = 0;
@@ -40,9 +47,11 @@ export function checkTotals(files) {
 /** The largest file one import takes (bytes): a larger one is never read. */
 export const FILE_BYTES = BUDGET.file_bytes;
 
-const megabytes = (bytes) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const megabytes = (/** @type {number} */ bytes) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-/** The files of an `<input webkitdirectory>`: their paths without the chosen folder's own name. */
+/** The files of an `<input webkitdirectory>`: their paths without the chosen folder's own name.
+ * @param {FileList | File[]} fileList
+ * @returns {Item[]} */
 export function itemsFromInput(fileList, base = "/") {
   return Array.from(fileList, (file) => {
     const relative = (file.webkitRelativePath || file.name).split("/").slice(1).join("/") || file.name;
@@ -51,7 +60,8 @@ export function itemsFromInput(fileList, base = "/") {
 }
 
 /** The files and folders of a drop (DataTransfer items, read while the drop event runs): a dropped
- * folder's contents land in `base`, a dropped file lands there itself. Returns {items, folders}. */
+ * folder's contents land in `base`, a dropped file lands there itself. Returns {items, folders}.
+ * @param {DataTransferItemList | DataTransferItem[]} dataTransferItems */
 export async function itemsFromDrop(dataTransferItems, base = "/") {
   // Both taken now: the items are emptied once the drop event has run. A file with no entry (a drop
   // made by a script) comes as the file itself.
@@ -59,48 +69,67 @@ export async function itemsFromDrop(dataTransferItems, base = "/") {
     entry: item.webkitGetAsEntry?.(),
     file: item.getAsFile(),
   }));
+  /** @type {Item[]} */
   const items = [];
+  /** @type {string[]} */
   const folders = [];
   for (const { entry, file } of dropped) {
-    if (entry?.isDirectory) await walk(entry, base, items, folders);
-    else if (entry) items.push({ path: joinPath(base, entry.name), file: await fileOf(entry) });
+    if (entry?.isDirectory) await walk(/** @type {FileSystemDirectoryEntry} */ (entry), base, items, folders);
+    else if (entry)
+      items.push({ path: joinPath(base, entry.name), file: await fileOf(/** @type {FileSystemFileEntry} */ (entry)) });
     else if (file) items.push({ path: joinPath(base, file.name), file });
   }
   return { items, folders };
 }
 
+/**
+ * @param {FileSystemDirectoryEntry} directory
+ * @param {string} path
+ * @param {Item[]} items
+ * @param {string[]} folders
+ */
 async function walk(directory, path, items, folders) {
   for (const entry of await allEntries(directory)) {
     const inner = joinPath(path, entry.name);
     if (entry.isDirectory) {
       folders.push(inner);
-      await walk(entry, inner, items, folders);
+      await walk(/** @type {FileSystemDirectoryEntry} */ (entry), inner, items, folders);
     } else {
-      items.push({ path: inner, file: await fileOf(entry) });
+      items.push({ path: inner, file: await fileOf(/** @type {FileSystemFileEntry} */ (entry)) });
     }
   }
 }
 
-/** A directory reader answers in pieces (100 at a time in Chromium) until it answers with none. */
+/** A directory reader answers in pieces (100 at a time in Chromium) until it answers with none.
+ * @param {FileSystemDirectoryEntry} directory */
 async function allEntries(directory) {
   const reader = directory.createReader();
+  /** @type {FileSystemEntry[]} */
   const all = [];
   for (;;) {
+    /** @type {FileSystemEntry[]} */
     const some = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
     if (!some.length) return all;
     all.push(...some);
   }
 }
 
-const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+const fileOf = (/** @type {FileSystemFileEntry} */ entry) =>
+  /** @type {Promise<File>} */ (new Promise((resolve, reject) => entry.file(resolve, reject)));
 
+/** @param {string} base @param {string} relative */
 function joinPath(base, relative) {
   return `${base === "/" ? "" : base}/${relative}`;
 }
 
 /** Send `items` ([{path, file}]) and `folders` as one import; `onProgress({files, bytes, totalFiles,
  * totalBytes})` after each batch; `finish`: more of `vfs.importFinish` (`disk`, `deleted`). Returns the
- * recorded change. A failure cancels the import. */
+ * recorded change. A failure cancels the import.
+ * @param {Call} call
+ * @param {Item[]} items
+ * @param {string[]} folders
+ * @param {(progress: Progress) => void} [onProgress]
+ * @param {{ disk?: boolean, deleted?: string[] }} [finish] */
 export async function sendFolder(call, items, folders, onProgress = (_progress) => {}, finish = {}) {
   checkBudget(items.map(({ path, file }) => [path, file]));
   const totalBytes = items.reduce((sum, item) => sum + item.file.size, 0);
@@ -125,9 +154,12 @@ export async function sendFolder(call, items, folders, onProgress = (_progress) 
   }
 }
 
-/** The items cut into batches of about BATCH_BYTES or BATCH_FILES. */
+/** The items cut into batches of about BATCH_BYTES or BATCH_FILES.
+ * @param {Item[]} items */
 function batches(items) {
+  /** @type {Item[][]} */
   const cut = [];
+  /** @type {Item[]} */
   let current = [];
   let bytes = 0;
   for (const item of items) {
@@ -145,7 +177,9 @@ function batches(items) {
 
 /** One batch read as one blob of its files end to end (one read, not one per file) and sent as one
  * base64 string with each file's path and size. The browser encodes it (`readAsDataURL`) off the page's
- * thread: encoding 4 MB in script took the page 300–800 ms per batch, a frozen page (docs/folders.md). */
+ * thread: encoding 4 MB in script took the page 300–800 ms per batch, a frozen page (docs/folders.md).
+ * @param {Item[][]} all
+ * @param {number} index */
 async function readBatch(all, index) {
   const batch = all[index];
   if (!batch) return null;
@@ -154,7 +188,9 @@ async function readBatch(all, index) {
   return { files, data: await base64Of(new Blob(batch.map((item) => item.file))), bytes };
 }
 
-/** A blob's bytes in base64, encoded by the browser: a data URL without its `data:…;base64,` head. */
+/** A blob's bytes in base64, encoded by the browser: a data URL without its `data:…;base64,` head.
+ * @param {Blob} blob
+ * @returns {Promise<string>} */
 function base64Of(blob) {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

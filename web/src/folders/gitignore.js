@@ -8,9 +8,19 @@
 // (a trailing one aside) matches a name at any depth; a trailing `/` matches folders only; `!`
 // re-includes; `\` escapes. Differences: `?` and `[...]` take one character, where git takes one byte.
 
+/** @typedef {{ star: true }} Star */
+/** @typedef {(char: string) => boolean} CharTest */
+/** @typedef {{ any?: true, char?: string, negated?: boolean, tests?: CharTest[] }} CharToken */
+/** @typedef {{ tokens: (Star | CharToken)[] }} NamePattern */
+/** @typedef {{ negated: boolean, folderOnly: boolean, steps: (Star | NamePattern)[], basename: boolean }} Rule */
+/** @typedef {{ steps: number }} Counter */
+
+/** @type {Star} */
 const STAR = { star: true };
 
-/** The patterns of one `.gitignore` text, in file order. */
+/** The patterns of one `.gitignore` text, in file order.
+ * @param {string} text
+ * @returns {Rule[]} */
 export function parseGitignore(text) {
   const rules = [];
   for (const raw of text.replace(/^\uFEFF/, "").split("\n")) {
@@ -20,6 +30,7 @@ export function parseGitignore(text) {
   return rules;
 }
 
+/** @param {string} raw @returns {Rule | null} */
 function parseLine(raw) {
   let line = trimTrailingSpaces(raw);
   if (!line || line.startsWith("#")) return null;
@@ -32,19 +43,22 @@ function parseLine(raw) {
   const steps = line.replace(/^\//, "").split("/");
   const compiled = steps.map((step) => (step === "**" ? STAR : compileName(step)));
   if (compiled.some((step) => step === null)) return null; // an unclosed `[`: git's wildmatch never matches
-  return { negated, folderOnly, steps: compiled, basename: !anchored }; // basename: the last name alone
+  return { negated, folderOnly, steps: /** @type {(Star | NamePattern)[]} */ (compiled), basename: !anchored }; // basename: the last name alone
 }
 
-/** Trailing spaces go unless escaped (`a\ ` keeps one space). */
+/** Trailing spaces go unless escaped (`a\ ` keeps one space). @param {string} line */
 function trimTrailingSpaces(line) {
   let end = line.length;
   while (end > 0 && line[end - 1] === " " && line[end - 2] !== "\\") end -= 1;
   return line.slice(0, end);
 }
 
-/** A pattern for one name: a list of tokens, each a character, `?`, `*` or a class; null if broken. */
+/** A pattern for one name: a list of tokens, each a character, `?`, `*` or a class; null if broken.
+ * @param {string} text
+ * @returns {NamePattern | null} */
 function compileName(text) {
   const chars = Array.from(text);
+  /** @type {(Star | CharToken)[]} */
   const tokens = [];
   for (let i = 0; i < chars.length; i += 1) {
     const char = chars[i];
@@ -62,6 +76,7 @@ function compileName(text) {
   return { tokens };
 }
 
+/** @type {Record<string, { test: CharTest }>} */
 const POSIX_CLASSES = {
   alnum: /[A-Za-z0-9]/,
   alpha: /[A-Za-z]/,
@@ -77,11 +92,15 @@ const POSIX_CLASSES = {
   xdigit: /[0-9A-Fa-f]/,
 };
 
-/** `[...]` from `chars[start]`: {token, end} (end: the index of its `]`), or null when unclosed. */
+/** `[...]` from `chars[start]`: {token, end} (end: the index of its `]`), or null when unclosed.
+ * @param {string[]} chars
+ * @param {number} start
+ * @returns {{ token: CharToken, end: number } | null} */
 function compileClass(chars, start) {
   let i = start;
   const negated = chars[i] === "!" || chars[i] === "^";
   if (negated) i += 1;
+  /** @type {CharTest[]} */
   const tests = [];
   for (let first = true; i < chars.length; first = false, i += 1) {
     let char = chars[i];
@@ -91,7 +110,7 @@ function compileClass(chars, start) {
       const name = chars.slice(i + 2, close - 1).join("");
       if (close < 0 || chars[close - 1] !== ":" || !POSIX_CLASSES[name]) return null;
       const posix = POSIX_CLASSES[name];
-      tests.push((c) => posix.test(c));
+      tests.push((/** @type {string} */ c) => posix.test(c));
       i = close;
       continue;
     }
@@ -102,18 +121,23 @@ function compileClass(chars, start) {
       i += 2;
       if (last === "\\") last = chars[++i];
       if (last === undefined) return null;
-      const [low, high] = [char.codePointAt(0), last.codePointAt(0)];
-      tests.push((c) => low <= c.codePointAt(0) && c.codePointAt(0) <= high);
+      const [low, high] = /** @type {number[]} */ ([char.codePointAt(0), last.codePointAt(0)]);
+      tests.push(
+        (c) => low <= /** @type {number} */ (c.codePointAt(0)) && /** @type {number} */ (c.codePointAt(0)) <= high,
+      );
     } else {
       const same = char;
-      tests.push((c) => c === same);
+      tests.push((/** @type {string} */ c) => c === same);
     }
   }
   return null;
 }
 
 /** Whether one name matches one name pattern: `*` backtracks to its last place only, so the time is at
- * most tokens × characters. `counter.steps` counts the comparisons. */
+ * most tokens × characters. `counter.steps` counts the comparisons.
+ * @param {NamePattern} pattern
+ * @param {string} name
+ * @param {Counter} counter */
 function matchName(pattern, name, counter) {
   const { tokens } = pattern;
   const chars = Array.from(name);
@@ -125,7 +149,7 @@ function matchName(pattern, name, counter) {
       starT = t;
       starN = n;
       t += 1;
-    } else if (token && tokenMatches(token, chars[n])) {
+    } else if (token && tokenMatches(/** @type {CharToken} */ (token), chars[n])) {
       t += 1;
       n += 1;
     } else if (starT >= 0) {
@@ -138,14 +162,18 @@ function matchName(pattern, name, counter) {
   return t === tokens.length;
 }
 
+/** @param {CharToken} token @param {string} char */
 function tokenMatches(token, char) {
   if (token.any) return true;
   if (token.char !== undefined) return token.char === char;
-  return token.tests.some((test) => test(char)) !== token.negated;
+  return /** @type {CharTest[]} */ (token.tests).some((test) => test(char)) !== token.negated;
 }
 
 /** Whether the pattern steps match the names: a table of (step, name) pairs filled from the end, each
- * decided once. A `**` step takes any number of names (at least one when it is the last step). */
+ * decided once. A `**` step takes any number of names (at least one when it is the last step).
+ * @param {(Star | NamePattern)[]} steps
+ * @param {string[]} names
+ * @param {Counter} counter */
 function matchSteps(steps, names, counter) {
   const width = names.length + 1;
   const table = new Uint8Array((steps.length + 1) * width); // 1: no, 2: yes
@@ -160,7 +188,11 @@ function matchSteps(steps, names, counter) {
         const atEnd = s === steps.length - 1;
         yes = (!atEnd && table[(s + 1) * width + n] === 2) || (n < names.length && table[s * width + n + 1] === 2);
         if (atEnd) yes = n < names.length;
-      } else yes = n < names.length && table[(s + 1) * width + n + 1] === 2 && matchName(step, names[n], counter);
+      } else
+        yes =
+          n < names.length &&
+          table[(s + 1) * width + n + 1] === 2 &&
+          matchName(/** @type {NamePattern} */ (step), names[n], counter);
       table[s * width + n] = yes ? 2 : 1;
     }
   }
@@ -168,7 +200,11 @@ function matchSteps(steps, names, counter) {
 }
 
 /** The last rule of `rules` that matches `relative` (names below the .gitignore's folder; `isFolder`
- * for a folder), or null: its `negated` says whether it re-includes. */
+ * for a folder), or null: its `negated` says whether it re-includes.
+ * @param {Rule[]} rules
+ * @param {string} relative
+ * @param {boolean} isFolder
+ * @returns {Rule | null} */
 export function lastMatch(rules, relative, isFolder, counter = { steps: 0 }) {
   const names = relative.split("/");
   for (let index = rules.length - 1; index >= 0; index -= 1) {

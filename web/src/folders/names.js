@@ -32,10 +32,12 @@ const INVISIBLE_RANGES = [
 /** True when a Windows or macOS disk (or git on one) would take `name` for git's own `.git`: any case,
  * trailing dots and spaces, an alternate data stream (`.git::$INDEX_ALLOCATION`), the short name
  * `GIT~1`, code points HFS+ ignores (git's is_ntfs_dotgit and is_hfs_dotgit). */
+/** @param {string} name */
 export function isGitDirName(name) {
   return name.split("\\").some(readsAsGit);
 }
 
+/** @param {string} name */
 function readsAsGit(name) {
   const kept = Array.from(name)
     .filter((char) => !HFS_IGNORABLE.has(/** @type {number} */ (char.codePointAt(0))))
@@ -45,17 +47,18 @@ function readsAsGit(name) {
 }
 
 /** True when any name of the workspace path `path` is a spelling of `.git`. */
+/** @param {string} path */
 export function hasGitDir(path) {
   return path.split("/").some((name) => name && isGitDirName(name));
 }
 
-/** C0 and C1 control characters. */
+/** C0 and C1 control characters. @param {string} char */
 function isControl(char) {
   const point = /** @type {number} */ (char.codePointAt(0));
   return point < 0x20 || (point >= 0x7f && point <= 0x9f);
 }
 
-/** The first bidi control or invisible code point of `name`, as "U+200B", or null. */
+/** The first bidi control or invisible code point of `name`, as "U+200B", or null. @param {string} name */
 export function invisibleIn(name) {
   for (const char of name) {
     const point = /** @type {number} */ (char.codePointAt(0));
@@ -72,7 +75,8 @@ const WINDOWS_DEVICES = new Set(
 );
 
 /** Why a Windows disk refuses the name `name` (a device name with any extension, a character it
- * reserves, a trailing dot or space), or null. The workspace may hold such a name; the disk does not. */
+ * reserves, a trailing dot or space), or null. The workspace may hold such a name; the disk does not.
+ * @param {string} name */
 export function windowsRefuses(name) {
   const bad = Array.from(name).find((char) => '<>:"|?*\\'.includes(char) || isControl(char));
   if (bad) return `Windows refuses ${JSON.stringify(bad)} in a name`;
@@ -83,13 +87,14 @@ export function windowsRefuses(name) {
 }
 
 /** A disk name in the workspace's form: NFC (macOS disks may hand out NFD names). */
-export const workspaceName = (name) => name.normalize("NFC");
+export const workspaceName = (/** @type {string} */ name) => name.normalize("NFC");
 
 /** The key under which a case-insensitive disk files `name`: two names with one key are one entry there. */
-export const diskKey = (name) => name.normalize("NFC").toLowerCase();
+export const diskKey = (/** @type {string} */ name) => name.normalize("NFC").toLowerCase();
 
 /** Why the workspace cannot take a name brought in from a disk or a folder (an invisible or bidi
- * control character, a control character, a backslash, more than 255 UTF-8 bytes), or null. */
+ * control character, a control character, a backslash, more than 255 UTF-8 bytes), or null.
+ * @param {string} name */
 export function nameTrouble(name) {
   const hidden = invisibleIn(name);
   if (hidden) return `the name holds the hidden character ${hidden}, so it can pose as another name`;

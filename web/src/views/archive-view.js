@@ -6,9 +6,12 @@ import { fromBase64, toBase64 } from "../bytes.js";
 import { downloadBytes } from "../download.js";
 
 const HISTORY_MANIFEST = "history/manifest.json";
-const isGitHead = (name) => name === ".git/HEAD" || name.endsWith("/.git/HEAD");
+/** @import { Call } from "../folders/folder-import.js" */
 
-/** The member names of a zip, read from its central directory. */
+const isGitHead = (/** @type {string} */ name) => name === ".git/HEAD" || name.endsWith("/.git/HEAD");
+
+/** The member names of a zip, read from its central directory.
+ * @param {Uint8Array} bytes */
 export function zipNames(bytes) {
   const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = bytes.length - 22;
@@ -26,12 +29,16 @@ export function zipNames(bytes) {
   return names;
 }
 
+/**
+ * @param {ParentNode} root
+ * @param {{ call: Call, onMessage: (text: string, error?: boolean) => void }} options
+ */
 export function createArchiveView(root, { call, onMessage }) {
-  const exportButton = root.querySelector("[data-testid=export-workspace]");
-  const gitButton = root.querySelector("[data-testid=export-git]");
-  const importButton = root.querySelector("[data-testid=import-workspace]");
-  const withHistory = root.querySelector("#export-history");
-  const picker = root.querySelector("#import-file");
+  const exportButton = /** @type {HTMLElement} */ (root.querySelector("[data-testid=export-workspace]"));
+  const gitButton = /** @type {HTMLElement} */ (root.querySelector("[data-testid=export-git]"));
+  const importButton = /** @type {HTMLElement} */ (root.querySelector("[data-testid=import-workspace]"));
+  const withHistory = /** @type {HTMLInputElement} */ (root.querySelector("#export-history"));
+  const picker = /** @type {HTMLInputElement} */ (root.querySelector("#import-file"));
 
   async function exportZip() {
     const history = withHistory.checked;
@@ -49,6 +56,7 @@ export function createArchiveView(root, { call, onMessage }) {
     onMessage(`Exported the workspace as a git repository (${commits} commit${commits === 1 ? "" : "s"}).`);
   }
 
+  /** @param {File} file */
   async function importZip(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const names = zipNames(bytes);
@@ -65,8 +73,10 @@ export function createArchiveView(root, { call, onMessage }) {
     onMessage(`Imported ${file.name}${what}.`);
   }
 
+  /** @param {(...args: any[]) => Promise<void>} work */
   function guard(work) {
-    return (...args) => work(...args).catch((err) => onMessage(`Failed: ${err.message}`, true));
+    return (/** @type {any[]} */ ...args) =>
+      work(...args).catch((/** @type {Error} */ err) => onMessage(`Failed: ${err.message}`, true));
   }
 
   exportButton.addEventListener("click", guard(exportZip));
@@ -75,7 +85,7 @@ export function createArchiveView(root, { call, onMessage }) {
   picker.addEventListener(
     "change",
     guard(async () => {
-      const [file] = picker.files;
+      const [file] = /** @type {FileList} */ (picker.files);
       picker.value = "";
       if (file) await importZip(file);
     }),

@@ -4,10 +4,17 @@
 import { el } from "../dom.js";
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+/** @type {Record<string, string>} */
 const LINE_CLASS = { "+": "add", "-": "del", " ": "ctx", "\\": "note" };
 
-const cell = (className, text) => el("span", className, text);
+const cell = (/** @type {string} */ className, /** @type {string | number} */ text) => el("span", className, text);
 
+/**
+ * @param {string} kind
+ * @param {number | null} oldNo
+ * @param {number | null} newNo
+ * @param {string} text
+ */
 function lineRow(kind, oldNo, newNo, text) {
   const row = document.createElement("div");
   row.className = `diff-line ${kind}`;
@@ -15,6 +22,11 @@ function lineRow(kind, oldNo, newNo, text) {
   return row;
 }
 
+/**
+ * @param {number} index
+ * @param {string} header
+ * @param {((hunk: number) => void) | null | undefined} onRevert
+ */
 function hunkHead(index, header, onRevert) {
   const head = document.createElement("div");
   head.className = "diff-hunk-head";
@@ -32,8 +44,12 @@ function hunkHead(index, header, onRevert) {
 }
 
 /** Render `text` (a unified diff) into `container`; `onRevert(hunkIndex)` or null when hunks cannot be
- * reverted from here. Returns the number of hunks. */
+ * reverted from here. Returns the number of hunks.
+ * @param {Element} container
+ * @param {string} text
+ * @param {((hunk: number) => void) | null} [onRevert] */
 export function renderDiff(container, text, onRevert) {
+  /** @type {HTMLElement[]} */
   const rows = [];
   let hunk = -1;
   let oldNo = 0;

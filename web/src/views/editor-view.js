@@ -25,6 +25,7 @@ import { tags } from "@lezer/highlight";
 const SAVE_DELAY_MS = 600;
 const fromWorkspace = Annotation.define();
 
+/** @type {Record<string, () => import("@codemirror/language").LanguageSupport>} */
 const LANGUAGES = {
   js: () => javascript(),
   mjs: () => javascript(),
@@ -69,12 +70,14 @@ const theme = EditorView.theme({
   "&.cm-focused .cm-content": { boxShadow: "inset 2px 0 0 var(--accent)" },
 });
 
+/** @param {string} path */
 function languageOf(path) {
-  const extension = path.split("/").pop().split(".").slice(1).pop()?.toLowerCase() ?? "";
+  const extension = /** @type {string} */ (path.split("/").pop()).split(".").slice(1).pop()?.toLowerCase() ?? "";
   return LANGUAGES[extension]?.() ?? [];
 }
 
 // Tab indents in the editor; Escape then Tab leaves it (CodeMirror's way out), and the label says so.
+/** @param {string} path */
 function attributes(path) {
   return EditorView.contentAttributes.of({
     "aria-label": `Contents of ${path}`,
@@ -85,7 +88,8 @@ function attributes(path) {
 /** The editor lives in a shadow root: CodeMirror's styles go there as constructed style sheets, which
  * the page's style-src 'self' allows (a <style> element it would refuse). The root is closed and the
  * host's own text (not rendered: there is no slot) mirrors the saved content, so the text of
- * `file-view` is the file's content, not the editor's line numbers and line elements. */
+ * `file-view` is the file's content, not the editor's line numbers and line elements.
+ * @param {HTMLElement} host */
 function mount(host) {
   const shadow = host.attachShadow({ mode: "closed" });
   const parent = document.createElement("div");
@@ -96,11 +100,17 @@ function mount(host) {
   return { shadow, parent, mirror };
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {{ onSave: (path: string, text: string, base: string) => Promise<unknown>, onSelect?: () => void }} options
+ */
 export function createEditorView(host, { onSave, onSelect = () => {} }) {
   const language = new Compartment();
   const labels = new Compartment();
   const { shadow, parent, mirror } = mount(host);
+  /** @type {string | null} */
   let path = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
   let saving = 0; // saves on their way to the workspace: until they land, its text is older than ours
   let typedSinceFocus = false; // the user is at work in the editor: what follows the agent waits
@@ -141,7 +151,7 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
   });
 
   function schedule() {
-    clearTimeout(timer);
+    clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (timer));
     timer = setTimeout(flush, SAVE_DELAY_MS);
   }
 
@@ -153,11 +163,12 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
     saving += 1;
     const base = mirror.data; // the text the typing started from: the worker merges a write made since
     mirror.data = view.state.doc.toString();
-    return onSave(path, mirror.data, base).finally(() => {
+    return onSave(/** @type {string} */ (path), mirror.data, base).finally(() => {
       saving -= 1;
     });
   }
 
+  /** @param {string} text */
   function replaceAll(text) {
     mirror.data = text;
     const { doc, selection } = view.state;
@@ -171,7 +182,9 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
   }
 
   return {
-    /** Show `text` of `nextPath`: a new file resets the language and the labels. */
+    /** Show `text` of `nextPath`: a new file resets the language and the labels.
+     * @param {string} nextPath
+     * @param {string} text */
     open(nextPath, text) {
       if (nextPath !== path) {
         path = nextPath;

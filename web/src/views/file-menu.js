@@ -3,26 +3,37 @@
 import { fromBase64 } from "../bytes.js";
 import { downloadBytes } from "../download.js";
 
-const join = (folder, name) => (folder === "/" ? `/${name}` : `${folder}/${name}`);
-const nameOf = (path) => path.slice(path.lastIndexOf("/") + 1);
+/** @import { Call } from "../folders/folder-import.js" */
+/** @import { TreeEntry } from "./tree-order.js" */
 
+const join = (/** @type {string} */ folder, /** @type {string} */ name) =>
+  folder === "/" ? `/${name}` : `${folder}/${name}`;
+const nameOf = (/** @type {string} */ path) => path.slice(path.lastIndexOf("/") + 1);
+
+/**
+ * @param {ParentNode} root
+ * @param {{ call: Call, onOpen: (path: string) => unknown, onError: (text: string) => void }} options
+ */
 export function createFileMenu(root, { call, onOpen, onError }) {
   const menu = document.createElement("div");
   Object.assign(menu, { className: "file-menu", role: "menu", hidden: true });
   menu.setAttribute("aria-label", "File actions");
   root.append(menu);
+  /** @type {HTMLElement | null} */
   let returnFocus = null;
 
+  /** @param {() => Promise<unknown>} work */
   async function run(work) {
     try {
       await work();
     } catch (err) {
-      onError(err.message);
+      onError(/** @type {Error} */ (err).message);
     }
   }
 
-  const ask = (question, value = "") => window.prompt(question, value)?.trim() || null;
+  const ask = (/** @type {string} */ question, value = "") => window.prompt(question, value)?.trim() || null;
 
+  /** @param {string} folder */
   function newFile(folder) {
     const name = ask(`New file in ${folder}`);
     if (!name) return;
@@ -32,22 +43,26 @@ export function createFileMenu(root, { call, onOpen, onError }) {
     });
   }
 
+  /** @param {string} folder */
   function newFolder(folder) {
     const name = ask(`New folder in ${folder}`);
     if (name) return run(() => call("createFolder", { path: join(folder, name) }));
   }
 
+  /** @param {string} path */
   function rename(path) {
     const name = ask(`Rename ${path} to`, nameOf(path));
     if (name && name !== nameOf(path)) return run(() => call("rename", { path, new_name: name }));
   }
 
+  /** @param {string} path */
   function remove(path) {
     if (window.confirm(`Delete ${path}? (It stays in the history and can be undone.)`)) {
       return run(() => call("delete", { path }));
     }
   }
 
+  /** @param {string} path */
   function download(path) {
     return run(async () => {
       const data = await call("readBase64", { path });
@@ -55,7 +70,8 @@ export function createFileMenu(root, { call, onOpen, onError }) {
     });
   }
 
-  /** @returns {Array<[string, () => unknown]>} a menu item's label and its action */
+  /** @param {TreeEntry} target
+   * @returns {Array<[string, () => unknown]>} a menu item's label and its action */
   function items(target) {
     const folder = target.kind === "dir" ? target.path : target.path.slice(0, target.path.lastIndexOf("/")) || "/";
     /** @type {Array<[string, () => unknown]>} */
@@ -75,6 +91,11 @@ export function createFileMenu(root, { call, onOpen, onError }) {
     returnFocus?.focus?.();
   }
 
+  /**
+   * @param {TreeEntry} target
+   * @param {number} x
+   * @param {number} y
+   */
   function openAt(target, x, y) {
     returnFocus = /** @type {HTMLElement | null} */ (document.activeElement);
     const buttons = items(target).map(([label, action]) => {
@@ -99,7 +120,7 @@ export function createFileMenu(root, { call, onOpen, onError }) {
   menu.addEventListener("keydown", (event) => {
     const buttons = /** @type {HTMLElement[]} */ ([...menu.children]);
     const at = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
-    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    const step = /** @type {Record<string, number>} */ ({ ArrowDown: 1, ArrowUp: -1 })[event.key];
     if (step) buttons[(at + step + buttons.length) % buttons.length].focus();
     if (event.key === "Escape" || event.key === "Tab") close();
     if (step || event.key === "Escape") event.preventDefault();

@@ -4,6 +4,13 @@
 // has no rows inside; a refresh re-uses the rows it has, by path (docs/folders.md, "A big tree").
 import { ancestorsOf, depthOf, groupByParent, nameOf, parentOf } from "./tree-order.js";
 
+/** @import { TreeEntry } from "./tree-order.js" */
+/** What the tree reports to its owner.
+ * @typedef {{ onOpen: (path: string) => void, onMenu: (target: TreeEntry, x: number, y: number) => void,
+ *   onRename: (path: string) => void, onDelete: (path: string) => void,
+ *   onMove: (source: string, folder: string) => void }} TreeActions */
+
+/** @type {Record<string, string>} */
 const ICONS = {
   ts: "TS",
   tsx: "TS",
@@ -32,6 +39,7 @@ const BIG_TREE = 2_000;
 // At most this many new rows are built in one task; a bigger folder gets the rest in the next tasks.
 const SLICE = 400;
 
+/** @param {TreeEntry} entry */
 function icon(entry) {
   const span = document.createElement("span");
   span.className = "file-icon";
@@ -44,14 +52,27 @@ function icon(entry) {
   return span;
 }
 
+/**
+ * @param {HTMLElement} tree
+ * @param {TreeActions} actions
+ */
 export function createFileTree(tree, actions) {
+  /** @type {Map<string, boolean>} */
   const opened = new Map(); // folder → open; set when the folder is first seen, then as the user folds it
+  /** @type {Map<string, HTMLLIElement>} */
   const rows = new Map(); // path → its row, for every row built
+  /** @type {Map<string, TreeEntry[]>} */
   let groups = new Map(); // folder → its entries in tree order, from the last listing
+  /** @type {string | null} */
   let selected = null;
+  /** @type {Set<string>} */
   const pending = new Set(); // folders with rows still to build in a later task
   let scheduled = false;
 
+  /**
+   * @param {TreeEntry} entry
+   * @param {number} depth
+   */
   function item(entry, depth) {
     const li = document.createElement("li");
     Object.assign(li, { className: `file-item ${entry.kind}`, role: "treeitem", tabIndex: -1, draggable: true });
@@ -81,17 +102,20 @@ export function createFileTree(tree, actions) {
   }
 
   /** A folder's group: the tree itself for the root, else the folder row's last child. */
-  const groupOf = (folder) => (folder === "/" ? tree : rows.get(folder)?.lastElementChild);
+  const groupOf = (/** @type {string} */ folder) =>
+    /** @type {HTMLElement | undefined} */ (folder === "/" ? tree : rows.get(folder)?.lastElementChild);
 
   /** Bring `folder`'s rows in line with the listing, and those of its open folders: rows are re-used by
-   * path (the row that has the focus keeps it). At most `budget.left` new rows; the rest come later. */
+   * path (the row that has the focus keeps it). At most `budget.left` new rows; the rest come later.
+   * @param {string} folder
+   * @param {{ left: number }} budget */
   function fill(folder, budget) {
     const group = groupOf(folder);
     if (!group) return;
     const entries = groups.get(folder) || [];
     dropStale(group, entries);
     const depth = folder === "/" ? 0 : depthOf(folder) + 1;
-    let cursor = group.firstElementChild; // the rows left are in tree order: new ones go between them
+    let cursor = /** @type {Element | null} */ (group.firstElementChild); // the rows left are in tree order: new ones go between them
     for (const entry of entries) {
       let li = rows.get(entry.path);
       if (!li) {
@@ -103,27 +127,32 @@ export function createFileTree(tree, actions) {
         li = item(entry, depth);
         rows.set(entry.path, li);
       }
-      if (li === cursor) cursor = cursor.nextElementSibling;
+      if (li === cursor) cursor = /** @type {Element} */ (cursor).nextElementSibling;
       else group.insertBefore(li, cursor);
       if (entry.kind === "dir" && opened.get(entry.path)) fill(entry.path, budget);
     }
   }
 
-  /** Drop the rows of `group` the listing no longer has (or has as the other kind). */
+  /** Drop the rows of `group` the listing no longer has (or has as the other kind).
+   * @param {HTMLElement} group
+   * @param {TreeEntry[]} entries */
   function dropStale(group, entries) {
     const kinds = new Map(entries.map((entry) => [entry.path, entry.kind]));
-    for (const li of [...group.children]) {
-      if (kinds.get(li.dataset.path) !== li.dataset.kind) drop(li);
+    for (const li of /** @type {HTMLLIElement[]} */ ([...group.children])) {
+      if (kinds.get(/** @type {string} */ (li.dataset.path)) !== li.dataset.kind) drop(li);
     }
   }
 
-  /** Remove a row and forget it and the rows inside it. */
+  /** Remove a row and forget it and the rows inside it.
+   * @param {HTMLLIElement} li */
   function drop(li) {
-    for (const inner of li.querySelectorAll("[data-testid=file-item]")) rows.delete(inner.dataset.path);
-    rows.delete(li.dataset.path);
+    for (const inner of li.querySelectorAll("[data-testid=file-item]"))
+      rows.delete(/** @type {string} */ (/** @type {HTMLElement} */ (inner).dataset.path));
+    rows.delete(/** @type {string} */ (li.dataset.path));
     li.remove();
   }
 
+  /** @param {string} folder */
   function later(folder) {
     pending.add(folder);
     if (scheduled) return;
@@ -143,19 +172,28 @@ export function createFileTree(tree, actions) {
   /** One row is reached by Tab: the one that was, else the selected one, else the first. */
   function keepTabStop() {
     if (tree.querySelector("[data-testid=file-item][tabindex='0']")) return;
-    const again = rows.get(selected) || tree.firstElementChild;
+    const again = /** @type {HTMLElement | null} */ (
+      rows.get(/** @type {string} */ (selected)) || tree.firstElementChild
+    );
     if (again) again.tabIndex = 0;
   }
 
+  /**
+   * @param {HTMLLIElement} li
+   * @param {boolean} open
+   */
   function setExpanded(li, open) {
-    const folder = li.dataset.path;
+    const folder = /** @type {string} */ (li.dataset.path);
     li.setAttribute("aria-expanded", String(open));
-    li.lastElementChild.hidden = !open;
+    /** @type {HTMLElement} */ (li.lastElementChild).hidden = !open;
     opened.set(folder, open);
     if (open) fill(folder, { left: SLICE });
-    else for (const inner of [...li.lastElementChild.children]) drop(inner);
+    else
+      for (const inner of [.../** @type {HTMLElement} */ (li.lastElementChild).children])
+        drop(/** @type {HTMLLIElement} */ (inner));
   }
 
+  /** @param {TreeEntry[]} entries */
   function render(entries) {
     const big = entries.length > BIG_TREE;
     for (const entry of entries) {
@@ -168,7 +206,8 @@ export function createFileTree(tree, actions) {
   }
 
   /** Open the folders `path` lies in and build its row (a file opened from elsewhere, such as the
-   * agent's write the editor follows); a folder not listed yet opens when it is. */
+   * agent's write the editor follows); a folder not listed yet opens when it is.
+   * @param {string} path */
   function reveal(path) {
     for (const folder of ancestorsOf(path)) {
       opened.set(folder, true);
@@ -176,52 +215,76 @@ export function createFileTree(tree, actions) {
       const li = rows.get(folder);
       if (!li) continue;
       li.setAttribute("aria-expanded", "true");
-      li.lastElementChild.hidden = false;
+      /** @type {HTMLElement} */ (li.lastElementChild).hidden = false;
     }
     fill(parentOf(path), { left: Infinity });
   }
 
+  /** @param {string | null} path */
   function select(path) {
-    rows.get(selected)?.setAttribute("aria-selected", "false");
+    rows.get(/** @type {string} */ (selected))?.setAttribute("aria-selected", "false");
     selected = path;
-    rows.get(path)?.setAttribute("aria-selected", "true");
+    rows.get(/** @type {string} */ (path))?.setAttribute("aria-selected", "true");
   }
 
-  const visible = () => [...tree.querySelectorAll("[data-testid=file-item]")].filter((li) => li.offsetParent);
+  const visible = () =>
+    /** @type {HTMLLIElement[]} */ ([...tree.querySelectorAll("[data-testid=file-item]")]).filter(
+      (li) => li.offsetParent,
+    );
 
+  /** @param {HTMLElement | null | undefined} li */
   function focusItem(li) {
     if (!li) return;
-    for (const other of tree.querySelectorAll("[tabindex='0']")) other.tabIndex = -1;
+    for (const other of tree.querySelectorAll("[tabindex='0']")) /** @type {HTMLElement} */ (other).tabIndex = -1;
     li.tabIndex = 0;
     li.focus();
   }
 
+  /** @param {HTMLLIElement} li */
   function activate(li) {
     if (li.dataset.kind === "dir") setExpanded(li, li.getAttribute("aria-expanded") !== "true");
-    else actions.onOpen(li.dataset.path);
+    else actions.onOpen(/** @type {string} */ (li.dataset.path));
   }
 
+  /**
+   * @param {HTMLLIElement | null} li
+   * @param {number} x
+   * @param {number} y
+   */
   function menuAt(li, x, y) {
-    actions.onMenu(li ? { path: li.dataset.path, kind: li.dataset.kind } : { path: "/", kind: "dir" }, x, y);
+    actions.onMenu(
+      li
+        ? { path: /** @type {string} */ (li.dataset.path), kind: /** @type {string} */ (li.dataset.kind) }
+        : { path: "/", kind: "dir" },
+      x,
+      y,
+    );
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
-    const li = event.target.closest("[data-testid=file-item]");
+    const li = /** @type {HTMLLIElement | null} */ (
+      /** @type {Element} */ (event.target).closest("[data-testid=file-item]")
+    );
     if (!li || event.target !== li) return;
     const open = li.getAttribute("aria-expanded") === "true";
     const list = visible();
     const at = list.indexOf(li);
+    /** @type {Record<string, () => unknown>} */
     const keys = {
       ArrowDown: () => focusItem(list[at + 1]),
       ArrowUp: () => focusItem(list[at - 1]),
       Home: () => focusItem(list[0]),
       End: () => focusItem(list.at(-1)),
       ArrowRight: () => li.dataset.kind === "dir" && (open ? focusItem(list[at + 1]) : setExpanded(li, true)),
-      ArrowLeft: () => (open ? setExpanded(li, false) : focusItem(li.parentElement.closest("[data-testid=file-item]"))),
+      ArrowLeft: () =>
+        open
+          ? setExpanded(li, false)
+          : focusItem(/** @type {HTMLElement} */ (li.parentElement).closest("[data-testid=file-item]")),
       Enter: () => activate(li),
       " ": () => activate(li),
-      F2: () => actions.onRename(li.dataset.path),
-      Delete: () => actions.onDelete(li.dataset.path),
+      F2: () => actions.onRename(/** @type {string} */ (li.dataset.path)),
+      Delete: () => actions.onDelete(/** @type {string} */ (li.dataset.path)),
       ContextMenu: () => menuAt(li, li.getBoundingClientRect().left + 24, li.getBoundingClientRect().bottom),
     };
     const key = event.key === "F10" && event.shiftKey ? "ContextMenu" : event.key;
@@ -230,14 +293,21 @@ export function createFileTree(tree, actions) {
     keys[key]();
   }
 
+  /** @param {Event} event */
   function dropFolder(event) {
-    const li = event.target.closest("[data-testid=file-item]");
+    const li = /** @type {HTMLLIElement | null} */ (
+      /** @type {Element} */ (event.target).closest("[data-testid=file-item]")
+    );
     if (!li) return "/";
-    return li.dataset.kind === "dir" ? li.dataset.path : parentOf(li.dataset.path);
+    return li.dataset.kind === "dir"
+      ? /** @type {string} */ (li.dataset.path)
+      : parentOf(/** @type {string} */ (li.dataset.path));
   }
 
   tree.addEventListener("click", (event) => {
-    const li = event.target.closest("[data-testid=file-item]");
+    const li = /** @type {HTMLLIElement | null} */ (
+      /** @type {Element} */ (event.target).closest("[data-testid=file-item]")
+    );
     if (!li) return;
     focusItem(li);
     activate(li);
@@ -245,20 +315,26 @@ export function createFileTree(tree, actions) {
   tree.addEventListener("keydown", onKey);
   tree.addEventListener("contextmenu", (event) => {
     event.preventDefault();
-    menuAt(event.target.closest("[data-testid=file-item]"), event.clientX, event.clientY);
+    menuAt(
+      /** @type {HTMLLIElement | null} */ (/** @type {Element} */ (event.target).closest("[data-testid=file-item]")),
+      event.clientX,
+      event.clientY,
+    );
   });
   tree.addEventListener("dragstart", (event) => {
-    const li = event.target.closest("[data-testid=file-item]");
-    event.dataTransfer.setData(DRAG_TYPE, li.dataset.path);
-    event.dataTransfer.effectAllowed = "move";
+    const li = /** @type {HTMLLIElement} */ (
+      /** @type {HTMLLIElement | null} */ (/** @type {Element} */ (event.target).closest("[data-testid=file-item]"))
+    );
+    /** @type {DataTransfer} */ (event.dataTransfer).setData(DRAG_TYPE, /** @type {string} */ (li.dataset.path));
+    /** @type {DataTransfer} */ (event.dataTransfer).effectAllowed = "move";
   });
   tree.addEventListener("dragover", (event) => {
-    if (!event.dataTransfer.types.includes(DRAG_TYPE)) return;
+    if (!(/** @type {DataTransfer} */ (event.dataTransfer).types.includes(DRAG_TYPE))) return;
     event.preventDefault();
-    event.dataTransfer.dropEffect = "move";
+    /** @type {DataTransfer} */ (event.dataTransfer).dropEffect = "move";
   });
   tree.addEventListener("drop", (event) => {
-    const source = event.dataTransfer.getData(DRAG_TYPE);
+    const source = /** @type {DataTransfer} */ (event.dataTransfer).getData(DRAG_TYPE);
     if (!source) return;
     event.preventDefault();
     const folder = dropFolder(event);

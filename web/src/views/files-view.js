@@ -9,18 +9,29 @@ import { createFileTree } from "./file-tree.js";
 import { createFolderView } from "./folder-view.js";
 import { createHistoryView } from "./history-view.js";
 
+/** @import { Call } from "../folders/folder-import.js" */
+/** @import { TreeEntry } from "./tree-order.js" */
+
 /** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
- * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed. */
+ * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed.
+ * @param {ParentNode} root
+ * @param {{ call: Call, onChoose?: (path: string) => void, onShown?: (path: string | null) => void,
+ *   onSelect?: () => void }} options */
 export function createFilesView(
   root,
   { call, onChoose = (_path) => {}, onShown = (_path) => {}, onSelect = () => {} },
 ) {
-  const editorHost = root.querySelector("#file-editor");
-  const title = root.querySelector("#file-title");
-  const empty = root.querySelector("#file-empty");
-  const status = root.querySelector("#files-message");
+  const editorHost = /** @type {HTMLElement} */ (root.querySelector("#file-editor"));
+  const title = /** @type {HTMLElement} */ (root.querySelector("#file-title"));
+  const empty = /** @type {HTMLElement} */ (root.querySelector("#file-empty"));
+  const status = /** @type {HTMLElement} */ (root.querySelector("#files-message"));
+  /** @type {string | null} */
   let openPath = null;
 
+  /**
+   * @param {string} text
+   * @param {boolean} [failed]
+   */
   function say(text, failed = false) {
     status.textContent = text;
     status.classList.toggle("failed", failed);
@@ -28,31 +39,40 @@ export function createFilesView(
 
   const editor = createEditorView(editorHost, {
     onSave: (path, text, base) =>
-      call("writeText", { path, text, base }).catch((err) => say(`Saving ${path} failed: ${err.message}`, true)),
+      call("writeText", { path, text, base }).catch((/** @type {Error} */ err) =>
+        say(`Saving ${path} failed: ${err.message}`, true),
+      ),
     onSelect,
   });
-  const history = createHistoryView(root.querySelector("[data-testid=history-panel]"), { call });
-  const choose = (path) => {
+  const history = createHistoryView(/** @type {HTMLElement} */ (root.querySelector("[data-testid=history-panel]")), {
+    call,
+  });
+  const choose = (/** @type {string} */ path) => {
     onChoose(path);
     return openFile(path);
   };
   const menu = createFileMenu(root, { call, onOpen: choose, onError: (text) => say(text, true) });
-  const tree = createFileTree(root.querySelector("[data-testid=file-tree]"), {
+  const tree = createFileTree(/** @type {HTMLElement} */ (root.querySelector("[data-testid=file-tree]")), {
     onOpen: choose,
     onMenu: (target, x, y) => menu.openAt(target, x, y),
     onRename: (path) => menu.rename(path),
     onDelete: (path) => menu.remove(path),
     onMove: (source, folder) =>
-      call("move", { source, destination: folder }).catch((err) => say(`Move failed: ${err.message}`, true)),
+      call("move", { source, destination: folder }).catch((/** @type {Error} */ err) =>
+        say(`Move failed: ${err.message}`, true),
+      ),
   });
   createArchiveView(root, { call, onMessage: say });
   createFolderView(root, { call, say, dropTarget: (event) => tree.dropFolder(event) });
-  const emptyTree = root.querySelector("[data-testid=files-empty]");
-  emptyTree.querySelector("[data-action=new-file]").addEventListener("click", () => menu.newFile("/"));
-  emptyTree
-    .querySelector("[data-action=import]")
-    .addEventListener("click", () => root.querySelector("[data-testid=import-workspace]").click());
+  const emptyTree = /** @type {HTMLElement} */ (root.querySelector("[data-testid=files-empty]"));
+  /** @type {HTMLElement} */ (emptyTree.querySelector("[data-action=new-file]")).addEventListener("click", () =>
+    menu.newFile("/"),
+  );
+  /** @type {HTMLElement} */ (emptyTree.querySelector("[data-action=import]")).addEventListener("click", () =>
+    /** @type {HTMLElement} */ (root.querySelector("[data-testid=import-workspace]")).click(),
+  );
 
+  /** @param {string} path */
   function showClosed(path) {
     onShown(null);
     editorHost.hidden = true;
@@ -60,6 +80,7 @@ export function createFilesView(
     title.textContent = path ? `${path} (deleted)` : "No file open";
   }
 
+  /** @param {string} path */
   async function show(path) {
     const text = await call("readText", { path });
     if (path !== openPath) return;
@@ -75,6 +96,7 @@ export function createFilesView(
     await history.show(path);
   }
 
+  /** @param {string} path */
   async function openFile(path) {
     if (path !== openPath) await editor.flush();
     openPath = path;
@@ -85,12 +107,14 @@ export function createFilesView(
 
   let listed = false; // the agent's own listing has been shown
 
-  /** Paint a listing read before the agent is up, unless the agent's own listing came first. */
+  /** Paint a listing read before the agent is up, unless the agent's own listing came first.
+   * @param {TreeEntry[]} entries */
   function preview(entries) {
     if (!listed) tree.render(entries);
   }
 
   async function refreshOnce() {
+    /** @type {TreeEntry[]} */
     const entries = await call("list", { dir: "/", recursive: true });
     listed = true;
     tree.render(entries);

@@ -4,25 +4,36 @@
 import { itemsFromDrop, itemsFromInput, sendFolder } from "../folders/folder-import.js";
 import { selectFiles, skippedText } from "../folders/folder-rules.js";
 
-const count = (n) => n.toLocaleString("en");
-const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** @import { Call, Item, Progress } from "../folders/folder-import.js" */
 
-/** `say(text, failed)`: the files panel's status line; `dropTarget(event)`: the folder a drop lands in. */
+const count = (/** @type {number} */ n) => n.toLocaleString("en");
+const megabytes = (/** @type {number} */ bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** `say(text, failed)`: the files panel's status line; `dropTarget(event)`: the folder a drop lands in.
+ * @param {ParentNode} root
+ * @param {{ call: Call, say: (text: string, failed?: boolean) => void, dropTarget: (event: DragEvent) => string }} options */
 export function createFolderView(root, { call, say, dropTarget }) {
-  const input = root.querySelector("[data-testid=folder-input]");
-  const button = root.querySelector("[data-action=import-folder]");
-  const tree = root.querySelector("[data-testid=file-tree]");
-  const bar = root.querySelector("[data-testid=import-progress]");
-  const skippedNote = root.querySelector("[data-testid=import-skipped]");
+  const input = /** @type {HTMLInputElement} */ (root.querySelector("[data-testid=folder-input]"));
+  const button = /** @type {HTMLElement} */ (root.querySelector("[data-action=import-folder]"));
+  const tree = /** @type {HTMLElement} */ (root.querySelector("[data-testid=file-tree]"));
+  const bar = /** @type {HTMLProgressElement} */ (root.querySelector("[data-testid=import-progress]"));
+  const skippedNote = /** @type {HTMLElement} */ (root.querySelector("[data-testid=import-skipped]"));
   let busy = false;
+  /** @type {Item[]} */
   let skipped = [];
 
+  /** @param {Progress} progress */
   function progress({ files, bytes, totalFiles, totalBytes }) {
     bar.max = Math.max(totalBytes, 1);
     bar.value = bytes;
     say(`Importing… ${count(files)} of ${count(totalFiles)} files (${megabytes(bytes)} of ${megabytes(totalBytes)})`);
   }
 
+  /**
+   * @param {string} name
+   * @param {Item[]} items
+   * @param {string[]} folders
+   */
   async function run(name, items, folders, filter = true) {
     if (busy) return say("An import is under way; wait until it ends.", true);
     busy = true;
@@ -35,17 +46,21 @@ export function createFolderView(root, { call, say, dropTarget }) {
       say(`Imported ${count(chosen.kept.length)} files from ${name} as one change.`);
       showSkipped(name, chosen.skipped);
     } catch (err) {
-      say(`Importing ${name} failed: ${err.message}`, true);
+      say(`Importing ${name} failed: ${/** @type {Error} */ (err).message}`, true);
     } finally {
       busy = false;
       bar.hidden = true;
     }
   }
 
+  /**
+   * @param {string} name
+   * @param {(Item & { reason: string })[]} left
+   */
   function showSkipped(name, left) {
     skipped = left;
     if (!left.length) return;
-    skippedNote.querySelector("span").textContent =
+    /** @type {HTMLSpanElement} */ (skippedNote.querySelector("span")).textContent =
       `Skipped ${count(left.length)} files of ${name}: ${skippedText(left)}.`;
     skippedNote.hidden = false;
     skippedNote.dataset.count = String(left.length);
@@ -53,30 +68,30 @@ export function createFolderView(root, { call, say, dropTarget }) {
 
   button.addEventListener("click", () => input.click());
   input.addEventListener("change", () => {
-    const items = itemsFromInput(input.files);
-    const name = input.files[0]?.webkitRelativePath.split("/")[0] || "the folder";
+    const items = itemsFromInput(/** @type {FileList} */ (input.files));
+    const name = /** @type {FileList} */ (input.files)[0]?.webkitRelativePath.split("/")[0] || "the folder";
     input.value = "";
     if (items.length) run(name, items, []);
   });
-  skippedNote.querySelector("button").addEventListener("click", () => {
+  /** @type {HTMLButtonElement} */ (skippedNote.querySelector("button")).addEventListener("click", () => {
     const left = skipped;
     skipped = [];
     run("the skipped files", left, [], false);
   });
 
-  const carriesFiles = (event) => event.dataTransfer?.types.includes("Files");
+  const carriesFiles = (/** @type {DragEvent} */ event) => event.dataTransfer?.types.includes("Files");
   tree.addEventListener("dragover", (event) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
-    event.dataTransfer.dropEffect = "copy";
+    /** @type {DataTransfer} */ (event.dataTransfer).dropEffect = "copy";
   });
   tree.addEventListener("drop", (event) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
-    const names = Array.from(event.dataTransfer.files, (file) => file.name);
-    itemsFromDrop(event.dataTransfer.items, dropTarget(event)).then(
+    const names = Array.from(/** @type {DataTransfer} */ (event.dataTransfer).files, (file) => file.name);
+    itemsFromDrop(/** @type {DataTransfer} */ (event.dataTransfer).items, dropTarget(event)).then(
       ({ items, folders }) => run(names.join(", ") || "the drop", items, folders),
-      (err) => say(`Reading the dropped folder failed: ${err.message}`, true),
+      (/** @type {Error} */ err) => say(`Reading the dropped folder failed: ${err.message}`, true),
     );
   });
 }

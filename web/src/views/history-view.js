@@ -4,40 +4,63 @@
 import { el } from "../dom.js";
 import { renderDiff } from "./diff-view.js";
 
-const part = (className, text) => el("span", className, text);
+/** @import { Call } from "../folders/folder-import.js" */
+/** One version of a file in the worker's `history` answer.
+ * @typedef {{ version: number, op: string, author: string, turn: string | number, time: number, note?: string,
+ *   kind?: string }} VersionRecord */
 
+const part = (/** @type {string} */ className, /** @type {string | number} */ text) => el("span", className, text);
+
+/** @param {number} seconds */
 function when(seconds) {
   const date = new Date(seconds * 1000);
   return `${date.toLocaleDateString()} ${date.toLocaleTimeString()}`;
 }
 
+/**
+ * @param {HTMLElement} panel
+ * @param {{ call: Call }} options
+ */
 export function createHistoryView(panel, { call }) {
-  const list = panel.querySelector(".version-list");
-  const base = panel.querySelector(".diff-base");
-  const diff = panel.querySelector(".diff");
-  const message = panel.querySelector(".history-message");
-  const undo = panel.querySelector("[data-testid=undo-change]");
+  const list = /** @type {HTMLElement} */ (panel.querySelector(".version-list"));
+  const base = /** @type {HTMLSelectElement} */ (panel.querySelector(".diff-base"));
+  const diff = /** @type {HTMLElement} */ (panel.querySelector(".diff"));
+  const message = /** @type {HTMLElement} */ (panel.querySelector(".history-message"));
+  const undo = /** @type {HTMLButtonElement} */ (panel.querySelector("[data-testid=undo-change]"));
+  /** @type {string | null} */
   let path = null;
+  /** @type {VersionRecord[]} */
   let versions = [];
+  /** @type {number | null} */
   let selected = null;
+  /** @type {number | null} */
   let baseVersion = null;
   let token = 0;
 
+  /**
+   * @param {string} text
+   * @param {boolean} [failed]
+   */
   function say(text, failed = false) {
     message.textContent = text;
     message.classList.toggle("failed", failed);
   }
 
+  /**
+   * @param {string} label
+   * @param {() => Promise<unknown>} work
+   */
   async function act(label, work) {
     say(`${label}…`);
     try {
       await work();
       say(`${label}: done.`);
     } catch (err) {
-      say(`${label} failed: ${err.message}`, true);
+      say(`${label} failed: ${/** @type {Error} */ (err).message}`, true);
     }
   }
 
+  /** @param {VersionRecord} record */
   function item(record) {
     const li = document.createElement("li");
     li.className = "version-item";
@@ -56,12 +79,16 @@ export function createHistoryView(panel, { call }) {
     return li;
   }
 
+  /**
+   * @param {KeyboardEvent} event
+   * @param {number} version
+   */
   function moveFocus(event, version) {
-    const step = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+    const step = /** @type {Record<string, number>} */ ({ ArrowUp: 1, ArrowDown: -1 })[event.key];
     if (event.key === "Enter" || event.key === " ") choose(version);
     if (!step) return;
     event.preventDefault();
-    const next = list.querySelector(`[data-version="${version + step}"]`);
+    const next = /** @type {HTMLElement | null} */ (list.querySelector(`[data-version="${version + step}"]`));
     next?.focus();
   }
 
@@ -72,17 +99,20 @@ export function createHistoryView(panel, { call }) {
     base.value = baseVersion === null ? "" : String(baseVersion);
   }
 
+  /** @param {number} mine */
   async function showDiff(mine) {
+    /** @type {{ path: string | null, new: number | null, old?: number }} */
     const args = { path, new: selected };
     if (baseVersion !== null) args.old = baseVersion;
     const text = await call("diff", args);
     if (mine !== token) return;
-    const againstParent = baseVersion === null || baseVersion === selected - 1;
+    const againstParent = baseVersion === null || baseVersion === /** @type {number} */ (selected) - 1;
     const record = versions.find((v) => v.version === selected);
     const revertable = againstParent && record && record.op !== "delete" && record.kind === "file";
     renderDiff(diff, text, revertable ? revertHunk : null);
   }
 
+  /** @param {number} index */
   function revertHunk(index) {
     return act(`Revert hunk ${index + 1} of v${selected}`, () =>
       call("revertHunk", { path, version: selected, hunk: index }),
@@ -106,9 +136,10 @@ export function createHistoryView(panel, { call }) {
     await showDiff(mine);
   }
 
+  /** @param {number} version */
   function choose(version) {
     selected = version;
-    for (const li of list.children) {
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
       const on = li.dataset.version === String(version);
       li.setAttribute("aria-selected", String(on));
       li.tabIndex = on ? 0 : -1;
@@ -116,6 +147,7 @@ export function createHistoryView(panel, { call }) {
     return showDiff(++token);
   }
 
+  /** @param {string} nextPath */
   function show(nextPath) {
     if (nextPath !== path) {
       path = nextPath;

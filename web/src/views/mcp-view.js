@@ -8,6 +8,12 @@ import { button, el } from "../dom.js";
 import { diagnose } from "../mcp-doctor.js";
 import { openSignIn, signInUrls } from "../mcp-signin.js";
 
+/** A server as the worker describes it (py/agentlite/mcp).
+ * @typedef {{ url: string, name?: string, title?: string, state: string, diagnosis?: string,
+ *   tools?: { name: string, enabled?: boolean }[] }} ServerView */
+/** @typedef {{ state: string, diagnosis: string, fix: string }} Finding */
+
+/** @type {Record<string, string>} */
 const STATE_WORDS = {
   connecting: "connecting…",
   connected: "connected",
@@ -26,18 +32,20 @@ export function createMcpView(root, { call, tokens }) {
   const message = /** @type {HTMLElement} */ (panel.querySelector(".mcp-message"));
   const form = /** @type {HTMLFormElement} */ (panel.querySelector(".mcp-add-form"));
   const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
-  /** @type {Map<string, any>} url -> the worker's view of the server */
+  /** @type {Map<string, ServerView>} url -> the worker's view of the server */
   const servers = new Map();
-  /** @type {Map<string, {state: string, diagnosis: string, fix: string}>} url -> the doctor's finding */
+  /** @type {Map<string, Finding>} url -> the doctor's finding */
   const findings = new Map();
 
+  /** @param {HTMLElement["hidden"]} open */
   function setOpen(open) {
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
     if (open) field("url").focus();
   }
 
-  /** A server's view from the worker (an `mcp` message or a call's answer). */
+  /** A server's view from the worker (an `mcp` message or a call's answer).
+   * @param {ServerView | null | undefined} view */
   function update(view) {
     if (!view?.url) return;
     servers.set(view.url, view);
@@ -46,11 +54,13 @@ export function createMcpView(root, { call, tokens }) {
     render();
   }
 
+  /** @param {string} url */
   async function consultDoctor(url) {
     findings.set(url, { state: "unreachable", diagnosis: servers.get(url)?.diagnosis || "", fix: "" });
     try {
       const found = await diagnose(url, { token: tokens.get(url) });
-      if (servers.get(url)?.state === "unreachable" && found.state !== "connected") findings.set(url, found);
+      if (servers.get(url)?.state === "unreachable" && found.state !== "connected")
+        findings.set(url, /** @type {Finding} */ (found));
     } catch (err) {
       console.warn("agentlite: connection doctor", err);
     }
@@ -66,15 +76,20 @@ export function createMcpView(root, { call, tokens }) {
     message.textContent = servers.size ? "" : "No servers yet. Add one by its URL to give the agent its tools.";
   }
 
-  /** Keep the item that holds the focus (a token being typed), with its state brought up to date. */
+  /** Keep the item that holds the focus (a token being typed), with its state brought up to date.
+   * @param {HTMLElement | null} node
+   * @param {ServerView} view */
   function refreshItem(node, view) {
     if (!node) return item(view);
     const fresh = item(view);
     node.dataset.state = fresh.dataset.state;
-    node.querySelector(".mcp-state").textContent = fresh.querySelector(".mcp-state").textContent;
+    /** @type {Element} */ (node.querySelector(".mcp-state")).textContent = /** @type {Element} */ (
+      fresh.querySelector(".mcp-state")
+    ).textContent;
     return node;
   }
 
+  /** @param {ServerView} view */
   function item(view) {
     const finding = findings.get(view.url);
     const state = finding?.state || view.state;
@@ -97,13 +112,18 @@ export function createMcpView(root, { call, tokens }) {
     return node;
   }
 
+  /**
+   * @param {ServerView} view
+   * @param {Finding | undefined} finding
+   */
   function diagnosisOf(view, finding) {
     const text = finding?.diagnosis || view.diagnosis || "the server did not answer";
     const fix = finding?.fix ? ` ${finding.fix}` : "";
     return el("p", "mcp-diagnosis", `${text}${fix}`, { testid: "mcp-diagnosis", role: "status" });
   }
 
-  /** A token for a server that needs sign-in: it connects again with it. */
+  /** A token for a server that needs sign-in: it connects again with it.
+   * @param {ServerView} view */
   function tokenForm(view) {
     const box = el("form", "mcp-token-form", null, { autocomplete: "off" });
     const label = el("label", "", "Bearer token ");
@@ -121,7 +141,8 @@ export function createMcpView(root, { call, tokens }) {
   }
 
   /** OAuth sign-in (docs/mcp.md, "Sign-in"): the worker finds where, the popup is opened here, the worker
-   * trades the code for tokens. The access token comes back to be kept like a pasted one (memory only). */
+   * trades the code for tokens. The access token comes back to be kept like a pasted one (memory only).
+   * @param {ServerView} view */
   function signInButton(view) {
     const signIn = button("Sign in", "mcp-signin", () =>
       signInTo(view.url).catch((err) => {
@@ -132,6 +153,7 @@ export function createMcpView(root, { call, tokens }) {
     return signIn;
   }
 
+  /** @param {string} url */
   async function signInTo(url) {
     const { redirectUri, metadataDocumentUrl } = signInUrls();
     const begun = await call("mcp.signin_begin", {
@@ -145,9 +167,10 @@ export function createMcpView(root, { call, tokens }) {
     update(done.server);
   }
 
+  /** @param {ServerView} view */
   function toolList(view) {
     const tools = el("ul", "mcp-tools", null, { "aria-label": `Tools of ${view.title || view.url}` });
-    for (const tool of view.tools) {
+    for (const tool of /** @type {NonNullable<ServerView["tools"]>} */ (view.tools)) {
       const entry = el("li");
       const flip = button(tool.name, "mcp-tool", () =>
         act(() => call("mcp.toggle", { url: view.url, tool: tool.name, enabled: !tool.enabled }).then(update)),
@@ -173,6 +196,10 @@ export function createMcpView(root, { call, tokens }) {
     }
   }
 
+  /**
+   * @param {() => Promise<unknown>} change
+   * @param {string | null} [forget]
+   */
   async function act(change, forget = null) {
     try {
       await change();
@@ -183,11 +210,13 @@ export function createMcpView(root, { call, tokens }) {
         render();
       }
     } catch (err) {
-      message.textContent = `Could not change the server: ${err.message}`;
+      message.textContent = `Could not change the server: ${/** @type {Error} */ (err).message}`;
     }
   }
 
-  /** "Always allow" from an approval card: the tool `name` (`mcp__<server>__<tool>`) or its server. */
+  /** "Always allow" from an approval card: the tool `name` (`mcp__<server>__<tool>`) or its server.
+   * @param {string} name
+   * @param {unknown} [server] */
   function allow(name, server) {
     const slug = name.slice("mcp__".length).split("__")[0];
     const found = [...servers.values()].find((view) => view.name === slug);
@@ -198,11 +227,11 @@ export function createMcpView(root, { call, tokens }) {
   /** Connect the workspace's servers (after the start, and again after a worker restart). */
   function start() {
     return call("mcp.start", { tokens: tokens.all() }).then(
-      (views) => {
+      (/** @type {ServerView[]} */ views) => {
         for (const view of views) update(view);
         render();
       },
-      (err) => {
+      (/** @type {Error} */ err) => {
         message.textContent = `Servers unavailable: ${err.message}`;
       },
     );

@@ -5,6 +5,12 @@
 // so and its Reload is the user's yes.
 import { framesShareThread } from "../preview/thread.js";
 
+/** @import { CallMethod } from "../agent-client.js" */
+/** The previewer dist/preview.js makes (web/src/preview/index.js), as this panel uses it.
+ * @typedef {{ pages(): Promise<string[]>, show(path: string): Promise<unknown>, reload(): unknown,
+ *   changed(change: unknown, mayRun: boolean): unknown,
+ *   report(path: string, ask: (unguarded: string[]) => Promise<boolean>, screenshot: boolean): Promise<object | null> }} Previewer */
+
 const MAX_LINES = 500;
 const LIST_DEBOUNCE_MS = 100; // the entry list follows a burst of writes once
 const SAME_THREAD =
@@ -17,22 +23,29 @@ const HELD =
   "asking in Settings).";
 const HELD_ELSEWHERE = "The workspace changed in another tab. The page has not run again: Reload runs it.";
 
+/**
+ * @param {ParentNode} root
+ * @param {{ call: (method: CallMethod, args?: object) => Promise<any>, baseUrl: string | URL, onOpen?: () => void, agentMayRun?: () => boolean }} options
+ */
 export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agentMayRun = () => false }) {
-  const panel = root.querySelector("[data-testid=preview-panel]");
-  const opener = root.querySelector("[data-testid=preview-open]");
-  const select = panel.querySelector("[data-testid=preview-entry]");
-  const status = panel.querySelector(".preview-status");
-  const output = panel.querySelector("[data-testid=preview-console]");
+  const panel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=preview-panel]"));
+  const opener = /** @type {HTMLElement} */ (root.querySelector("[data-testid=preview-open]"));
+  const select = /** @type {HTMLSelectElement} */ (panel.querySelector("[data-testid=preview-entry]"));
+  const status = /** @type {HTMLElement} */ (panel.querySelector(".preview-status"));
+  const output = /** @type {HTMLElement} */ (panel.querySelector("[data-testid=preview-console]"));
+  /** @type {Promise<Previewer> | null} */
   let previewer = null; // Promise of the machinery's previewer
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let listTimer = null;
   const sharesThread = framesShareThread();
-  const notice = panel.querySelector(".preview-notice");
-  const held = panel.querySelector("[data-testid=preview-pending]");
+  const notice = /** @type {HTMLElement} */ (panel.querySelector(".preview-notice"));
+  const held = /** @type {HTMLElement} */ (panel.querySelector("[data-testid=preview-pending]"));
   if (sharesThread) {
     notice.textContent = SAME_THREAD;
     notice.hidden = false;
   }
 
+  /** @returns {Promise<Previewer>} */
   function machinery() {
     if (!previewer) {
       previewer = import(new URL("preview.js", baseUrl).href).then((module) =>
@@ -42,15 +55,20 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
           baseUrl,
           guard: sharesThread,
           onLog: log,
-          onState: ({ state, revision, message }) => {
+          onState: (
+            /** @type {{ state: string, revision?: number, message?: string }} */ { state, revision, message },
+          ) => {
             if (state === "loading") output.replaceChildren();
             status.textContent =
               state === "error" ? `error: ${message}` : state === "loading" ? "loading…" : `revision ${revision}`;
           },
-          onNavigate: (path) => open(path),
-          onHeld: (change) => {
+          onNavigate: (/** @type {string} */ path) => open(path),
+          onHeld: (/** @type {{ paths?: string[] } | null} */ change) => {
             held.hidden = !change;
-            if (change) held.querySelector("span").textContent = change.paths?.length ? HELD : HELD_ELSEWHERE;
+            if (change)
+              /** @type {HTMLElement} */ (held.querySelector("span")).textContent = change.paths?.length
+                ? HELD
+                : HELD_ELSEWHERE;
           },
         }),
       );
@@ -59,16 +77,21 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
     return previewer;
   }
 
+  /**
+   * @param {string} level
+   * @param {string} text
+   */
   function log(level, text) {
     const line = document.createElement("li");
     line.dataset.testid = "preview-log";
     line.dataset.level = level;
     line.textContent = text;
     output.append(line);
-    while (output.childElementCount > MAX_LINES) output.firstElementChild.remove();
+    while (output.childElementCount > MAX_LINES) /** @type {Element} */ (output.firstElementChild).remove();
     line.scrollIntoView({ block: "nearest" });
   }
 
+  /** @param {string | null} wanted */
   async function fillEntries(wanted) {
     const it = await machinery();
     const pages = await it.pages();
@@ -80,6 +103,10 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
   }
 
   // Open the panel on `path` (else the chosen page) and show it unless `show` is false.
+  /**
+   * @param {string | null} [path]
+   * @param {boolean} [show]
+   */
   async function open(path = null, show = true) {
     panel.hidden = false;
     opener.setAttribute("aria-expanded", "true");
@@ -96,7 +123,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
   }
 
   opener.addEventListener("click", () => (panel.hidden ? open() : panel.scrollIntoView({ block: "nearest" })));
-  panel.querySelector("[data-testid=preview-close]").addEventListener("click", close);
+  /** @type {HTMLElement} */ (panel.querySelector("[data-testid=preview-close]")).addEventListener("click", close);
   for (const reload of panel.querySelectorAll("[data-testid=preview-reload], [data-testid=preview-pending-reload]")) {
     reload.addEventListener("click", () => machinery().then((it) => it.reload()));
   }
@@ -105,16 +132,22 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
   return {
     open,
     // The workspace changed: an open preview reloads by itself, or waits when the agent changed it.
+    /** @param {unknown} change */
     changed(change) {
       if (panel.hidden || !previewer) return;
       previewer.then((it) => it.changed(change, agentMayRun()));
-      clearTimeout(listTimer); // a new page written while the panel is open joins the entry list
+      clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (listTimer)); // a new page written while the panel is open joins the entry list
       listTimer = setTimeout(() => fillEntries(select.value || null).catch(() => {}), LIST_DEBOUNCE_MS);
     },
+    /**
+     * @param {string} path
+     * @param {boolean} [screenshot]
+     */
     async run(path, screenshot = false) {
       const it = await open(path, false);
+      /** @type {string[]} */
       let reasons = [];
-      const ask = (unguarded) => {
+      const ask = (/** @type {string[]} */ unguarded) => {
         reasons = unguarded;
         return askFirst(panel, path, unguarded);
       };
@@ -130,19 +163,25 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
 
 // Where the frame runs on the app's thread and a script's loops could not be guarded (a syntax error, or
 // syntax the guard's parser does not know), the agent's preview waits for a yes.
+/**
+ * @param {HTMLElement} panel
+ * @param {string} path
+ * @param {string[]} unguarded
+ * @returns {Promise<boolean>}
+ */
 function askFirst(panel, path, unguarded) {
   panel.hidden = false;
-  const ask = panel.querySelector(".preview-ask");
-  ask.querySelector("span").textContent =
+  const ask = /** @type {HTMLElement} */ (panel.querySelector(".preview-ask"));
+  /** @type {HTMLElement} */ (ask.querySelector("span")).textContent =
     `The agent wants to open ${path} in the preview, but the loops of ${unguarded.join("; ")} could not be ` +
     "guarded: a loop that never ends would freeze the app. Run its scripts?";
   ask.hidden = false;
   return new Promise((resolve) => {
-    const answer = (yes) => () => {
+    const answer = (/** @type {boolean} */ yes) => () => {
       ask.hidden = true;
       resolve(yes);
     };
-    ask.querySelector("[data-answer=yes]").onclick = answer(true);
-    ask.querySelector("[data-answer=no]").onclick = answer(false);
+    /** @type {HTMLElement} */ (ask.querySelector("[data-answer=yes]")).onclick = answer(true);
+    /** @type {HTMLElement} */ (ask.querySelector("[data-answer=no]")).onclick = answer(false);
   });
 }

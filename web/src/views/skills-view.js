@@ -5,12 +5,18 @@
 import { el } from "../dom.js";
 import { coalesced } from "./coalesce.js";
 
-/** `list()` answers `{skills: [{name, folder, description, valid, reason}], left_out}`; `onOpen(path)`
- * opens a file in the editor. */
-export function createSkillsView(root, { list, onOpen }) {
-  const items = root.querySelector("[data-testid=skills-list]");
-  const message = root.querySelector(".skills-message");
+/** @typedef {{ name: string, folder: string, description?: string, valid: boolean, reason?: string }} Skill */
+/** @typedef {{ skills: Skill[], left_out?: number }} SkillList */
 
+/** `list()` answers `{skills: [{name, folder, description, valid, reason}], left_out}`; `onOpen(path)`
+ * opens a file in the editor.
+ * @param {ParentNode} root
+ * @param {{ list: () => Promise<SkillList>, onOpen: (path: string) => void }} options */
+export function createSkillsView(root, { list, onOpen }) {
+  const items = /** @type {HTMLElement} */ (root.querySelector("[data-testid=skills-list]"));
+  const message = /** @type {HTMLElement} */ (root.querySelector(".skills-message"));
+
+  /** @param {SkillList} answer */
   function render({ skills, left_out: leftOut }) {
     items.replaceChildren(...skills.map(itemFor));
     const count = skills.filter((skill) => skill.valid).length;
@@ -20,6 +26,7 @@ export function createSkillsView(root, { list, onOpen }) {
       : "No skills. Add a folder /.agents/skills/<name>/ with a SKILL.md.";
   }
 
+  /** @param {Skill} skill */
   function itemFor(skill) {
     const item = el("li", "skill-item", null, { testid: "skill-item" });
     item.dataset.name = skill.name;
@@ -37,7 +44,7 @@ export function createSkillsView(root, { list, onOpen }) {
     try {
       render(await list());
     } catch (err) {
-      message.textContent = `Skills unavailable: ${err.message}`;
+      message.textContent = `Skills unavailable: ${/** @type {Error} */ (err).message}`;
     }
   }
 
