@@ -9,7 +9,7 @@ from buildsys import fetch
 from buildsys.common import DIST_CACHE, NODE_MODULES, WEB, Stamps, say
 
 # The page and the sandbox frames see the DOM; the agent worker sees the worker's globals.
-TS_PROJECTS = ("tsconfig.json", "tsconfig.worker.json")
+TS_PROJECTS = ("tsconfig.json", "tsconfig.worker.json", "tsconfig.service-worker.json")
 
 
 def _step(name: str, cmd: list[str]) -> bool:
@@ -25,6 +25,10 @@ def page_checks() -> list[str]:
     for project in TS_PROJECTS:
         if not _step(f"tsc -p web/{project}", [str(bin_dir / "tsc"), "-p", project]):
             failed.append(f"page types ({project})")
-    if not _step("biome ci web/src", [str(bin_dir / "biome"), "ci", "--error-on-warnings", "src"]):
+    linted = ["src", "service-worker.js", "service-worker-env.d.ts"]
+    if not _step(
+        "biome ci web/src web/service-worker.js",
+        [str(bin_dir / "biome"), "ci", "--error-on-warnings", *linted],
+    ):
         failed.append("page lint/format (biome)")
     return failed
