@@ -15,6 +15,7 @@ TS_PROJECTS = (
     "tsconfig.frame-worker.json",
     "tsconfig.shared.json",
     "tsconfig.page-workers.json",
+    "tsconfig.service-worker.json",
 )
 
 
@@ -31,6 +32,10 @@ def page_checks() -> list[str]:
     for project in TS_PROJECTS:
         if not _step(f"tsc -p web/{project}", [str(bin_dir / "tsc"), "-p", project]):
             failed.append(f"page types ({project})")
-    if not _step("biome ci web/src", [str(bin_dir / "biome"), "ci", "--error-on-warnings", "src"]):
+    linted = ["src", "service-worker.js", "service-worker-env.d.ts"]
+    if not _step(
+        "biome ci web/src web/service-worker.js",
+        [str(bin_dir / "biome"), "ci", "--error-on-warnings", *linted],
+    ):
         failed.append("page lint/format (biome)")
     return failed

@@ -121,7 +121,69 @@ def chat_event_types() -> str:
     return "\n".join(lines) + "\n"
 
 
-TYPE_SOURCES = {"chat-event-types.d.ts": ("py/agentlite/engine/chat_events.py", chat_event_types)}
+def _ts_members(fields: dict[str, Any]) -> str:
+    """`{ a: string; b?: number }` for Python types by name (a name ending in "?" may be absent)."""
+    members = "; ".join(f"{name}: {ts_type(hint)}" for name, hint in fields.items())
+    return f"{{ {members} }}" if members else "{}"
+
+
+def message_types() -> str:
+    """The worker protocol's messages as TypeScript types, by direction and type: what the page posts
+    (web/src/agent-client.js) and what the worker posts (web/src/worker/worker.js)."""
+    from agentlite.protocol import TO_PAGE, TO_WORKER, Msg
+
+    lines = [
+        "/** The message types by their names in protocol.py (web/src/protocol.js `MSG`). */",
+        "export interface Msg {",
+    ]
+    lines += [f"  {msg.name}: {json.dumps(msg.value)};" for msg in Msg]
+    lines.append("}")
+    for name, table, sender in (("ToWorker", TO_WORKER, "page"), ("ToPage", TO_PAGE, "worker")):
+        lines.append(f"/** Each message the {sender} posts, by its type. */")
+        lines.append(f"export interface {name} {{")
+        for msg, fields in table.items():
+            lines.append(f"  {msg.value}: {_ts_members({'type': typing.Literal[msg.value], **fields})};")
+        lines.append("}")
+    lines.append("export type PageMessage = ToWorker[keyof ToWorker];")
+    lines.append("export type WorkerMessage = ToPage[keyof ToPage];")
+    return "\n".join(lines) + "\n"
+
+
+def _call_params(handler: Any) -> dict[str, Any]:
+    """A call's parameters (after self) and their annotations; `object` (unknown) where none resolves."""
+    try:
+        hints = typing.get_type_hints(handler)
+    except NameError:  # an annotation only a type checker sees
+        hints = {}
+    params = list(inspect.signature(handler).parameters.values())[1:]
+    return {p.name + ("?" if p.default is not p.empty else ""): hints.get(p.name, object) for p in params}
+
+
+def call_types() -> str:
+    """Each method the page may call with its arguments as TypeScript (`CallArgs<M>`), from the same
+    signatures as calls.json; the page's `call(method, args)` is checked against it."""
+    from agentlite.calls import CallHandler
+
+    names = set(call_facts())  # the methods calls.json lists, named `group_name` on the handler
+    methods = {}
+    for attr, handler in inspect.getmembers(CallHandler, inspect.iscoroutinefunction):
+        if attr.replace("_", ".", 1) in names:
+            methods[attr.replace("_", ".", 1)] = _call_params(handler)
+    lines = ["/** Each method's arguments, by the method's name. */", "export interface CallParams {"]
+    lines += [f"  {json.dumps(method)}: {_ts_members(fields)};" for method, fields in sorted(methods.items())]
+    lines += [
+        "}",
+        "export type CallMethod = keyof CallParams;",
+        "export type CallArgs<M extends CallMethod> = CallParams[M];",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+TYPE_SOURCES = {
+    "chat-event-types.d.ts": ("py/agentlite/engine/chat_events.py", chat_event_types),
+    "protocol-types.d.ts": ("py/agentlite/protocol.py", message_types),
+    "call-types.d.ts": ("py/agentlite/calls.py", call_types),
+}
 
 
 def render() -> dict[str, str]:

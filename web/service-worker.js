@@ -33,7 +33,7 @@ self.addEventListener("fetch", (event) => {
 });
 
 // The build-relative path of a request this worker answers, or null to leave it to the network.
-function fileOf(request) {
+function fileOf(/** @type {Request} */ request) {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   const url = new URL(request.url);
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
@@ -42,7 +42,7 @@ function fileOf(request) {
   return null;
 }
 
-async function answer(name, request) {
+async function answer(/** @type {string} */ name, /** @type {Request} */ request) {
   if (name === "build.json") {
     return new Response(JSON.stringify(BUILD.manifest), { headers: { "Content-Type": "application/json" } });
   }
@@ -55,6 +55,7 @@ async function answer(name, request) {
 }
 
 // A file of `BUILD.later` is kept once fetched (and checked); any other missing file is passed through.
+/** @param {Cache} cache @param {string} name @param {string} url @param {Request} request */
 async function fetchMissing(cache, name, url, request) {
   if (request.method !== "GET" || !Object.hasOwn(BUILD.later, name)) return fetch(request);
   const response = await verified(url, BUILD.later);
@@ -62,6 +63,7 @@ async function fetchMissing(cache, name, url, request) {
   return response;
 }
 
+/** @param {Response} response @param {BodyInit | null} body @param {string[]} [header] [name, value] */
 function reshaped(response, body, [name, value] = []) {
   const headers = new Headers(response.headers);
   if (name) headers.set(name, value);
@@ -89,13 +91,14 @@ async function keepLater() {
     const url = new URL(name, SCOPE).href;
     try {
       if (!(await cache.match(url))) await cache.put(url, await verified(url, BUILD.later));
-    } catch (err) {
+    } catch (/** @type {any} */ err) {
       console.info(`agentlite: ${name} is left for its first use:`, err.message);
     }
   }
 }
 
 // The file at `url`, fetched past the HTTP cache, only if its bytes are this build's.
+/** @param {string} url @param {Record<string, string>} sums path -> sha256 */
 async function verified(url, sums) {
   const name = url.slice(SCOPE.href.length);
   const response = await fetch(url, { cache: "no-cache" });

@@ -17,7 +17,7 @@ class Msg(enum.StrEnum):
     SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
     PING = "ping"  # {id}: the page's watchdog; worker.js answers PONG whenever its thread is free
     # worker -> main thread
-    PHASE = "phase"  # {phase, progress, detail, at_ms}: start-up progress; `ready` adds timings
+    PHASE = "phase"  # {phase, progress, path, detail, at_ms}: start-up progress; `ready` adds timings
     READY = "ready"  # {}: the agent accepts messages
     FAILED = "failed"  # {phase, message}: start-up failed in that phase
     EVENT = "event"  # {chat, event}: a conversation event to render
@@ -31,3 +31,29 @@ class Msg(enum.StrEnum):
 
 
 PHASES = ("runtime", "packages", "storage", "agent", "ready")
+
+# What each message carries besides `type`, as Python types of its JSON form (a name ending in "?" may be
+# absent); the page's type check reads them as TypeScript (web/src/generated/protocol-types.d.ts).
+TO_WORKER: dict[Msg, dict[str, object]] = {
+    Msg.CALL: {"id": int, "method": str, "args": dict},
+    Msg.SANDBOX_RESULT: {"id": int, "ok": bool, "result?": dict, "error?": str},
+    Msg.PING: {"id": int},
+}
+TO_PAGE: dict[Msg, dict[str, object]] = {
+    Msg.PHASE: {
+        "phase": str,
+        "progress": float,
+        "path": str | None,
+        "detail": str,
+        "at_ms": int,
+        "timings?": dict,
+    },
+    Msg.READY: {},
+    Msg.FAILED: {"phase": str, "message": str},
+    Msg.EVENT: {"chat": str, "event": dict},
+    Msg.CHANGE: {"change": dict},
+    Msg.REPLY: {"id": int, "ok": bool, "value?": object, "error?": str},
+    Msg.SANDBOX_RUN: {"id": int, "kind": str, "payload": dict, "timeout_ms": int},
+    Msg.PONG: {"id": int},
+    Msg.MCP: {"server": dict},
+}

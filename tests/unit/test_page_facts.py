@@ -83,7 +83,7 @@ def test_the_page_reads_the_generated_tables() -> None:
         "tools.js": "./generated/tools.json",
         "chat-events.js": "./generated/chat-events.json",
         "protocol.js": "./generated/protocol.json",
-        "agent-client.js": "./generated/calls.json",
+        "agent-client.js": "./generated/call-types",
     }
     for module, table in imports.items():
         assert table in (WEB_SRC / module).read_text(), f"{module} does not read {table}"

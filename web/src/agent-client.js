@@ -6,12 +6,40 @@
 import { MSG } from "./protocol.js";
 import { HANG_MS, Watchdog } from "./watchdog.js";
 
-/** A method the page may call: py/agentlite/calls.py defines them, buildsys/page_facts.py lists them in
- * web/src/generated/calls.json (read by the type check only, never bundled).
- * @typedef {keyof typeof import("./generated/calls.json").methods} CallMethod */
+/** @import { CallArgs } from "./generated/call-types" */
+/** @import { Msg, PageMessage, ToPage, WorkerMessage } from "./generated/protocol-types" */
+/** @import { ChatEvents } from "./generated/chat-event-types" */
+/** An event of a chat: the worker's table of kinds (web/src/generated/chat-event-types.d.ts).
+ * @typedef {ChatEvents[keyof ChatEvents]} ChatEvent */
+/** A change the worker reports: "closed" (another tab upgraded the database), else the workspace changed.
+ * @typedef {{ type: string, author?: string, paths?: string[], message?: string }} WorkspaceChange */
+// MSG's values are plain strings to the type check (protocol.json); the casts to their literal types
+// (`Msg`) let a message's type pick its fields.
+/** A method the page may call: py/agentlite/calls.py defines them, buildsys/page_facts.py lists them
+ * with their arguments in web/src/generated/call-types.d.ts (read by the type check only, never bundled).
+ * @typedef {import("./generated/call-types").CallMethod} CallMethod */
+/**
+ * What each kind of listener is called with (`on(kind, listener)`).
+ * @typedef {{
+ *   phase: [ToPage["phase"]],
+ *   ready: [],
+ *   failed: [{ phase: string, message: string }],
+ *   event: [string, ChatEvent],
+ *   change: [WorkspaceChange],
+ *   sandbox_run: [ToPage["sandbox_run"]],
+ *   restart: [{ reason: string, hangMs: number }],
+ *   mcp: [ToPage["mcp"]["server"]],
+ * }} ClientEvents
+ */
+/**
+ * @template {keyof ClientEvents} K
+ * @typedef {(...args: ClientEvents[K]) => void} Listener
+ */
+/** @typedef {{ resolve: (value: unknown) => void, reject: (error: Error) => void }} Waiter */
 
 /** The worker web/src/worker-start.js started early, with the events that came before it was taken
- * over, or a fresh worker when that script did not run. */
+ * over, or a fresh worker when that script did not run.
+ * @param {string | URL} workerUrl */
 function adoptEarlyWorker(workerUrl) {
   const started = globalThis.agentliteEarlyWorker;
   delete globalThis.agentliteEarlyWorker;
@@ -20,17 +48,21 @@ function adoptEarlyWorker(workerUrl) {
 }
 
 export class AgentClient {
+  /** @param {string | URL} workerUrl */
   constructor(workerUrl) {
+    /** @type {{ [K in keyof ClientEvents]: Listener<K>[] }} */
     this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [], restart: [], mcp: [] };
     this.workerUrl = workerUrl;
     this.generation = 0; // grows with each restart: answers meant for an ended worker are dropped
     this.watchdog = new Watchdog({
-      send: (id) => this.post({ type: MSG.PING, id }),
-      onHang: (ms) => this.restart(`the agent stopped answering for ${Math.round(ms / 1000)} s`),
+      send: (/** @type {number} */ id) => this.post({ type: /** @type {Msg["PING"]} */ (MSG.PING), id }),
+      onHang: (/** @type {number} */ ms) => this.restart(`the agent stopped answering for ${Math.round(ms / 1000)} s`),
     });
+    /** @type {Map<number, Waiter>} */
     this.pending = new Map();
     this.nextId = 1;
     this.state = "loading";
+    /** @type {Promise<void>} */
     this.ready = new Promise((resolve, reject) => {
       this.on("ready", resolve);
       this.on("failed", reject);
@@ -48,7 +80,9 @@ export class AgentClient {
     });
   }
 
+  /** @param {Worker} worker */
   attach(worker) {
+    /** @type {Worker} */
     this.worker = worker;
     worker.onmessage = (event) => this.receive(event.data);
     worker.onerror = (event) => {
@@ -58,7 +92,8 @@ export class AgentClient {
   }
 
   /** End a worker that stopped answering and start a new one. Everything it kept is in IndexedDB
-   * already; what it owed the page is rejected with `reason`. */
+   * already; what it owed the page is rejected with `reason`.
+   * @param {string} reason */
   restart(reason) {
     this.watchdog.stop();
     this.worker.terminate();
@@ -71,32 +106,54 @@ export class AgentClient {
     this.emit("restart", { reason, hangMs: HANG_MS });
   }
 
+  /** @param {Event} event an ErrorEvent, or an Event when the worker's script could not load */
   workerFailed(event) {
-    this.fail("runtime", event.message || "the agent worker could not start");
+    this.fail("runtime", /** @type {ErrorEvent} */ (event).message || "the agent worker could not start");
   }
 
+  /**
+   * @template {keyof ClientEvents} K
+   * @param {K} kind
+   * @param {Listener<K>} listener
+   */
   on(kind, listener) {
     this.listeners[kind].push(listener);
   }
 
+  /**
+   * @template {keyof ClientEvents} K
+   * @param {K} kind
+   * @param {ClientEvents[K]} args
+   */
   emit(kind, ...args) {
     for (const listener of this.listeners[kind]) listener(...args);
   }
 
+  /** @param {PageMessage} message */
   post(message) {
     this.worker.postMessage(message);
   }
 
-  /** Ask the worker; resolves to the method's answer. @param {CallMethod} method */
-  call(method, args = {}) {
+  /**
+   * Ask the worker; resolves to the method's answer.
+   * @template {CallMethod} M
+   * @param {M} method
+   * @param {CallArgs<M>} [args]
+   * @returns {Promise<any>} the method's answer, whose shape depends on the method
+   */
+  call(method, args = /** @type {CallArgs<M>} */ ({})) {
     if (this.state === "failed") return Promise.reject(new Error(`agent unavailable: ${this.failure}`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.post({ type: MSG.CALL, id, method, args });
+      this.post({ type: /** @type {Msg["CALL"]} */ (MSG.CALL), id, method, args });
     });
   }
 
+  /**
+   * @param {string} phase
+   * @param {string} message
+   */
   fail(phase, message) {
     if (this.state === "failed") return;
     this.state = "failed";
@@ -107,33 +164,35 @@ export class AgentClient {
     this.emit("failed", { phase, message });
   }
 
+  /** @param {WorkerMessage} message */
   receive(message) {
     switch (message.type) {
-      case MSG.PHASE:
+      case /** @type {Msg["PHASE"]} */ (MSG.PHASE):
         return this.emit("phase", message);
-      case MSG.READY:
+      case /** @type {Msg["READY"]} */ (MSG.READY):
         this.state = "ready";
         this.watchdog.start();
         return this.emit("ready");
-      case MSG.PONG:
+      case /** @type {Msg["PONG"]} */ (MSG.PONG):
         return this.watchdog.answered(message.id);
-      case MSG.FAILED:
+      case /** @type {Msg["FAILED"]} */ (MSG.FAILED):
         return this.fail(message.phase, message.message);
-      case MSG.EVENT:
-        return this.emit("event", message.chat, message.event);
-      case MSG.CHANGE:
-        return this.emit("change", message.change);
-      case MSG.REPLY:
+      case /** @type {Msg["EVENT"]} */ (MSG.EVENT):
+        return this.emit("event", message.chat, /** @type {ChatEvent} */ (message.event)); // the worker's own kinds
+      case /** @type {Msg["CHANGE"]} */ (MSG.CHANGE):
+        return this.emit("change", /** @type {WorkspaceChange} */ (message.change));
+      case /** @type {Msg["REPLY"]} */ (MSG.REPLY):
         return this.settle(message);
-      case MSG.SANDBOX_RUN:
+      case /** @type {Msg["SANDBOX_RUN"]} */ (MSG.SANDBOX_RUN):
         return this.emit("sandbox_run", message);
-      case MSG.MCP:
+      case /** @type {Msg["MCP"]} */ (MSG.MCP):
         return this.emit("mcp", message.server);
       default:
-        console.warn("agentlite: unknown worker message", message.type);
+        console.warn("agentlite: unknown worker message", /** @type {{ type: unknown }} */ (message).type);
     }
   }
 
+  /** @param {ToPage["reply"]} reply */
   settle({ id, ok, value, error }) {
     const waiter = this.pending.get(id);
     if (!waiter) return;

@@ -31,12 +31,11 @@ import { installTestingApi } from "./testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";
 
-/** @import { CallMethod } from "./agent-client.js" */
-/** @import { ChatEvents } from "./chat-events.js" */
+/** @import { CallMethod, ChatEvent, WorkspaceChange } from "./agent-client.js" */
+/** @import { CallArgs } from "./generated/call-types" */
+/** @import { PageMessage } from "./generated/protocol-types" */
+/** @import { ServerView } from "./views/mcp-view.js" */
 /** @import { Settings } from "./settings.js" */
-/** An event of a chat. @typedef {ChatEvents[keyof ChatEvents]} ChatEvent */
-/** A change the worker reports: "closed" (another tab upgraded the database), else the workspace changed.
- * @typedef {{type?: string, message?: string} | null | undefined} WorkspaceChange */
 /** The worker asks the page to run something (MSG.SANDBOX_RUN).
  * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} SandboxRun */
 
@@ -67,7 +66,10 @@ const files = createFilesView(root, {
 });
 const editorContext = createEditorContext({
   current: () => files.current(),
-  report: (state) => client.call("editor.changed", state).catch((err) => console.warn("agentlite: editor", err)),
+  report: (state) =>
+    client
+      .call("editor.changed", /** @type {CallArgs<"editor.changed">} */ (state))
+      .catch((err) => console.warn("agentlite: editor", err)),
 });
 const follow = createFollowView(root, {
   call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
@@ -194,7 +196,7 @@ const servers = createMcpView(root, {
     client.call(/** @type {CallMethod} */ (method), args),
   tokens: createMcpTokens(localStorage),
 });
-client.on("mcp", (/** @type {unknown} */ view) => servers.update(view));
+client.on("mcp", (view) => servers.update(/** @type {ServerView} */ (view)));
 client.ready.then(() => servers.start()).catch(() => {});
 // Asked first, so the saved tabs are read before anything the user does can change them.
 client.call("chats.restore").then(chat.restore, (err) => {
@@ -231,7 +233,8 @@ const runKind = (kind, payload, timeoutMs) => {
 // start again at 1).
 client.on("sandbox_run", (/** @type {SandboxRun} */ { id, kind, payload, timeout_ms }) => {
   const generation = client.generation;
-  const answer = (/** @type {object} */ message) => generation === client.generation && client.post(message);
+  const answer = (/** @type {object} */ message) =>
+    generation === client.generation && client.post(/** @type {PageMessage} */ (message));
   runKind(kind, payload, timeout_ms).then(
     (/** @type {unknown} */ result) => answer({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
     (/** @type {Error & {type?: string}} */ err) =>

@@ -11,5 +11,8 @@ import { events } from "./generated/chat-events.json";
 
 export const CHAT_EVENTS = Object.freeze(events);
 
-/** Whether `event` is one the engine sends (unknown kinds are ignored by the views). */
-export const isChatEvent = (event) => Object.hasOwn(CHAT_EVENTS, event?.kind);
+/**
+ * Whether `event` is one the engine sends (unknown kinds are ignored by the views).
+ * @param {{ kind?: unknown } | null | undefined} event
+ */
+export const isChatEvent = (event) => Object.hasOwn(CHAT_EVENTS, /** @type {PropertyKey} */ (event?.kind));

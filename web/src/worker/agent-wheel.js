@@ -6,6 +6,10 @@
 // `ready`, in the background (`loadDependencies`).
 import { sha256Hex } from "../bytes.js";
 
+/** @import { PyodideAPI } from "pyodide" */
+/** @typedef {{ bytes: Uint8Array, depends: string[] }} AgentWheel the checked wheel and its dependencies */
+
+/** @param {string} path */
 const here = (path) => new URL(path, import.meta.url).href;
 const LOCK_URL = () => here("./pyodide/agentlite-lock.json");
 const WHEEL_PATH = "/tmp/agentlite-wheel.zip";
@@ -21,13 +25,17 @@ def _unpack(path):
 _unpack
 `;
 
+/** @param {string} url */
 async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url.split("/").pop()}: HTTP ${response.status}`);
   return response;
 }
 
-/** The wheel's bytes (checked against the lock's sha256) and the packages it depends on. */
+/**
+ * The wheel's bytes (checked against the lock's sha256) and the packages it depends on.
+ * @returns {Promise<AgentWheel>}
+ */
 export async function fetchAgentWheel() {
   const lock = await (await fetchOk(LOCK_URL())).json();
   const entry = lock.packages?.agentlite;
@@ -38,7 +46,11 @@ export async function fetchAgentWheel() {
   return { bytes, depends: entry.depends || [] };
 }
 
-/** Writes the wheel's files into site-packages (Python is left holding no JS object). */
+/**
+ * Writes the wheel's files into site-packages (Python is left holding no JS object).
+ * @param {PyodideAPI} pyodide
+ * @param {AgentWheel} wheel
+ */
 export function installAgentWheel(pyodide, wheel) {
   pyodide.FS.writeFile(WHEEL_PATH, wheel.bytes);
   const unpack = pyodide.runPython(UNPACK);
@@ -49,9 +61,14 @@ export function installAgentWheel(pyodide, wheel) {
   }
 }
 
-/** Loads the wheel's dependencies with the package loader (sha256-checked); rejects on any error. */
+/**
+ * Loads the wheel's dependencies with the package loader (sha256-checked); rejects on any error.
+ * @param {PyodideAPI} pyodide
+ * @param {AgentWheel} wheel
+ */
 export async function loadDependencies(pyodide, wheel) {
   // A wrong sha256 or a missing file does not reject loadPackage: collect its error messages instead.
+  /** @type {string[]} */
   const errors = [];
   await pyodide.loadPackage(wheel.depends, { messageCallback: () => {}, errorCallback: (msg) => errors.push(msg) });
   if (errors.length) throw new Error(errors.join("; "));

@@ -29,16 +29,51 @@ export const WORKSPACE_LOCK = "agentlite-workspace";
 export const RESERVE_DB = "agentlite-reserve";
 const RESERVE_BYTES = 128 * 1024;
 
+/** @typedef {{ ok: false, code: string, message: string }} Failure */
+/**
+ * @template [T=unknown]
+ * @typedef {{ ok: true, value: T }} Success
+ */
+/**
+ * What every function here resolves to (a Success or a Failure; one loose shape, so `!result.ok` narrows
+ * it with or without strict null checks).
+ * @template [T=unknown]
+ * @typedef {{ ok: boolean, value?: T, code?: string, message?: string }} Outcome
+ */
+/** @typedef {IDBTransaction & { __failure?: Failure }} Transaction */
+/** @typedef {(tx: Transaction, set: (value: unknown) => unknown) => void} Work */
+/** @typedef {string | { blob: number } | null} PutValue */
+/**
+ * The batch `commit` receives from Python, as JSON.
+ * @typedef {{
+ *   clears: string[],
+ *   deletes: [string, IDBValidKey][],
+ *   puts: [string, IDBValidKey, PutValue][],
+ *   guard: [string, IDBValidKey, unknown] | null,
+ * }} Batch
+ */
+/** @typedef {(detailJson: string) => void} Callback */
+
+/** @type {IDBDatabase | null} */
 let db = null;
+/** @type {string | null} */
 let closedReason = null;
 let reserveHeld = Promise.resolve(false);
+/** @type {Set<Callback>} */
 const versionChangeCallbacks = new Set();
 
+/** @type {(code: string, message: unknown) => Failure} */
 const failure = (code, message) => ({ ok: false, code, message: String(message) });
+/**
+ * @template T
+ * @param {T} value
+ * @returns {Success<T>}
+ */
 const ok = (value) => ({ ok: true, value });
 const QUOTA_FULL = failure("quota", "browser storage is full (quota exceeded)");
 const CHECK_OVER_BYTES = 64 * 1024; // batches above this are checked against the quota first
 
+/** @param {any} error a DOMException, an Error or null */
 function describe(error) {
   if (!error) return failure("error", "the storage operation failed");
   // Chromium reports a full disk as QuotaExceededError, on the transaction or wrapped in an AbortError.
@@ -49,13 +84,17 @@ function describe(error) {
   return failure("error", text.trim() || "the storage operation failed");
 }
 
+/** @param {IDBDatabase} database */
 function upgrade(database) {
   for (const name of STORES) {
     if (!database.objectStoreNames.contains(name)) database.createObjectStore(name);
   }
 }
 
-/** Open (or create) the database; resolves to {ok, value: {version}} or a failure. */
+/**
+ * Open (or create) the database; resolves to {ok, value: {version}} or a failure.
+ * @returns {Promise<Outcome<{ version: number }>>}
+ */
 export function open(name = DB_NAME) {
   if (db) return Promise.resolve(ok({ version: db.version }));
   return new Promise((resolve) => {
@@ -74,7 +113,7 @@ export function open(name = DB_NAME) {
       closedReason = null;
       db.onversionchange = (event) => {
         // A newer schema is being opened in another tab: step aside so it can upgrade.
-        db.close();
+        /** @type {IDBDatabase} */ (db).close();
         db = null;
         closedReason = "the app was updated in another tab; reload this page";
         notify({ reason: "versionchange", newVersion: event.newVersion });
@@ -90,6 +129,7 @@ export function open(name = DB_NAME) {
   });
 }
 
+/** @param {{ reason: string, newVersion?: number | null }} detail */
 function notify(detail) {
   const message = JSON.stringify(detail);
   for (const callback of versionChangeCallbacks) {
@@ -101,7 +141,10 @@ function notify(detail) {
   }
 }
 
-/** Call `callback(jsonDetail)` when the connection must close (newer schema elsewhere). Returns a remover. */
+/**
+ * Call `callback(jsonDetail)` when the connection must close (newer schema elsewhere). Returns a remover.
+ * @param {Callback} callback
+ */
 export function onVersionChange(callback) {
   versionChangeCallbacks.add(callback);
   return () => versionChangeCallbacks.delete(callback);
@@ -113,18 +156,31 @@ export function close() {
   closedReason = "closed";
 }
 
+/**
+ * @param {string[]} stores
+ * @param {IDBTransactionMode} mode
+ * @returns {Transaction}
+ */
 function transaction(stores, mode) {
   if (!db) throw Object.assign(new Error(closedReason || "the database is not open"), { code: "closed" });
   return db.transaction(stores, mode, mode === "readwrite" ? { durability: "strict" } : undefined);
 }
 
+/**
+ * @param {string[]} stores
+ * @param {IDBTransactionMode} mode
+ * @param {Work} work
+ * @returns {Promise<Outcome>}
+ */
 function run(stores, mode, work) {
   return new Promise((resolve) => {
+    /** @type {Transaction} */
     let tx;
+    /** @type {unknown} */
     let result;
     try {
       tx = transaction(stores, mode);
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       resolve(error.code === "closed" ? failure("closed", error.message) : describe(error));
       return;
     }
@@ -138,6 +194,10 @@ function run(stores, mode, work) {
   });
 }
 
+/**
+ * @param {Transaction} tx
+ * @param {Failure} reason
+ */
 function abort(tx, reason) {
   tx.__failure = tx.__failure || reason;
   try {
@@ -147,9 +207,14 @@ function abort(tx, reason) {
   }
 }
 
+/** @type {(value: unknown) => unknown} */
 const toValue = (value) => (value === undefined || value === null ? undefined : value);
 
-/** One value (string | Uint8Array | undefined). */
+/**
+ * One value (string | Uint8Array | undefined).
+ * @param {string} store
+ * @param {IDBValidKey} key
+ */
 export function get(store, key) {
   return run([store], "readonly", (tx, set) => {
     const request = tx.objectStore(store).get(key);
@@ -157,8 +222,13 @@ export function get(store, key) {
   });
 }
 
-/** Values for a JSON array of keys, in order, read in one transaction. */
+/**
+ * Values for a JSON array of keys, in order, read in one transaction.
+ * @param {string} store
+ * @param {string} keysJson
+ */
 export function getMany(store, keysJson) {
+  /** @type {IDBValidKey[]} */
   const keys = JSON.parse(keysJson);
   const values = new Array(keys.length);
   return run([store], "readonly", (tx, set) => {
@@ -171,7 +241,10 @@ export function getMany(store, keysJson) {
   });
 }
 
-/** Every key of a store, sorted. */
+/**
+ * Every key of a store, sorted.
+ * @param {string} store
+ */
 export function keys(store) {
   return run([store], "readonly", (tx, set) => {
     const request = tx.objectStore(store).getAllKeys();
@@ -179,6 +252,10 @@ export function keys(store) {
   });
 }
 
+/**
+ * @param {IDBValidKey | null | undefined} start
+ * @param {IDBValidKey | null | undefined} stop
+ */
 function range(start, stop) {
   if (start != null && stop != null) return IDBKeyRange.bound(start, stop, false, true);
   if (start != null) return IDBKeyRange.lowerBound(start);
@@ -186,7 +263,12 @@ function range(start, stop) {
   return undefined;
 }
 
-/** [keys, values] with start <= key < stop (null: unbounded), sorted by key. */
+/**
+ * [keys, values] with start <= key < stop (null: unbounded), sorted by key.
+ * @param {string} store
+ * @param {IDBValidKey | null} start
+ * @param {IDBValidKey | null} stop
+ */
 export function scan(store, start, stop) {
   return run([store], "readonly", (tx, set) => {
     const objects = tx.objectStore(store);
@@ -202,8 +284,12 @@ export function scan(store, start, stop) {
  * {clears: [store], deletes: [[store, key]], puts: [[store, key, value | {blob: index}]], guard: [store, key, expected] | null}
  * and `blobs` an Array of Uint8Array referenced by index. The guard is read first, inside the same
  * transaction: when the stored value differs, nothing is written and the result is code "stale".
+ * @param {string} batchJson
+ * @param {Iterable<Uint8Array> | ArrayLike<Uint8Array> | null | undefined} blobs
+ * @returns {Promise<Outcome>}
  */
 export function commit(batchJson, blobs) {
+  /** @type {Batch} */
   const batch = JSON.parse(batchJson);
   const buffers = Array.from(blobs || [], (buffer) => buffer.slice()); // own copies before any await
   const names = new Set([...batch.clears, ...batch.deletes.map((d) => d[0]), ...batch.puts.map((p) => p[0])]);
@@ -217,7 +303,10 @@ export function commit(batchJson, blobs) {
   });
 }
 
-/** Resolves to whether the reserve is held: it is written when missing and when it still fits. */
+/**
+ * Resolves to whether the reserve is held: it is written when missing and when it still fits.
+ * @returns {Promise<boolean>}
+ */
 function holdReserve() {
   return new Promise((resolve) => {
     let request;
@@ -256,7 +345,7 @@ async function releaseReserve() {
     const request = indexedDB.deleteDatabase(RESERVE_DB);
     request.onsuccess = request.onerror = request.onblocked = () => resolve(undefined);
   });
-  for (let tries = 0; before !== null && tries < 20 && (await usage()) >= before; tries++) {
+  for (let tries = 0; before !== null && tries < 20 && /** @type {number} */ (await usage()) >= before; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -271,9 +360,12 @@ async function usage() {
 }
 
 // Random bytes, so that no compression in the browser shrinks the reserve below its nominal size.
+/** @param {number} size */
 function randomBytes(size) {
   const bytes = new Uint8Array(size);
-  const random = globalThis.crypto?.getRandomValues?.bind(globalThis.crypto);
+  const random = /** @type {((array: Uint8Array<ArrayBuffer>) => unknown) | undefined} */ (
+    globalThis.crypto?.getRandomValues?.bind(globalThis.crypto)
+  );
   for (let at = 0; random && at < size; at += 65536) random(bytes.subarray(at, at + 65536));
   return bytes;
 }
@@ -282,6 +374,8 @@ function randomBytes(size) {
  * Whether a large batch fits the origin's remaining quota. Refusing it up front matters: a write that
  * IndexedDB aborts for quota can leave its bytes counted against the origin until a compaction, so
  * even a later small write would fail.
+ * @param {Batch} batch
+ * @param {Uint8Array[]} buffers
  */
 async function roomFor(batch, buffers) {
   let bytes = buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0);
@@ -295,6 +389,11 @@ async function roomFor(batch, buffers) {
   }
 }
 
+/**
+ * @param {Batch} batch
+ * @param {Uint8Array[]} buffers
+ * @param {Set<string>} names
+ */
 function writeBatch(batch, buffers, names) {
   return run([...names], "readwrite", (tx) => {
     const write = () => {
@@ -354,6 +453,7 @@ export async function estimate() {
 
 // Other tabs of the app hear of every stored change on this channel, so they reload the workspace.
 export const CHANNEL_NAME = "agentlite-workspace";
+/** @type {BroadcastChannel | null} */
 let channel = null;
 
 function tabsChannel() {
@@ -361,16 +461,23 @@ function tabsChannel() {
   return channel;
 }
 
-/** Tell the other tabs that the workspace changed (`detailJson`: a JSON string). */
+/**
+ * Tell the other tabs that the workspace changed (`detailJson`: a JSON string).
+ * @param {string} detailJson
+ */
 export function announce(detailJson) {
   const tabs = tabsChannel();
   if (tabs) tabs.postMessage(String(detailJson));
 }
 
-/** Call `callback(detailJson)` when another tab announces a change. Returns a remover. */
+/**
+ * Call `callback(detailJson)` when another tab announces a change. Returns a remover.
+ * @param {Callback} callback
+ */
 export function onAnnounce(callback) {
   const tabs = tabsChannel();
   if (!tabs) return () => undefined;
+  /** @param {MessageEvent} event */
   const listener = (event) => callback(String(event.data));
   tabs.addEventListener("message", listener);
   return () => tabs.removeEventListener("message", listener);

@@ -2,12 +2,14 @@
 // while. The snapshot maker boots a second Pyodide for a few seconds, which on a small machine would
 // compete with a streaming reply for the processor, so it runs only in a quiet spell and a turn that
 // starts meanwhile aborts it (docs/startup.md).
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class QuietSpell {
-  constructor(quietMs) {
+  constructor(/** @type {number} */ quietMs) {
     this.quietMs = quietMs;
     this.last = performance.now();
+    /** @type {Set<AbortController>} */
     this.running = new Set(); // controllers of the work begun in the current spell
   }
 

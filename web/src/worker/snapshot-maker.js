@@ -9,7 +9,7 @@ self.onmessage = async ({ data }) => {
   try {
     const { snapshot, ms } = await makeSnapshot(data.wheel);
     self.postMessage({ ok: true, version, bytes: snapshot, ms }, [snapshot.buffer]);
-  } catch (err) {
+  } catch (/** @type {any} */ err) {
     self.postMessage({ ok: false, reason: String(err?.message || err) });
   }
 };

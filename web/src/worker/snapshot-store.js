@@ -13,12 +13,20 @@ const SHA_HEADER = "x-snapshot-sha256";
 /** Why a stored snapshot cannot be used (thrown by `read`, shown in the progress bar). */
 export class UnusableSnapshot extends Error {}
 
-/** The key a snapshot is valid for: the same build, the same Pyodide, the same browser. */
+/**
+ * The key a snapshot is valid for: the same build, the same Pyodide, the same browser.
+ * @param {string} build
+ * @param {string} pyodideVersion
+ * @param {string} userAgent
+ */
 export function snapshotKey(build, pyodideVersion, userAgent) {
   return encodeURIComponent(`${build}|${pyodideVersion}|${userAgent}`);
 }
 
-/** The stored snapshot's bytes for `key`; null when none is stored; UnusableSnapshot when it is wrong. */
+/**
+ * The stored snapshot's bytes for `key`; null when none is stored; UnusableSnapshot when it is wrong.
+ * @param {string} key
+ */
 export async function read(key) {
   const cache = await caches.open(CACHE_NAME);
   const response = await cache.match(ENTRY_URL);
@@ -31,7 +39,11 @@ export async function read(key) {
   return bytes;
 }
 
-/** Stores `bytes` as the snapshot for `key`, replacing whatever was stored. */
+/**
+ * Stores `bytes` as the snapshot for `key`, replacing whatever was stored.
+ * @param {string} key
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ */
 export async function write(key, bytes) {
   const headers = {
     "content-type": "application/octet-stream",

@@ -6,7 +6,10 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 // Text that spells a special token ("<|endoftext|>") is counted as the plain text it is in a message.
 const PLAIN_TEXT = { disallowedSpecial: new Set() };
 
-/** o200k_base tokens of `text`. */
+/**
+ * o200k_base tokens of `text`.
+ * @param {unknown} text
+ */
 export function count(text) {
   return countTokens(String(text), PLAIN_TEXT);
 }

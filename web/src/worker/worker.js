@@ -10,14 +10,23 @@ import { Inbox, isTurnCall } from "./inbox.js";
 import { QuietSpell } from "./quiet-spell.js";
 import * as startPath from "./start-path.js";
 
+/** @import { PyodideAPI } from "pyodide" */
+/** @import { AgentWheel } from "./agent-wheel.js" */
+/** @import { AgentService } from "./inbox.js" */
+/** @import { Booted, StartPath } from "./start-path.js" */
+/** @typedef {{ type: string } & Record<string, unknown>} WorkerMessage */
+
 const QUIET_MS = 2000; // no turn message in and no chat event out for this long: time for the snapshot
 const quiet = new QuietSpell(QUIET_MS);
+/** @param {string} path */
 const here = (path) => new URL(path, import.meta.url).href;
+/** @param {WorkerMessage} message */
 const post = (message) => {
   if (message.type === MSG.EVENT) quiet.busy();
   self.postMessage(message);
 };
 const inbox = new Inbox(); // messages wait here until Python is ready
+/** @type {{ path: StartPath | null, detail: string }} */
 let route = { path: null, detail: "" }; // the start path, repeated in every phase message
 
 // The page's watchdog pings; the answer comes from this thread's message loop, so it comes whenever Python
@@ -30,24 +39,39 @@ self.onmessage = (event) => {
 };
 
 class PhaseError extends Error {
-  constructor(phase, cause) {
+  constructor(/** @type {string} */ phase, /** @type {any} */ cause) {
     super(String(cause?.message || cause));
     this.phase = phase;
   }
 }
 
 const PHASE_TIMEOUT_MS = 180_000; // a phase that neither finishes nor fails in this time has hung
+/** @type {Record<string, number>} */
 const timings = {}; // phase -> ms it took
 const sinceStart = () => Math.round(performance.now());
 
+/**
+ * @param {string} phase
+ * @param {number} progress
+ * @param {Record<string, unknown>} [extra]
+ */
 function announce(phase, progress, extra = {}) {
   post({ type: MSG.PHASE, phase, progress, ...route, at_ms: sinceStart(), ...extra });
 }
 
+/**
+ * @template T
+ * @param {string} name
+ * @param {number} progress
+ * @param {() => T | Promise<T>} work
+ * @returns {Promise<T>}
+ */
 async function phase(name, progress, work) {
   const began = performance.now();
   announce(name, progress);
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const hung = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no progress for ${PHASE_TIMEOUT_MS / 1000} s`)), PHASE_TIMEOUT_MS);
   });
@@ -65,6 +89,7 @@ async function phase(name, progress, work) {
 // Pyodide logs a missing or broken core file and then never settles: check the files alongside it
 // (HEAD requests, in parallel with the load), and fail the phase with the file's name.
 const CORE_FILES = ["pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip"];
+/** @returns {Promise<never>} */
 function coreFilesMissing() {
   return new Promise((_, reject) => {
     for (const name of CORE_FILES) {
@@ -78,6 +103,11 @@ function coreFilesMissing() {
 
 // The runtime phase: the stored snapshot when there is one for this build, else a normal boot that
 // takes a snapshot. A restore that throws falls back to a normal boot at once.
+/**
+ * @param {string | null} key
+ * @param {Promise<AgentWheel>} wheel
+ * @returns {Promise<Booted>}
+ */
 async function runtime(key, wheel) {
   const chosen = await startPath.choose(key);
   route = { path: chosen.path, detail: chosen.detail };
@@ -86,7 +116,7 @@ async function runtime(key, wheel) {
     if (chosen.path !== startPath.PATH.SNAPSHOT) return await startPath.boot(wheel);
     try {
       return await startPath.restore(chosen.bytes);
-    } catch (err) {
+    } catch (/** @type {any} */ err) {
       route = { path: startPath.PATH.FALLBACK, detail: `snapshot restore failed: ${err.message}` };
       announce("runtime", 0.1);
       return await startPath.boot(wheel);
@@ -108,6 +138,11 @@ function fetchWheel() {
   return wheel;
 }
 
+/**
+ * @param {PyodideAPI} pyodide
+ * @param {Promise<AgentWheel>} wheel
+ * @returns {Promise<AgentService>}
+ */
 async function startAgent(pyodide, wheel) {
   await phase("packages", 0.4, () => wheel);
   await phase("storage", 0.8, async () => {
@@ -115,7 +150,7 @@ async function startAgent(pyodide, wheel) {
   });
   return await phase("agent", 0.9, async () => {
     const host = pyodide.pyimport("agentlite.browser.host");
-    return await host.start((json) => post(JSON.parse(json)));
+    return await host.start((/** @type {string} */ json) => post(JSON.parse(json)));
   });
 }
 
@@ -124,8 +159,14 @@ const IMPORT_TOOLS = "from agentlite.tools import catalog; catalog.all_tools()";
 // After `ready`: the wheel's files (after a restore), pydantic, the tool modules. The inbox holds turn
 // messages until this settles. A failure means a broken build, as a failed package load before
 // `ready` did.
+/**
+ * @param {Booted} booted
+ * @param {Promise<AgentWheel>} wheel
+ */
 async function loadDeferred(booted, wheel) {
+  /** @type {Record<string, number>} */
   const ms = {}; // step -> ms it took, a bench hook
+  /** @type {(name: string, work: () => Promise<unknown>) => Promise<void>} */
   const step = async (name, work) => {
     const began = performance.now();
     await work();
@@ -136,23 +177,25 @@ async function loadDeferred(booted, wheel) {
     await step("pydantic", async () => loadDependencies(booted.pyodide, await wheel));
     await step("tools", async () => booted.pyodide.runPython(IMPORT_TOOLS));
     return { ms: Object.values(ms).reduce((a, b) => a + b, 0), steps: ms };
-  } catch (err) {
+  } catch (/** @type {any} */ err) {
     post({ type: MSG.FAILED, phase: "packages", message: err.message });
     throw err;
   }
 }
 
 async function start() {
+  /** @type {string | null} */
   let key = null;
   let wheel = fetchWheel();
   let booted = await phase("runtime", 0.05, async () => {
     key = startPath.keyFor(await startPath.buildId());
     return await runtime(key, wheel);
   });
+  /** @type {AgentService} */
   let service;
   try {
     service = await startAgent(booted.pyodide, wheel);
-  } catch (err) {
+  } catch (/** @type {any} */ err) {
     if (route.path !== startPath.PATH.SNAPSHOT) throw err;
     // The restored interpreter could not start the agent: forget the snapshot, start normally.
     await startPath.forget();
@@ -175,11 +218,16 @@ async function start() {
 
 // A normal start leaves a snapshot for the next visit, taken once the agent is complete (pydantic and
 // the tools in) and quiet, so its worker competes neither with the start nor with a turn.
+/**
+ * @param {string | null} key
+ * @param {Promise<unknown>} deferred
+ * @param {Promise<AgentWheel>} wheel
+ */
 async function snapshotForNextVisit(key, deferred, wheel) {
   if (route.path === startPath.PATH.SNAPSHOT) return { stored: false, bytes: 0, reason: "restored from it" };
   try {
     await deferred;
-  } catch (err) {
+  } catch (/** @type {any} */ err) {
     return { stored: false, bytes: 0, reason: `the agent did not load: ${err.message}` };
   }
   return await startPath.keep(key, await wheel, quiet);
