@@ -61,11 +61,13 @@ BUNDLES = {
     "src/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
     # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread;
-    # the screenshot's module when preview_page first asks for a picture (its text goes to the frame).
-    "src/preview/index.js": "preview.js",
-    "src/preview/transpiler.js": "preview-transpiler.js",
-    "src/preview/loop-guard.js": "preview-guard.js",
-    "src/preview/screenshot.js": "preview-screenshot.js",  # handed to the preview frame for a screenshot
+    # the screenshot's module when preview_page first asks for a picture (its text goes to the frame); the
+    # frame's runtime (web/src/preview/frame/), whose text goes to the frame with each page.
+    "src/preview/page/index.js": "preview.js",
+    "src/preview/page/transpiler.js": "preview-transpiler.js",
+    "src/preview/page/loop-guard.js": "preview-guard.js",
+    "src/preview/frame/screenshot.js": "preview-screenshot.js",  # handed to the frame for a screenshot
+    "src/preview/frame/boot.js": "preview-frame-runtime.js",  # handed to the preview frame with each page
     # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
     "src/pdf/pdf-text.js": "pdf-text.js",
     "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",

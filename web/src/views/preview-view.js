@@ -3,7 +3,7 @@
 // `run(path, screenshot)` is preview_page's way in: it opens the panel and reports what the page shows. A change the
 // agent made reruns the page only when `agentMayRun()` (the chats auto-approve `js`); else the panel says
 // so and its Reload is the user's yes.
-import { framesShareThread } from "../preview/thread.js";
+import { framesShareThread } from "../preview/page/thread.js";
 
 const MAX_LINES = 500;
 const LIST_DEBOUNCE_MS = 100; // the entry list follows a burst of writes once

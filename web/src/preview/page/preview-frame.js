@@ -1,6 +1,7 @@
 // The preview frame's life on the app's side: each reload builds the page's bundle, puts a fresh
-// opaque-origin iframe in place of the last one (web/sandbox/preview.html) and hands it the bundle over
-// a MessageChannel. The frame reports its state, its console lines, its storage and link clicks back.
+// opaque-origin iframe in place of the last one (web/sandbox/preview.html) and hands it, over a
+// MessageChannel, the frame's runtime as text (dist/preview-frame-runtime.js, web/src/preview/frame/) and
+// the bundle. The frame reports its state, its console lines, its storage and link clicks back.
 // Where the frame shares the app's thread (thread.js), the page's loops are guarded (loop-guard.js) and a
 // page with a script the guard could not parse runs only when `approve` says so.
 import { buildBundle, pathOf } from "./page-bundle.js";
@@ -9,6 +10,7 @@ import { WS, lexerReady } from "./resolve.js";
 const INSPECT_TIMEOUT_MS = 3_000;
 const SHOT_TIMEOUT_MS = 10_000; // a screenshot that takes longer is given up (the report still returns)
 const SHOT_MODULE = "preview-screenshot.js"; // handed to the frame only when a screenshot is asked
+const RUNTIME = "preview-frame-runtime.js"; // handed to the frame with each page: the frame fetches nothing
 const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
 
 export class PreviewFrame {
@@ -70,6 +72,7 @@ export class PreviewFrame {
 
   async load(entry, revision, approve) {
     const iframe = this.makeFrame(entry, revision);
+    const runtime = this.text(RUNTIME);
     const files = await this.files.load();
     await lexerReady;
     const bundle = await buildBundle({
@@ -87,7 +90,7 @@ export class PreviewFrame {
       throw new Error(why); // shown as the frame's error; Reload runs it anyway
     }
     if (revision !== this.revision) return;
-    await this.boot(iframe, bundle, revision);
+    await this.boot(iframe, await runtime, bundle, revision);
   }
 
   // Stop a load under way before it runs anything (its files may hold a change not to run by itself).
@@ -131,7 +134,7 @@ export class PreviewFrame {
     return iframe;
   }
 
-  async boot(iframe, bundle, revision) {
+  async boot(iframe, runtime, bundle, revision) {
     await this.loaded.get(iframe);
     if (revision !== this.revision) return;
     iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
@@ -141,7 +144,9 @@ export class PreviewFrame {
       this.port.onmessage = (event) => this.receive(event.data, bundle.entry, revision, resolve);
     });
     const storage = { local: this.storage.localStorage, session: this.storage.sessionStorage };
-    iframe.contentWindow.postMessage({ type: "agentlite-preview-boot", bundle, storage }, "*", [channel.port2]);
+    iframe.contentWindow.postMessage({ type: "agentlite-preview-boot", runtime, bundle, storage }, "*", [
+      channel.port2,
+    ]);
     let timer;
     const late = new Promise((resolve) => (timer = setTimeout(resolve, LOAD_TIMEOUT_MS)));
     await Promise.race([done, late]).finally(() => clearTimeout(timer));

@@ -3,7 +3,7 @@
 // is none. The frame runs the page's code, so its answer is checked like any input: the bytes must be a
 // PNG within the image limit whose header (IHDR) gives a size within SHOT_LIMITS; anything else is a
 // clear refusal.
-import { toBase64 } from "../bytes.js";
+import { toBase64 } from "../../bytes.js";
 
 export const SHOT_LIMITS = { maxWidth: 1280, maxHeight: 2000 }; // CSS px, device scale 1
 export const MAX_SHOT_BYTES = 4 * 1024 * 1024; // as MAX_IMAGE_BYTES of a tool result's image

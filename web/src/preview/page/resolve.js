@@ -7,8 +7,10 @@
 // HTML and CSS by replacing the keys in the text. Bare `react`, `preact` and friends become keys of the
 // copies shipped with the app (`agentlite-vendor:/…`).
 import { parse } from "es-module-lexer/js"; // the asm.js build: no WebAssembly, ready at once
+import { keyOf, WS, workspacePath } from "../../frames/shared/workspace-url.js";
 
-export const WS = "agentlite-ws:";
+export { keyOf, WS, workspacePath };
+
 export const VENDOR = "agentlite-vendor:";
 // Bare specifier -> the vendor file that serves it (dist/preview/vendor/, built by buildsys/preview_vendor.py).
 export const VENDOR_ENTRIES = {
@@ -26,35 +28,12 @@ export const KEY_PATTERN = /agentlite-(?:ws|vendor):\/[^\s"'`<>()\\]*/g;
 
 export const lexerReady = Promise.resolve();
 
-export function keyOf(path) {
-  return WS + encodeURI(path);
-}
-
 export function isScript(path) {
   return SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext));
 }
 
 export function folderOf(path) {
   return path.slice(0, path.lastIndexOf("/") + 1) || "/";
-}
-
-// The workspace path a URL reference names, relative to `from` (a workspace path), or null when the
-// reference leaves the workspace (another scheme or host, a protocol-relative URL).
-export function workspacePath(reference, from) {
-  const ref = String(reference).trim();
-  if (!ref || ref.startsWith("//") || ref.startsWith("#")) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return null;
-  let url;
-  try {
-    url = new URL(ref, `${WS}${encodeURI(from)}`);
-  } catch {
-    return null;
-  }
-  try {
-    return decodeURIComponent(url.pathname);
-  } catch {
-    return url.pathname;
-  }
 }
 
 // The existing file a module import names: the exact path, else with a script extension added, else

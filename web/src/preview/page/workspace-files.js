@@ -1,7 +1,7 @@
 // The page's copy of the workspace's files for the preview: asked of the agent worker in one call
 // (`vfs.pageFiles`), which sends only what changed since the last time (by sha256). Transpiled code is
 // kept by the same sha256, so a reload transpiles only the files that changed.
-import { fromBase64 } from "../bytes.js";
+import { fromBase64 } from "../../bytes.js";
 
 export class WorkspaceFiles {
   constructor(call) {
