@@ -9,7 +9,7 @@ from buildsys import fetch
 from buildsys.common import DIST_CACHE, NODE_MODULES, WEB, Stamps, say
 
 # The page and the sandbox frames see the DOM; the agent worker sees the worker's globals.
-TS_PROJECTS = ("tsconfig.json", "tsconfig.worker.json")
+TS_PROJECTS = ("tsconfig.json", "tsconfig.worker.json", "tsconfig.frame-worker.json", "tsconfig.shared.json")
 
 
 def _step(name: str, cmd: list[str]) -> bool:

@@ -3,6 +3,7 @@
 // web/sandbox/frame.html) starts the runtime in a Worker of its own, so model-written code runs off
 // the page's thread in every engine; the port leads straight to that worker. Removing the frame ends
 // the worker, whatever it is doing: that is how the watchdog stops a runaway run.
+import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../frames/page/frame-port.js";
 import { InvalidResult, checkResult } from "./results.js";
 
 // `type`: "timeout" (the run overstayed; the frame was removed), "unavailable" (the frame could not
@@ -35,26 +36,19 @@ export class FrameTransport {
       throw new SandboxError("unavailable", `sandbox runtime could not be loaded: ${err.message}`);
     });
     if (this.dead) throw new SandboxError("unavailable", "sandbox disposed");
-    const channel = new MessageChannel();
-    this.port = channel.port1;
-    // Offline the frame's document can only come from the page's service worker, which a frame that is
-    // sandboxed by attribute bypasses: a controlled page lets the worker sandbox it by header instead
-    // (the frame refuses to start unless its origin is opaque) and sets the attribute once it loaded.
-    const byHeader = Boolean(globalThis.navigator?.serviceWorker?.controller);
-    this.iframe = makeFrame(this.host.url("sandbox/frame.html"), this.name, !byHeader);
+    this.iframe = makeFrame(this.host.url("sandbox/frame.html"), this.name);
     const ready = new Promise((resolve, reject) => {
       this.bootWaiter = { resolve, reject };
     });
-    this.port.onmessage = (event) => this.receive(event.data);
-    let loads = 0;
-    this.iframe.addEventListener("load", () => {
-      // A second load means code in the frame navigated it away: that frame is not ours any more.
-      if (loads++) return this.destroy(new SandboxError("failed", "the sandbox frame navigated away"));
-      this.iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
-      // "*": the frame's origin is opaque; the port travels only to this frame's own window.
-      const boot = { type: "agentlite-sandbox-boot", runtime };
-      this.iframe.contentWindow.postMessage(boot, "*", [channel.port2]);
-    });
+    onFrameLoads(
+      this.iframe,
+      () => {
+        this.port = bootFrame(this.iframe, { type: "agentlite-sandbox-boot", runtime });
+        this.port.onmessage = (event) => this.receive(event.data);
+      },
+      // Code in the frame navigated it away: that frame is not ours any more.
+      () => this.destroy(new SandboxError("failed", "the sandbox frame navigated away")),
+    );
     (this.host.container || document.body).append(this.iframe);
     const late = () => new SandboxError("unavailable", "the sandbox frame did not start");
     await withTimeout(ready, this.host.options.bootTimeoutMs, late);
@@ -174,17 +168,14 @@ export class FrameTransport {
   }
 }
 
-function makeFrame(src, realm, sandboxByAttribute) {
-  const iframe = document.createElement("iframe");
-  if (sandboxByAttribute) iframe.setAttribute("sandbox", "allow-scripts");
-  iframe.setAttribute("referrerpolicy", "no-referrer");
+// Off screen and invisible: nothing renders in it (the code runs in its Worker).
+function makeFrame(src, realm) {
+  const iframe = makeSandboxedFrame(src);
   iframe.setAttribute("aria-hidden", "true");
   iframe.setAttribute("tabindex", "-1");
   iframe.title = `sandbox (${realm})`;
   iframe.dataset.sandbox = realm;
-  // Off screen and invisible: nothing renders in it (the code runs in its Worker).
   iframe.style.cssText = "position:fixed;left:-20000px;top:0;width:1024px;height:768px;border:0;visibility:hidden";
-  iframe.src = src;
   return iframe;
 }
 

@@ -6,37 +6,21 @@ import { parse } from "acorn";
 import { installDocument } from "./js-document.js";
 import { servePort } from "./runtime-port.js";
 import { cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
-import { consoleText, inspect } from "./repr.js";
+import { captureConsole } from "../frames/in-frame/console-capture.js";
+import { inspect, safely } from "../frames/shared/repr.js";
 import { linkWorkspaceImports } from "./workspace-modules.js";
 
-// console method -> the level it is reported under
-const LEVELS = {
-  log: "log",
-  info: "info",
-  warn: "warn",
-  error: "error",
-  debug: "debug",
-  dir: "log",
-  table: "log",
-  trace: "debug",
-};
 let current = null; // the console capture of the run in progress; runs are serialised by the host
 
 export function start(port) {
   installDocument();
-  captureConsole();
+  captureRunConsole();
   servePort(port, { js: evaluate });
 }
 
 // Route console calls into the current run; output after a run has ended is dropped.
-function captureConsole() {
-  for (const [method, level] of Object.entries(LEVELS)) {
-    console[method] = (...args) =>
-      record(
-        level,
-        safely(() => consoleText(args)),
-      );
-  }
+function captureRunConsole() {
+  captureConsole(record);
   addEventListener("error", (event) => record("error", `Uncaught ${event.message}`));
   addEventListener("unhandledrejection", (event) =>
     record("error", `Uncaught (in promise) ${safely(() => inspect(event.reason))}`),
@@ -134,12 +118,4 @@ function whereInCode(stack) {
     if (match) return `code:${match[1]}:${match[2]}`;
   }
   return frames.length ? frames[0].trim() : null;
-}
-
-function safely(fn) {
-  try {
-    return fn();
-  } catch (err) {
-    return `[unprintable: ${err ? err.message : err}]`;
-  }
 }

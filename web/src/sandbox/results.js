@@ -1,8 +1,7 @@
 // Checks what a sandbox frame answers before it leaves the host: the frame runs model-written code,
 // so its answer is untrusted data. Shapes are enforced, output is capped, paths are normalised.
+import { isLogLevel } from "../frames/shared/levels.js";
 import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
-
-const LEVELS = new Set(["log", "info", "warn", "error", "debug"]);
 
 export class InvalidResult extends Error {}
 
@@ -39,7 +38,7 @@ function checkLogs(logs) {
       kept.push({ level: "info", text: "[console output truncated]" });
       break;
     }
-    kept.push({ level: LEVELS.has(entry.level) ? entry.level : "log", text });
+    kept.push({ level: isLogLevel(entry.level) ? entry.level : "log", text });
   }
   return kept;
 }
