@@ -12,6 +12,14 @@ export const WS = "agentlite-ws:";
  * @typedef {{path?: string, local?: string, network?: string, bad?: boolean}} Target
  */
 
+/**
+ * The WHATWG URL class, which every realm this runs in has (a document, a Worker, Node), read from the
+ * global object: the ES library alone does not declare it.
+ * @typedef {{href: string, protocol: string, origin: string, pathname: string}} ParsedUrl
+ * @typedef {new (url: string, base?: string) => ParsedUrl} UrlClass
+ */
+const Url = /** @type {{URL: UrlClass}} */ (/** @type {unknown} */ (globalThis)).URL;
+
 /** @param {string} path a workspace path */
 export function keyOf(path) {
   return WS + encodeURI(path);
@@ -30,10 +38,11 @@ function decodedPath(pathname) {
  * `reference` parsed against the key of the workspace path `from`, or null when it does not parse.
  * @param {unknown} reference
  * @param {string} from
+ * @returns {ParsedUrl | null}
  */
 function parsed(reference, from) {
   try {
-    return new URL(String(reference), keyOf(from));
+    return new Url(String(reference), keyOf(from));
   } catch {
     return null;
   }
@@ -67,7 +76,7 @@ export function targetOf(url, entry, frameUrl) {
   const asked = parsed(url, entry);
   if (!asked) return { bad: true };
   if (asked.protocol === "blob:" || asked.protocol === "data:") return { local: asked.href };
-  const here = new URL(".", frameUrl);
+  const here = new Url(".", frameUrl);
   let path = null;
   if (asked.protocol === WS) path = asked.pathname;
   else if (asked.origin === here.origin && asked.pathname.startsWith(here.pathname)) {

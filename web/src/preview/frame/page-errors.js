@@ -1,5 +1,5 @@
 // The page's uncaught errors and rejections, and elements that failed to load, as console lines.
-import { errorText, format } from "./console.js";
+import { reasonText } from "./console.js";
 import { MISSING } from "./element-urls.js";
 import { LOOP_LIMIT_MS, stoppedLoop } from "./loop-check.js";
 
@@ -16,9 +16,7 @@ export function installErrorReports(post) {
     true,
   );
   addEventListener("unhandledrejection", (event) => {
-    const reason = event.reason;
-    const text = reason?.stack ? errorText(reason) : format([reason]);
-    post("error", `Uncaught (in promise) ${text}`, true);
+    post("error", `Uncaught (in promise) ${reasonText(event.reason)}`, true);
   });
 }
 

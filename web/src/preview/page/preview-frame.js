@@ -4,6 +4,7 @@
 // the bundle. The frame reports its state, its console lines, its storage and link clicks back.
 // Where the frame shares the app's thread (thread.js), the page's loops are guarded (loop-guard.js) and a
 // page with a script the guard could not parse runs only when `approve` says so.
+import { bootFrame, firstLoad, makeSandboxedFrame } from "../../frames/page/frame-port.js";
 import { buildBundle, pathOf } from "./page-bundle.js";
 import { WS, lexerReady } from "./resolve.js";
 
@@ -104,16 +105,12 @@ export class PreviewFrame {
 
   // The next reload's frame, loaded ahead while the page is idle: a reload then skips the frame's load.
   blankFrame() {
-    const iframe = document.createElement("iframe");
-    // A controlled page lets the service worker sandbox the frame by header (offline, a frame
-    // sandboxed by attribute could not load); the attribute follows once it has loaded.
-    const byHeader = Boolean(globalThis.navigator?.serviceWorker?.controller);
-    if (!byHeader) iframe.setAttribute("sandbox", "allow-scripts");
-    iframe.setAttribute("referrerpolicy", "no-referrer");
+    // A controlled page lets the service worker sandbox the frame by header (offline, a frame sandboxed
+    // by attribute could not load); the attribute follows once it has loaded (frames/page/frame-port.js).
+    const iframe = makeSandboxedFrame(new URL("sandbox/preview.html", this.baseUrl).href);
     iframe.className = "preview-frame";
     iframe.hidden = true;
-    this.loaded.set(iframe, new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true })));
-    iframe.src = new URL("sandbox/preview.html", this.baseUrl).href;
+    this.loaded.set(iframe, firstLoad(iframe));
     this.slot.append(iframe);
     return iframe;
   }
@@ -137,16 +134,12 @@ export class PreviewFrame {
   async boot(iframe, runtime, bundle, revision) {
     await this.loaded.get(iframe);
     if (revision !== this.revision) return;
-    iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
-    const channel = new MessageChannel();
-    this.port = channel.port1;
-    const done = new Promise((resolve) => {
-      this.port.onmessage = (event) => this.receive(event.data, bundle.entry, revision, resolve);
-    });
     const storage = { local: this.storage.localStorage, session: this.storage.sessionStorage };
-    iframe.contentWindow.postMessage({ type: "agentlite-preview-boot", runtime, bundle, storage }, "*", [
-      channel.port2,
-    ]);
+    const port = bootFrame(iframe, { type: "agentlite-preview-boot", runtime, bundle, storage });
+    this.port = port;
+    const done = new Promise((resolve) => {
+      port.onmessage = (event) => this.receive(event.data, bundle.entry, revision, resolve);
+    });
     let timer;
     const late = new Promise((resolve) => (timer = setTimeout(resolve, LOAD_TIMEOUT_MS)));
     await Promise.race([done, late]).finally(() => clearTimeout(timer));
