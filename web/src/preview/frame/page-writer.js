@@ -8,10 +8,9 @@ import { installPageWindow } from "./page-window.js";
 import { ownHtml, withoutFrameScripts } from "./trusted-html.js";
 
 /**
- * The page's bundle as the app builds it (web/src/preview/page/page-bundle.js).
- * @typedef {{path: string, key: string, data: BlobPart, type: string}} BundleFile
- * @typedef {{entry: string, html: string, files: BundleFile[], styles: {key: string, css: string}[],
- *   modules: {key: string, code: string | null}[], warnings: string[], guarded: boolean}} PageBundle
+ * The page's bundle as the app builds it (web/src/preview/page/page-bundle.js: types only, no code).
+ * @typedef {import("../page/page-bundle.js").BundleFile} BundleFile
+ * @typedef {import("../page/page-bundle.js").Bundle} PageBundle
  * @typedef {{local?: Record<string, string>, session?: Record<string, string>}} PageStorage
  * @typedef {{type: string, bundle: PageBundle, storage?: PageStorage}} BootMessage
  * What the frame made of the bundle: `files` by workspace path, `urls` (key -> the URL the page gets for

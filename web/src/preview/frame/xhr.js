@@ -111,7 +111,7 @@ class PageRequest extends EventTarget {
       return;
     }
     this.responseURL = keyOf(path);
-    if (file) this._later(() => this._answer(200, "OK", file.type, /** @type {string | Uint8Array} */ (file.data)));
+    if (file) this._later(() => this._answer(200, "OK", file.type, file.data));
     else this._later(() => this._answer(404, "Not Found", "text/plain", `not found: ${path}`));
   }
   /** @param {typeof fetch} realFetch @param {string} url */

@@ -13,6 +13,7 @@ export { keyOf, WS, workspacePath };
 
 export const VENDOR = "agentlite-vendor:";
 // Bare specifier -> the vendor file that serves it (dist/preview/vendor/, built by buildsys/preview_vendor.py).
+/** @type {Record<string, string>} */
 export const VENDOR_ENTRIES = {
   react: "react.js",
   "react/jsx-runtime": "react-jsx-runtime.js",
@@ -28,16 +29,22 @@ export const KEY_PATTERN = /agentlite-(?:ws|vendor):\/[^\s"'`<>()\\]*/g;
 
 export const lexerReady = Promise.resolve();
 
+/** @param {string} path */
 export function isScript(path) {
   return SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext));
 }
 
+/** @param {string} path */
 export function folderOf(path) {
   return path.slice(0, path.lastIndexOf("/") + 1) || "/";
 }
 
 // The existing file a module import names: the exact path, else with a script extension added, else
 // the folder's index file (as bundlers do; a bare browser would need the exact name).
+/**
+ * @param {string} path
+ * @param {(path: string) => boolean} has
+ */
 export function findModule(path, has) {
   if (has(path)) return path;
   for (const ext of TRIED_EXTENSIONS) if (has(path + ext)) return path + ext;
@@ -83,12 +90,13 @@ export function rewriteImports(code, from, has, { missing, imports, link = (key)
   const [found] = parse(code, from);
   const base = keyOf(from);
   const relative = meta && !from.startsWith(VENDOR);
+  /** @type {number[]} */
   const closing = []; // where the wrapped computed imports end, innermost last (they may nest)
   let out = "";
   let at = 0;
-  const close = (until) => {
+  const close = (/** @type {number} */ until) => {
     while (closing.length && closing[closing.length - 1] <= until) {
-      const end = closing.pop();
+      const end = /** @type {number} */ (closing.pop());
       out += `${code.slice(at, end)})`;
       at = end;
     }
@@ -143,7 +151,7 @@ export function resolver(base) {
  * @param {(text: string) => void} [missing]
  */
 export function rewriteCss(css, from, has, missing = () => {}) {
-  const swap = (ref) => {
+  const swap = (/** @type {string} */ ref) => {
     const path = workspacePath(ref, from);
     if (path === null) return null;
     if (!has(path)) missing(`${from}: cannot find "${ref}" (${path})`);

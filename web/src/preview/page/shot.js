@@ -25,6 +25,7 @@ export function shotReport(answer) {
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const [width, height] = bytes.length >= 24 ? [view.getUint32(16), view.getUint32(20)] : [0, 0];
+  /** @type {(n: number, max: number) => boolean} */
   const fits = (n, max) => n > 0 && n <= max;
   if (!fits(width, SHOT_LIMITS.maxWidth) || !fits(height, SHOT_LIMITS.maxHeight)) {
     return { screenshot_error: "the preview gave a picture of an impossible size" };
