@@ -79,6 +79,13 @@ DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
 MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
+MINIFIED_BUNDLES |= {"preview-frame-runtime.js"}
+# Bundles whose functions and classes keep their names when minified: the preview frame's runtime puts
+# its XMLHttpRequest, Worker, Audio and eval in the page's window, where a page may read their `name`.
+NAMED_BUNDLES = {"preview-frame-runtime.js"}
+# Bundles that run as classic scripts (an IIFE, no module loading): the preview frame's runtime runs
+# before the page's import map, which Firefox takes only until the document's first module load.
+CLASSIC_BUNDLES = {"preview-frame-runtime.js"}
 
 
 def pyodide_core(pins: pinning.Pins) -> dict:
@@ -117,7 +124,9 @@ def own_wheel(stamps: Stamps) -> Path:
 
 def front_end(stamps: Stamps) -> None:
     """Bundle the app and the worker with esbuild; copy the static files."""
-    flags = f"minified={sorted(MINIFIED_BUNDLES)}"
+    flags = (
+        f"minified={sorted(MINIFIED_BUNDLES)} named={sorted(NAMED_BUNDLES)} classic={sorted(CLASSIC_BUNDLES)}"
+    )
     static = {**STATIC, **BENCH_STATIC}
     bench_sources = [WEB / entry for entry in BUNDLES if entry.startswith("bench/")]
     sources = [
@@ -134,10 +143,12 @@ def front_end(stamps: Stamps) -> None:
     say("bundling the front end")
     esbuild = NODE_MODULES / ".bin" / "esbuild"
     for entry, out in BUNDLES.items():
-        cmd = [str(esbuild), entry, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning"]
+        form = "iife" if out in CLASSIC_BUNDLES else "esm"
+        cmd = [str(esbuild), entry, "--bundle", f"--format={form}", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", "--external:./worker-tokens.js"]  # not bundled: loaded apart
         cmd += [f"--outfile={DIST / out}"]
         cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else []
+        cmd += ["--keep-names"] if out in NAMED_BUNDLES else []
         cmd += [] if out in DATA_BUNDLES else ["--sourcemap=linked"]
         cmd += ["--alias:node:zlib=./src/sandbox/zlib-shim.js"]  # just-bash's gzip: unavailable in a browser
         cmd += ["--loader:.py=text"]  # the sandbox's Python driver, embedded as text (SANDBOX_DRIVER)

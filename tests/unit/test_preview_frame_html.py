@@ -1,4 +1,4 @@
-"""The preview frame document (web/sandbox/preview.html): a small bootstrap that imports the frame's runtime
+"""The preview frame document (web/sandbox/preview.html): a small bootstrap that runs the frame's runtime
 from the text the app hands it, under a CSP that lets nothing leave the browser.
 
 Its CSP cannot name the bootstrap by hash as frame.html's does: 'unsafe-inline' runs the page's own inline
@@ -15,7 +15,7 @@ from pathlib import Path
 WEB = Path(__file__).resolve().parents[2] / "web"
 PREVIEW = WEB / "sandbox" / "preview.html"
 SANDBOX = WEB / "sandbox" / "frame.html"
-BOOTSTRAP_SHA256 = "7AIdc86YEKFeSkQN1SJXdvIUlAGkrATKlfwvfD4bRN4="
+BOOTSTRAP_SHA256 = "iGJk40KKHuT/6QmK+V1/rmViLiBeIML0cJsJqq6U9jc="
 POLICY = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob: data:;"
     " style-src 'unsafe-inline' blob: data:; img-src blob: data:; font-src blob: data:;"
@@ -41,10 +41,11 @@ def test_the_bootstrap_fetches_nothing_and_runs_only_in_an_opaque_origin() -> No
     script = inline_scripts(PREVIEW)[0]
     assert 'self.origin !== "null"' in script
     assert "event.source !== parent" in script
-    for network in ("fetch(", "XMLHttpRequest", "importScripts", ".src", "http"):
+    for network in ("fetch(", "XMLHttpRequest", "import(", "importScripts", "http", "location"):
         assert network not in script
-    handed = "URL.createObjectURL(new Blob([data.runtime]"
+    handed = 'var url = URL.createObjectURL(new Blob([data.runtime], { type: "text/javascript" }));'
     assert handed in script, "the runtime is the text the app handed over"
+    assert script.count(".src") == 1 and "script.src = policy ? policy.createScriptURL(url) : url;" in script
 
 
 def test_the_policy_is_unchanged() -> None:

@@ -4,8 +4,13 @@
 // sees, is removed too. Then the frame's trusted-types policies go in (trusted-html.js).
 import { installTrustedTypes } from "./trusted-html.js";
 
-/** @param {MessagePort} port */
-export function lockDown(port) {
+/** @import { HtmlPolicy } from "./trusted-html.js" */
+
+/**
+ * @param {MessagePort} port
+ * @param {HtmlPolicy | null} policy the frame's own trusted-types policy, made by its bootstrap
+ */
+export function lockDown(port, policy) {
   const globals = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (window));
   for (const name of Object.getOwnPropertyNames(window)) {
     if (!/^(?:webkit|moz)?RTC/.test(name) && name !== "XSLTProcessor") continue;
@@ -23,5 +28,5 @@ export function lockDown(port) {
     }
     if (globals[name] !== undefined) throw new Error(`the preview could not remove ${name}`);
   }
-  installTrustedTypes(port);
+  installTrustedTypes(port, policy);
 }

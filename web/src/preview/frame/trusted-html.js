@@ -30,8 +30,11 @@ export function ownHtml(html) {
   return own(html);
 }
 
-/** @param {MessagePort} port */
-export function installTrustedTypes(port) {
+/**
+ * @param {MessagePort} port
+ * @param {HtmlPolicy | null} policy the frame's own policy, made by its bootstrap (web/sandbox/preview.html)
+ */
+export function installTrustedTypes(port, policy) {
   const factory = /** @type {PolicyFactory | undefined} */ (
     /** @type {{trustedTypes?: unknown}} */ (window).trustedTypes
   );
@@ -42,8 +45,8 @@ export function installTrustedTypes(port) {
     said = true;
     postLine(port, "error", FRAME_SCRIPTS_OFF);
   };
-  const policy = factory.createPolicy("agentlite-preview", { createHTML: String });
-  own = (html) => /** @type {string} */ (policy.createHTML(html));
+  const mine = policy || factory.createPolicy("agentlite-preview", { createHTML: String });
+  own = (html) => /** @type {string} */ (mine.createHTML(html));
   factory.createPolicy("default", {
     /** @type {(html: string, type: string, sink: string) => string} */
     createHTML: (html, _type, sink) => (/srcdoc/i.test(String(sink)) ? NO_SCRIPT + html : offSrcdoc(String(html), say)),
