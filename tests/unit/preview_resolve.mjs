@@ -4,7 +4,7 @@
 const dir = process.argv[2];
 const { metaObject, resolver, rewriteImports } = await import(`${dir}/resolve.js`);
 const { buildBundle } = await import(`${dir}/page-bundle.js`);
-const { targetOf } = await import(process.argv[3]);
+const { targetOf, workspacePath } = await import(process.argv[3]);
 
 const out = {};
 const files = new Map(
@@ -85,5 +85,11 @@ out.targets = Object.fromEntries(
     "http://127.0.0.1:9999/z.json",
     "http://[bad",
   ].map((url) => [url, targetOf(url, entry, frameUrl)]),
+);
+// The app's side of the same resolver: references in a page's HTML and CSS.
+out.paths = Object.fromEntries(
+  ["img/a.png", "/img/a.png", "../a.png", "a%20b.png", "//cdn.example/x.js", "https://x/y", "#top", " "].map(
+    (ref) => [ref, workspacePath(ref, "/pages/index.html")],
+  ),
 );
 console.log(JSON.stringify(out));

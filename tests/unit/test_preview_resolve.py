@@ -7,6 +7,7 @@ workers."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from typing import Any
@@ -93,3 +94,23 @@ def test_the_frame_sends_workspace_urls_to_files_and_the_rest_to_the_network(out
     assert targets["http://127.0.0.1:8000/other/y.json"] == {"path": "/other/y.json"}
     assert targets["http://127.0.0.1:9999/z.json"] == {"network": "http://127.0.0.1:9999/z.json"}
     assert targets["http://[bad"] == {"bad": True}
+
+
+def test_the_app_resolves_page_references_with_the_same_module(out: dict[str, Any]) -> None:
+    assert out["paths"] == {
+        "img/a.png": "/pages/img/a.png",
+        "/img/a.png": "/img/a.png",
+        "../a.png": "/a.png",
+        "a%20b.png": "/pages/a b.png",
+        "//cdn.example/x.js": None,
+        "https://x/y": None,
+        "#top": None,
+        " ": None,
+    }
+
+
+def test_the_resolver_is_pure() -> None:
+    """One module for the page and the frame: it reads no global of a document or a Worker."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", RESOLVER.read_text(), flags=re.DOTALL)
+    for name in ("document", "window", "location", "self.", "navigator", "postMessage"):
+        assert name not in code, name
