@@ -57,7 +57,7 @@ BUNDLES = {
     "src/attachments/image-worker.js": "image-worker.js",  # downscales attached images (docs/attachments.md)
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
-    "src/sandbox/host.js": "sandbox-host.js",
+    "src/sandbox/page/host.js": "sandbox-host.js",
     "src/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
     # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread;
@@ -70,8 +70,8 @@ BUNDLES = {
     "src/preview/frame/boot.js": "preview-frame-runtime.js",  # handed to the preview frame with each page
     # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
     "src/pdf/pdf-text.js": "pdf-text.js",
-    "src/sandbox/js-runtime.js": "sandbox/js-runtime.js",
-    "src/sandbox/shell-runtime.js": "sandbox/shell-runtime.js",
+    "src/sandbox/frame-worker/js-runtime.js": "sandbox/js-runtime.js",
+    "src/sandbox/frame-worker/shell-runtime.js": "sandbox/shell-runtime.js",
 }
 # A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
 SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
@@ -150,7 +150,9 @@ def front_end(stamps: Stamps) -> None:
         cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else []
         cmd += ["--keep-names"] if out in NAMED_BUNDLES else []
         cmd += [] if out in DATA_BUNDLES else ["--sourcemap=linked"]
-        cmd += ["--alias:node:zlib=./src/sandbox/zlib-shim.js"]  # just-bash's gzip: unavailable in a browser
+        cmd += [
+            "--alias:node:zlib=./src/sandbox/frame-worker/zlib-shim.js"
+        ]  # just-bash's gzip: unavailable in a browser
         cmd += ["--loader:.py=text"]  # the sandbox's Python driver, embedded as text (SANDBOX_DRIVER)
         run(cmd, f"esbuild {entry}", cwd=WEB)
     for name, out in static.items():

@@ -66,12 +66,20 @@ def protocol_facts() -> dict[str, Any]:
     return {"MSG": {m.name: m.value for m in Msg}, "PHASES": list(PHASES)}
 
 
+def sandbox_realm_facts() -> dict[str, str]:
+    """Which sandbox frame (realm) each kind the page's SandboxHost runs goes to."""
+    from agentlite.sandbox import REALM_OF
+
+    return dict(REALM_OF)
+
+
 # file name -> (its source, the key its table sits under, the function that makes the table)
 SOURCES = {
     "tools.json": ("py/agentlite/tools (the registry)", "tools", tool_facts),
     "chat-events.json": ("py/agentlite/engine/chat_events.py", "events", chat_event_facts),
     "calls.json": ("py/agentlite/calls.py", "methods", call_facts),
     "protocol.json": ("py/agentlite/protocol.py", "protocol", protocol_facts),
+    "sandbox-realms.json": ("py/agentlite/sandbox.py", "realms", sandbox_realm_facts),
 }
 
 

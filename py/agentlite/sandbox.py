@@ -1,7 +1,7 @@
 """Running model-written code from the agent worker, in the page's sandbox frames.
 
 The worker cannot create iframes. `SandboxClient.run` posts a SANDBOX_RUN to the page through the
-injected `post`; the page's SandboxHost (web/src/sandbox/host.js) runs the code in an opaque-origin
+injected `post`; the page's SandboxHost (web/src/sandbox/page/host.js) runs the code in an opaque-origin
 frame and answers with a SANDBOX_RESULT, which the service hands to `deliver`.
 
 Kinds and their results (shapes checked by the page before they get here):
@@ -42,7 +42,11 @@ Handler = Callable[[str, dict[str, Any], int], Awaitable[dict[str, Any]] | dict[
 # start, Pyodide's first start inside a frame (granted once per frame), messaging.
 DEFAULT_GRACE_MS = SANDBOX_BOOT_MS + SANDBOX_START_ALLOWANCE_MS + 5_000
 MAX_TIMEOUT_MS = 10 * 60 * 1000
-_REALM = {"js": "js", "shell": "shell", "python": "shell"}
+# Which sandbox frame (realm) each kind runs in: kinds of one realm share its frame, its runtime and
+# its queue (Python runs in the shell's frame, on the files the shell sees). The page's SandboxHost
+# reads this table from web/src/generated/sandbox-realms.json (buildsys/page_facts.py writes it); a
+# kind not listed (preview, pdf) is a realm of its own, answered by the page outside the frames.
+REALM_OF: dict[str, str] = {"js": "js", "shell": "shell", "python": "shell"}
 
 
 class SandboxError(Exception):
@@ -90,7 +94,7 @@ class SandboxClient:
         """Run `payload` of `kind` in a sandbox frame; the result dict, or a SandboxError."""
         if not isinstance(timeout_ms, int) or not 0 < timeout_ms <= MAX_TIMEOUT_MS:
             raise ValueError(f"timeout_ms must be an int in 1..{MAX_TIMEOUT_MS}, not {timeout_ms!r}")
-        realm = _REALM.get(kind, kind)
+        realm = REALM_OF.get(kind, kind)
         while (busy := self._busy.get(realm)) is not None and not busy.done():
             await asyncio.wait([busy])  # the realm's previous run, however it ends
         loop = asyncio.get_running_loop()

@@ -2,7 +2,7 @@
 // answer is printed as one JSON object, {name: value}. argv[2] is web/src/preview/page/, argv[3] the
 // shared resolver web/src/frames/shared/workspace-url.js (the frame's fetch, XHR and element URLs use it).
 const dir = process.argv[2];
-const { metaObject, resolver, rewriteImports } = await import(`${dir}/resolve.js`);
+const { metaObject, resolver, rewriteImports } = await import(`${dir}/../shared/resolve.js`);
 const { buildBundle } = await import(`${dir}/page-bundle.js`);
 const { targetOf, workspacePath } = await import(process.argv[3]);
 

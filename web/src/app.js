@@ -26,7 +26,7 @@ import { createWorkerNotice } from "./views/worker-notice.js";
 import { startOffline } from "./offline.js";
 import { peekFiles } from "./workspace-peek.js";
 import { createWelcomeView } from "./views/welcome-view.js";
-import { SandboxHost } from "./sandbox/host.js";
+import { SandboxHost } from "./sandbox/page/host.js";
 import { installTestingApi } from "./testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";

@@ -33,19 +33,18 @@ import { consoleText, safely } from "../shared/repr.js";
  * @returns {() => void} puts the console's own methods back
  */
 export function captureConsole(post, { levels = CONSOLE_LEVELS, passthrough = false, format = consoleText } = {}) {
-  const target = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (console));
-  const own = new Map(Object.keys(levels).map((method) => [method, target[method]]));
+  /** @type {Record<string, unknown>} */
+  const own = {};
   for (const [method, level] of Object.entries(levels)) {
-    const original = own.get(method);
-    target[method] = (/** @type {unknown[]} */ ...args) => {
+    const original = Reflect.get(console, method);
+    own[method] = original;
+    Reflect.set(console, method, (/** @type {unknown[]} */ ...args) => {
       post(
         level,
         safely(() => format(args)),
       );
-      if (passthrough && typeof original === "function") original.apply(console, args);
-    };
+      if (passthrough) original?.apply(console, args);
+    });
   }
-  return () => {
-    for (const [method, original] of own) target[method] = original;
-  };
+  return () => Object.assign(console, own);
 }

@@ -7,7 +7,7 @@
 // refuse to start unless their origin is opaque) and sets the attribute once it has loaded, for any
 // later navigation.
 
-/** The sandbox every frame of the app gets: scripts, and nothing else (no same origin, no popups). */
+/** The sandbox every frame of the app gets (written out where it is set): scripts, and nothing else. */
 export const FRAME_SANDBOX = "allow-scripts";
 
 /**
@@ -27,7 +27,7 @@ export function sandboxedByHeader() {
  */
 export function makeSandboxedFrame(src, byHeader = sandboxedByHeader()) {
   const iframe = document.createElement("iframe");
-  if (!byHeader) iframe.setAttribute("sandbox", FRAME_SANDBOX);
+  if (!byHeader) iframe.setAttribute("sandbox", "allow-scripts");
   iframe.setAttribute("referrerpolicy", "no-referrer");
   iframe.src = src;
   return iframe;
@@ -38,10 +38,10 @@ export function makeSandboxedFrame(src, byHeader = sandboxedByHeader()) {
  * means code in the frame navigated it away, so it is no longer the document the page booted.
  * @param {HTMLIFrameElement} iframe
  * @param {() => void} onFirst
- * @param {() => void} [onAgain]
+ * @param {() => void} onAgain
  * @returns {void}
  */
-export function onFrameLoads(iframe, onFirst, onAgain = () => {}) {
+export function onFrameLoads(iframe, onFirst, onAgain) {
   let loads = 0;
   iframe.addEventListener("load", () => (loads++ ? onAgain() : onFirst()));
 }
@@ -65,7 +65,7 @@ export function firstLoad(iframe) {
  * @returns {MessagePort}
  */
 export function bootFrame(iframe, message) {
-  iframe.setAttribute("sandbox", FRAME_SANDBOX);
+  iframe.setAttribute("sandbox", "allow-scripts");
   const channel = new MessageChannel();
   /** @type {Window} */ (iframe.contentWindow).postMessage(message, "*", [channel.port2]);
   return channel.port1;

@@ -6,7 +6,6 @@
 
 const MAX_DEPTH = 4;
 const MAX_ITEMS = 100;
-const MAX_NODE_CHARS = 500;
 
 /**
  * The text of one value, strings quoted.
@@ -35,7 +34,7 @@ export function safely(fn) {
   try {
     return fn();
   } catch (err) {
-    return `[unprintable: ${err ? /** @type {{message?: unknown}} */ (err).message : err}]`;
+    return `[unprintable: ${err ? Reflect.get(Object(err), "message") : err}]`;
   }
 }
 
@@ -60,8 +59,8 @@ function show(value, depth, seen) {
       return value.toString();
     case "function":
       return `[Function ${value.name || "(anonymous)"}]`;
-    default:
-      return value === null ? "null" : showObject(/** @type {object} */ (value), depth, seen);
+    case "object":
+      return value === null ? "null" : showObject(value, depth, seen);
   }
 }
 
@@ -110,11 +109,10 @@ function showSpecial(value) {
 /**
  * A DOM node (the page's, a frame's, or the Worker's linkedom copy): told by its shape, not by the
  * `Node` class of one realm.
- * @param {object} value
- * @returns {value is NodeLike}
+ * @param {Partial<NodeLike>} node
+ * @returns {node is NodeLike}
  */
-function isNode(value) {
-  const node = /** @type {Partial<NodeLike>} */ (value);
+function isNode(node) {
   return typeof node.nodeType === "number" && typeof node.nodeName === "string" && typeof node.cloneNode === "function";
 }
 
@@ -124,7 +122,7 @@ function isNode(value) {
  */
 function showNode(node) {
   const html = node.outerHTML ?? node.textContent ?? node.nodeName;
-  return html.length > MAX_NODE_CHARS ? `${html.slice(0, MAX_NODE_CHARS)}…` : html;
+  return html.length > 500 ? `${html.slice(0, 500)}…` : html;
 }
 
 /**

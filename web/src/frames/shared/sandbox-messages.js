@@ -17,8 +17,8 @@
 
 /**
  * Page -> Worker: the answer to an AssetRequest, the bytes transferred.
- * @typedef {{type: "asset", id: number, ok: true, bytes: ArrayBuffer}
- *   | {type: "asset", id: number, ok: false, error: string}} AssetAnswer
+ * @typedef {{type: "asset", id: number, ok: true, bytes: ArrayBuffer, error?: undefined}
+ *   | {type: "asset", id: number, ok: false, error: string, bytes?: undefined}} AssetAnswer
  */
 
 /** @typedef {RunRequest | AssetAnswer} ToRuntime */
@@ -30,8 +30,8 @@
 
 /**
  * Worker -> page: the answer to one RunRequest (`result` is the kind's result, unchecked).
- * @typedef {{type: "result", id: number, ok: true, result: unknown}
- *   | {type: "result", id: number, ok: false, error: RunFailure}} RunAnswer
+ * @typedef {{type: "result", id: number, ok: true, result: unknown, error?: undefined}
+ *   | {type: "result", id: number, ok: false, error: RunFailure, result?: undefined}} RunAnswer
  */
 
 /**

@@ -9,7 +9,7 @@ import { defineCommand } from "just-bash/browser";
 import { pipCommand } from "./pip.js";
 // The Python half of every run (argv, cwd, SystemExit, tracebacks): a module of the agentlite package,
 // embedded here as text by the build (esbuild's text loader) because the frame cannot fetch it.
-import DRIVER from "../../../py/agentlite/sandbox_driver.py";
+import DRIVER from "../../../../py/agentlite/sandbox_driver.py";
 
 // A name that never resolves, used only as a key for the fetch shim.
 const INDEX_URL = "https://runtime.invalid/pyodide/";
@@ -19,14 +19,34 @@ const SHELL_SYSTEM = ["/bin", "/usr", "/dev", "/proc"]; // the shell's own folde
 const PYTHON_SKIP = ["/dev", "/proc", "/sys"];
 const PYTHON_HOME = "/home/pyodide"; // Python's own home (caches, config): never copied back
 
-let runtime = null; // Promise<Python> once started in this frame
+/** @type {Promise<Python> | null} */
+let runtime = null; // once started in this frame
+
+/** @import { Channel } from "./runtime-port.js" */
+/** @import { IFileSystem } from "just-bash/browser" */
+/** @import { CommandResult, Lock, Pyodide } from "./pip.js" */
+
+/**
+ * One shell run, as Python's commands see it: the channel and run id (to fetch files, to say that
+ * Pyodide starts), Python's own deadline (null: none) and the time its start took inside this run.
+ * @typedef {{channel: Channel, id: number, deadline: {startedAt: number, budgetMs: number} | null,
+ *   bootMs: number, timedOut: boolean}} ShellRun
+ */
+
+/** What a Python command works on: the shell's files, its directory, its stdin (a byte string). @typedef {{fs: IFileSystem, cwd: string, stdin: unknown}} ShellContext */
+
+/**
+ * A parsed `python` command line.
+ * @typedef {{mode?: string, target?: string, argv?: string[], error?: string}} Parsed
+ */
 
 // The commands for one shell run. `run` is {channel, id, deadline, bootMs, timedOut} of that run (to
 // fetch files, to tell the host that Pyodide is starting, and Python's own deadline: null, or
 // {startedAt, budgetMs}; a Pyodide start inside the run does not count, as for the host's watchdog).
+/** @param {ShellRun} run */
 export function pythonCommands(run) {
-  const python = (args, ctx) => pythonCommand(run, args, ctx);
-  const pip = (args) => pipCommand(() => start(run), args);
+  const python = (/** @type {string[]} */ args, /** @type {ShellContext} */ ctx) => pythonCommand(run, args, ctx);
+  const pip = (/** @type {string[]} */ args) => pipCommand(() => start(run), args);
   return [
     defineCommand("python", python),
     defineCommand("python3", python),
@@ -40,23 +60,41 @@ export function pythonStarted() {
   return runtime !== null;
 }
 
-// `python -c CODE ...` as a direct call (the "python" kind), on a given shell file system.
+/**
+ * `python -c CODE ...` as a direct call (the "python" kind), on a given shell file system.
+ * @param {ShellRun} run
+ * @param {string} code
+ * @param {string[]} argv
+ * @param {ShellContext} ctx
+ */
 export function runPythonCode(run, code, argv, ctx) {
   return pythonCommand(run, ["-c", code, ...argv], ctx);
 }
 
 // `pytest ARGS` as its installed command runs: like `python -m pytest` but without the working
 // directory on sys.path. Its wheels load on this first use (they are in the lock, see loadImports).
+/**
+ * @param {ShellRun} run
+ * @param {string[]} args
+ * @param {ShellContext} ctx
+ */
 async function pytestCommand(run, args, ctx) {
   const py = await start(run);
   return executeGuarded(run, py, { mode: "entry", target: "pytest", argv: ["pytest", ...args] }, ctx);
 }
 
+/**
+ * @param {ShellRun} run
+ * @param {string[]} args
+ * @param {ShellContext} ctx
+ * @returns {Promise<CommandResult>}
+ */
 async function pythonCommand(run, args, ctx) {
   const parsed = parseArgs(args);
   if (parsed.error) return { stdout: "", stderr: `python: ${parsed.error}\n`, exitCode: 2 };
   if (parsed.mode === "version") return { stdout: `${await versionText(run)}\n`, stderr: "", exitCode: 0 };
-  if (parsed.mode === "module" && parsed.target === "pip") return pipCommand(() => start(run), parsed.argv.slice(1));
+  if (parsed.mode === "module" && parsed.target === "pip")
+    return pipCommand(() => start(run), /** @type {string[]} */ (parsed.argv).slice(1));
   if (parsed.mode === "stdin") {
     const source = bytesToText(ctx.stdin);
     if (!source.trim()) {
@@ -70,7 +108,14 @@ async function pythonCommand(run, args, ctx) {
   return executeGuarded(run, py, parsed, ctx);
 }
 
-// Run under the run's own deadline, if it has one; a run the deadline stopped is marked timed out.
+/**
+ * Run under the run's own deadline, if it has one; a run the deadline stopped is marked timed out.
+ * @param {ShellRun} run
+ * @param {Python} py
+ * @param {Parsed} parsed
+ * @param {ShellContext} ctx
+ * @returns {Promise<CommandResult>}
+ */
 async function executeGuarded(run, py, parsed, ctx) {
   const result = await py.execute(parsed, ctx, secondsLeft(run));
   if (result.exitCode === undefined) {
@@ -81,14 +126,21 @@ async function executeGuarded(run, py, parsed, ctx) {
   return result;
 }
 
-// Python's own deadline for this command (null: none), in seconds from now.
+/**
+ * Python's own deadline for this command (null: none), in seconds from now.
+ * @param {ShellRun} run
+ */
 function secondsLeft(run) {
   if (!run.deadline) return null;
   const used = performance.now() - run.deadline.startedAt - run.bootMs;
   return Math.max(0.05, (run.deadline.budgetMs - used) / 1000);
 }
 
-// python [-u -B -I -E -s -O ...] (-c CODE | -m MODULE | SCRIPT | - | nothing) [ARGS...]
+/**
+ * python [-u -B -I -E -s -O ...] (-c CODE | -m MODULE | SCRIPT | - | nothing) [ARGS...]
+ * @param {string[]} args
+ * @returns {Parsed}
+ */
 function parseArgs(args) {
   let i = 0;
   while (i < args.length && /^-[uBIEsSOqb]+$/.test(args[i])) i++;
@@ -107,11 +159,16 @@ function parseArgs(args) {
   return { mode: "file", target: flag, argv: args.slice(i) };
 }
 
+/** @param {ShellRun} run */
 async function versionText(run) {
   const py = await start(run);
   return `Python ${py.version}`;
 }
 
+/**
+ * @param {ShellRun} run
+ * @returns {Promise<Python>}
+ */
 function start(run) {
   if (!runtime) {
     run.channel.loading(run.id);
@@ -131,6 +188,7 @@ function start(run) {
   return runtime;
 }
 
+/** @param {Channel} channel */
 async function boot(channel) {
   installFetchShim(channel);
   const [mjs, asm, lockBytes] = await Promise.all(
@@ -152,7 +210,10 @@ async function boot(channel) {
   return new Python(pyodide, JSON.parse(lockText));
 }
 
-// Route fetches of runtime files to the host; leave every other URL to the (CSP-blocked) network.
+/**
+ * Route fetches of runtime files to the host; leave every other URL to the (CSP-blocked) network.
+ * @param {Channel} channel
+ */
 function installFetchShim(channel) {
   const networkFetch = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
@@ -164,6 +225,10 @@ function installFetchShim(channel) {
   };
 }
 
+/**
+ * @param {ArrayBuffer} bytes
+ * @returns {Promise<any>} the module (Pyodide's own, typed where it is used)
+ */
 async function importBytes(bytes) {
   const url = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
   try {
@@ -174,6 +239,10 @@ async function importBytes(bytes) {
 }
 
 class Python {
+  /**
+   * @param {Pyodide} pyodide
+   * @param {Lock} lock
+   */
   constructor(pyodide, lock) {
     this.pyodide = pyodide;
     this.lock = lock;
@@ -183,6 +252,12 @@ class Python {
     this.baseline = new Set(this.walk().map((entry) => entry.path));
   }
 
+  /**
+   * @param {Parsed} parsed
+   * @param {ShellContext} ctx
+   * @param {number | null} [deadlineS]
+   * @returns {Promise<CommandResult>}
+   */
   async execute(parsed, ctx, deadlineS = null) {
     const out = new Sink();
     const err = new Sink();
@@ -208,11 +283,16 @@ class Python {
   }
 
   // Wheels named in the lock that the code imports are loaded first (so `import pydantic` works).
+  /**
+   * @param {Parsed} parsed
+   * @param {string} cwd
+   * @param {Sink} err
+   */
   async loadImports(parsed, cwd, err) {
-    let source = parsed.mode === "code" ? parsed.target : "";
+    let source = /** @type {string} */ (parsed.mode === "code" ? parsed.target : "");
     if (parsed.mode === "file") {
       try {
-        source = this.FS.readFile(this.resolve(parsed.target, cwd), { encoding: "utf8" });
+        source = this.FS.readFile(this.resolve(/** @type {string} */ (parsed.target), cwd), { encoding: "utf8" });
       } catch {
         return; // a missing script is reported by Python itself
       }
@@ -224,12 +304,18 @@ class Python {
     });
   }
 
+  /**
+   * @param {string} path
+   * @param {string} cwd
+   */
   resolve(path, cwd) {
     return path.startsWith("/") ? path : `${cwd.replace(/\/$/, "")}/${path}`;
   }
 
   // Copy the shell's files (not its own /bin, /usr, /dev, /proc) into Pyodide's file system.
+  /** @param {IFileSystem} fs */
   async placeFiles(fs) {
+    /** @type {Map<string, Uint8Array>} */
     const placed = new Map(); // path -> bytes as written
     for (const path of fs.getAllPaths()) {
       if (underAny(path, SHELL_SYSTEM) || underAny(path, PYTHON_SKIP) || this.baseline.has(path)) continue;
@@ -246,6 +332,11 @@ class Python {
   }
 
   // Python's writes and deletions go back into the shell's file system.
+  /**
+   * @param {IFileSystem} fs
+   * @param {Map<string, Uint8Array>} placed
+   * @param {Sink} err
+   */
   async collectChanges(fs, placed, err) {
     const seen = new Set();
     for (const { path, isFile } of this.walk()) {
@@ -257,7 +348,7 @@ class Python {
       try {
         await fs.mkdir(parentOf(path), { recursive: true });
         await fs.writeFile(path, bytes);
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         err.write(new TextEncoder().encode(`python: could not copy back ${path}: ${error.message}\n`));
       }
     }
@@ -267,6 +358,7 @@ class Python {
   }
 
   // Files that belong to Python, not to the user: bytecode caches, installed packages, its home.
+  /** @param {string} path */
   pythonOwns(path) {
     return path.includes("/__pycache__/") || underAny(path, [this.sitePackages, PYTHON_HOME]);
   }
@@ -293,8 +385,9 @@ class Python {
 
   // Every path below "/" (depth first, parents before children), skipping /dev, /proc, /sys.
   walk() {
+    /** @type {{path: string, isDir: boolean, isFile: boolean}[]} */
     const entries = [];
-    const visit = (dir) => {
+    const visit = (/** @type {string} */ dir) => {
       for (const name of this.FS.readdir(dir)) {
         if (name === "." || name === "..") continue;
         const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
@@ -319,11 +412,13 @@ class Python {
 class Sink {
   constructor() {
     this.decoder = new TextDecoder();
+    /** @type {string[]} */
     this.parts = [];
     this.size = 0;
     this.dropped = 0;
   }
 
+  /** @param {Uint8Array} buf */
   write(buf) {
     const room = STREAM_LIMIT - this.size;
     if (room <= 0) this.dropped += buf.length;
@@ -342,6 +437,7 @@ class Sink {
   }
 }
 
+/** @param {string} text */
 function stdinFrom(text) {
   let given = false;
   return {
@@ -354,21 +450,33 @@ function stdinFrom(text) {
   };
 }
 
-// The shell hands stdin over as a byte string (one char per byte).
+/**
+ * The shell hands stdin over as a byte string (one char per byte).
+ * @param {unknown} stdin just-bash's ByteString, or bytes
+ */
 function bytesToText(stdin) {
   if (!stdin) return "";
-  if (typeof stdin !== "string") return new TextDecoder().decode(stdin);
+  if (typeof stdin !== "string") return new TextDecoder().decode(/** @type {Uint8Array} */ (stdin));
   return new TextDecoder().decode(Uint8Array.from(stdin, (c) => c.charCodeAt(0) & 0xff));
 }
 
+/**
+ * @param {string} path
+ * @param {string[]} roots
+ */
 function underAny(path, roots) {
   return roots.some((root) => path === root || path.startsWith(`${root}/`));
 }
 
+/** @param {string} path */
 function parentOf(path) {
   return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
 function sameBytes(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

@@ -8,7 +8,17 @@ const NO_NETWORK =
   "The sandbox has no network access (code run here never reaches the internet), so only the " +
   "packages shipped with the app can be installed";
 
-// `start()` resolves to the sandbox's Python (see python-runtime.js): {pyodide, lock, afterInstall()}.
+/** @typedef {import("pyodide").PyodideAPI} Pyodide */
+/** The lock file's packages (the wheels shipped with the app). @typedef {{packages?: Record<string, {name?: string, version?: string}>}} Lock */
+/** @typedef {{pyodide: Pyodide, lock: Lock, afterInstall: () => void}} ShellPython */
+/** A command's answer to the shell. @typedef {{stdout: string, stderr: string, exitCode: number}} CommandResult */
+
+/**
+ * `start()` resolves to the sandbox's Python (see python-runtime.js): {pyodide, lock, afterInstall()}.
+ * @param {() => Promise<ShellPython>} start
+ * @param {string[]} args
+ * @returns {Promise<CommandResult>}
+ */
 export async function pipCommand(start, args) {
   const [verb, ...rest] = args.filter((arg) => !IGNORED.test(arg));
   if (verb === "--version" || verb === "-V") {
@@ -19,6 +29,11 @@ export async function pipCommand(start, args) {
   return failed("pip: only `pip install NAME`, `pip list` and `pip freeze` work here\n", 2);
 }
 
+/**
+ * @param {ShellPython} python
+ * @param {string[]} requirements
+ * @returns {Promise<CommandResult>}
+ */
 async function install(python, requirements) {
   const options = requirements.filter((arg) => arg.startsWith("-"));
   const wanted = requirements.filter((arg) => !arg.startsWith("-"));
@@ -50,6 +65,11 @@ async function install(python, requirements) {
 
 // micropip.install(requirements): the lock file is searched first, so the shipped wheels are used.
 // Resolves to null when done, else to the last line of micropip's error.
+/**
+ * @param {Pyodide} pyodide
+ * @param {string[]} requirements
+ * @returns {Promise<string | null | undefined>}
+ */
 async function micropipInstall(pyodide, requirements) {
   await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });
   const micropip = pyodide.pyimport("micropip");
@@ -57,7 +77,7 @@ async function micropipInstall(pyodide, requirements) {
   try {
     await micropip.install(list);
     return null;
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     const lines = String(error.message || error)
       .trim()
       .split("\n");
@@ -68,6 +88,10 @@ async function micropipInstall(pyodide, requirements) {
   }
 }
 
+/**
+ * @param {ShellPython} python
+ * @param {boolean} freeze
+ */
 function listInstalled(python, freeze) {
   const loaded = Object.keys(python.pyodide.loadedPackages).sort();
   const shipped = available(python.lock);
@@ -78,7 +102,12 @@ function listInstalled(python, freeze) {
   return `${lines.join("\n")}${lines.length ? "\n" : ""}`;
 }
 
+/**
+ * normalised name -> {name, version} of each shipped package.
+ * @param {Lock} lock
+ */
 function available(lock) {
+  /** @type {Map<string, {name: string, version: string}>} */
   const map = new Map();
   for (const [key, pkg] of Object.entries(lock.packages || {})) {
     map.set(normalise(pkg.name || key), { name: pkg.name || key, version: pkg.version || "" });
@@ -86,15 +115,23 @@ function available(lock) {
   return map;
 }
 
+/**
+ * @param {Map<string, {name: string, version: string}>} shipped
+ * @param {string} name
+ */
 function versionOf(shipped, name) {
   return shipped.get(normalise(name))?.version ?? "";
 }
 
-// "pydantic[email]>=2" -> "pydantic"
+/**
+ * "pydantic[email]>=2" -> "pydantic"
+ * @param {string} requirement
+ */
 function nameOf(requirement) {
   return requirement.split(/[<>=!~;[ @]/)[0];
 }
 
+/** @param {string} name */
 function normalise(name) {
   return name
     .trim()
@@ -102,10 +139,19 @@ function normalise(name) {
     .replace(/[-_.]+/g, "-");
 }
 
+/**
+ * @param {string} stdout
+ * @returns {CommandResult}
+ */
 function ok(stdout) {
   return { stdout, stderr: "", exitCode: 0 };
 }
 
+/**
+ * @param {string} stderr
+ * @param {number} exitCode
+ * @returns {CommandResult}
+ */
 function failed(stderr, exitCode) {
   return { stdout: "", stderr, exitCode };
 }

@@ -5,28 +5,33 @@
 import { parse } from "acorn";
 import { installDocument } from "./js-document.js";
 import { servePort } from "./runtime-port.js";
-import { cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
-import { captureConsole } from "../frames/in-frame/console-capture.js";
-import { inspect, safely } from "../frames/shared/repr.js";
+import { cap, STREAM_LIMIT_BYTES, utf8Length } from "../shared/limits.js";
+import { captureConsole } from "../../frames/in-frame/console-capture.js";
+import { inspect, safely } from "../../frames/shared/repr.js";
 import { linkWorkspaceImports } from "./workspace-modules.js";
 
+/** @import { EvalResult, LogLine } from "../../frames/shared/sandbox-messages.js" */
+/** @import { LogLevel } from "../../frames/shared/levels.js" */
+
+/** @type {{logs: LogLine[], size: number, full: boolean} | null} */
 let current = null; // the console capture of the run in progress; runs are serialised by the host
 
+/** @param {MessagePort} port */
 export function start(port) {
   installDocument();
-  captureRunConsole();
-  servePort(port, { js: evaluate });
-}
-
-// Route console calls into the current run; output after a run has ended is dropped.
-function captureRunConsole() {
+  // Console calls and uncaught errors go into the current run; output after a run has ended is dropped.
   captureConsole(record);
   addEventListener("error", (event) => record("error", `Uncaught ${event.message}`));
   addEventListener("unhandledrejection", (event) =>
     record("error", `Uncaught (in promise) ${safely(() => inspect(event.reason))}`),
   );
+  servePort(port, { js: evaluate });
 }
 
+/**
+ * @param {LogLevel} level
+ * @param {string} text
+ */
 function record(level, text) {
   if (!current || current.full) return;
   current.size += utf8Length(text) + 1;
@@ -38,11 +43,16 @@ function record(level, text) {
   current.logs.push({ level, text });
 }
 
-// payload.files: {path: text} of the workspace's modules, for `import("/src/x.js")` in the code.
+/**
+ * payload.files: {path: text} of the workspace's modules, for `import("/src/x.js")` in the code.
+ * @param {Record<string, any>} payload
+ * @returns {Promise<EvalResult>}
+ */
 async function evaluate({ code, files }) {
   if (typeof code !== "string") throw new Error("payload.code must be a string");
   current = { logs: [], size: 0, full: false };
   const capture = current;
+  /** @type {{code: string, urls: string[]}} */
   let linked = { code, urls: [] };
   try {
     linked = linkWorkspaceImports(code, files);
@@ -60,6 +70,10 @@ async function evaluate({ code, files }) {
 // Plain code goes through indirect eval, whose completion value is exactly "the value of the last
 // expression" (and top-level var/function declarations stay global between runs, like a console).
 // Code that needs top-level await is wrapped in an async function that returns its last expression.
+/**
+ * @param {string} code
+ * @returns {() => any} the value of the model's code: anything
+ */
 function compile(code) {
   const plain = tryParse(code, false);
   if (plain.ast) return () => (0, eval)(code);
@@ -75,6 +89,10 @@ function compile(code) {
 }
 
 // The engine's SyntaxError says what is wrong but not where; the parser knows where.
+/**
+ * @param {string} code
+ * @param {any} parseError acorn's SyntaxError, with `loc`
+ */
 function evalWithPosition(code, parseError) {
   try {
     return (0, eval)(code);
@@ -87,6 +105,11 @@ function evalWithPosition(code, parseError) {
   }
 }
 
+/**
+ * @param {string} code
+ * @param {boolean} allowAwait
+ * @returns {{ast: import("acorn").Program | null, error?: unknown}}
+ */
 function tryParse(code, allowAwait) {
   try {
     return { ast: parse(code, { ecmaVersion: "latest", allowAwaitOutsideFunction: allowAwait }) };
@@ -95,12 +118,17 @@ function tryParse(code, allowAwait) {
   }
 }
 
+/** @param {unknown} value */
 function typeOf(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
 }
 
+/**
+ * @param {unknown} err
+ * @returns {EvalResult["error"]}
+ */
 function describeError(err) {
   if (!(err instanceof Error)) {
     return { name: "Error", message: `Uncaught ${safely(() => inspect(err))}`, line: null };
@@ -111,6 +139,7 @@ function describeError(err) {
 
 // "code:3:7" for the innermost frame in the evaluated code (eval frames read "<anonymous>:3:7"),
 // else the first stack frame as the engine wrote it.
+/** @param {string} stack */
 function whereInCode(stack) {
   const frames = stack.split("\n").filter((line) => /^\s+at /.test(line));
   for (const frame of frames) {

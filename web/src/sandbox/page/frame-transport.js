@@ -3,13 +3,30 @@
 // web/sandbox/frame.html) starts the runtime in a Worker of its own, so model-written code runs off
 // the page's thread in every engine; the port leads straight to that worker. Removing the frame ends
 // the worker, whatever it is doing: that is how the watchdog stops a runaway run.
-import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../frames/page/frame-port.js";
+import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../../frames/page/frame-port.js";
 import { InvalidResult, checkResult } from "./results.js";
+
+/** @import { FromRuntime, RunAnswer, AssetRequest, EvalResult, ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+/** @import { SandboxHost } from "./host.js" */
+
+/** @typedef {"timeout" | "unavailable" | "invalid" | "failed" | "bad_request"} SandboxErrorType */
+
+/**
+ * The run in progress: how it ends (resolve/reject), its time, the watchdog's timer, and where its
+ * clock stands while a heavy runtime starts (`paused`).
+ * @typedef {{id: number, kind: string, resolve: (result: EvalResult | ProcessResult) => void,
+ *   reject: (error: SandboxError) => void, timeoutMs: number, timer: ReturnType<typeof setTimeout> | undefined,
+ *   startedAt: number, paused: {used: number} | null}} Run
+ */
 
 // `type`: "timeout" (the run overstayed; the frame was removed), "unavailable" (the frame could not
 // start), "invalid" (the frame's answer broke the rules), "failed" (the runtime reported a failure),
 // "bad_request" (unknown kind or a payload that cannot be sent).
 export class SandboxError extends Error {
+  /**
+   * @param {SandboxErrorType} type
+   * @param {string} message
+   */
   constructor(type, message) {
     super(message);
     this.name = "SandboxError";
@@ -18,71 +35,98 @@ export class SandboxError extends Error {
 }
 
 export class FrameTransport {
-  // host: the SandboxHost (runtime text, assets, options); name: the realm ("js", "shell"); runtimeFile:
-  // the runtime the frame's worker imports.
+  /**
+   * host: the SandboxHost (runtime text, assets, options); name: the realm ("js", "shell"); runtimeFile:
+   * the runtime the frame's worker imports.
+   * @param {SandboxHost} host
+   * @param {string} name
+   * @param {string} runtimeFile
+   */
   constructor(host, name, runtimeFile) {
     this.host = host;
     this.name = name;
     this.runtimeFile = runtimeFile;
     this.dead = false;
-    this.current = null; // the run in progress: {id, kind, resolve, reject, timeoutMs, timer, ...}
+    /** @type {Run | null} */
+    this.current = null;
     this.allowanceUsed = false;
     this.booted = this.boot();
     this.booted.catch((err) => this.destroy(err));
   }
 
   async boot() {
-    const runtime = await this.host.runtime(this.runtimeFile).catch((err) => {
+    const runtime = await this.host.runtime(this.runtimeFile).catch((/** @type {Error} */ err) => {
       throw new SandboxError("unavailable", `sandbox runtime could not be loaded: ${err.message}`);
     });
     if (this.dead) throw new SandboxError("unavailable", "sandbox disposed");
-    this.iframe = makeFrame(this.host.url("sandbox/frame.html"), this.name);
+    const iframe = makeFrame(this.host.url("sandbox/frame.html"), this.name);
+    this.iframe = iframe;
+    /** @type {Promise<undefined>} */
     const ready = new Promise((resolve, reject) => {
+      /** @type {{resolve: (value: undefined) => void, reject: (error: SandboxError) => void} | undefined} */
       this.bootWaiter = { resolve, reject };
     });
+    // A second load means code in the frame navigated it away: that frame is not ours any more.
+    const away = () => this.destroy(new SandboxError("failed", "the sandbox frame navigated away"));
     onFrameLoads(
-      this.iframe,
+      iframe,
       () => {
-        this.port = bootFrame(this.iframe, { type: "agentlite-sandbox-boot", runtime });
-        this.port.onmessage = (event) => this.receive(event.data);
+        /** @type {import("../../frames/shared/sandbox-messages.js").SandboxBoot} */
+        const boot = { type: "agentlite-sandbox-boot", runtime };
+        const port = bootFrame(iframe, boot);
+        port.onmessage = (event) => this.receive(event.data);
+        this.port = port;
       },
-      // Code in the frame navigated it away: that frame is not ours any more.
-      () => this.destroy(new SandboxError("failed", "the sandbox frame navigated away")),
+      away,
     );
-    (this.host.container || document.body).append(this.iframe);
+    (this.host.container || document.body).append(iframe);
     const late = () => new SandboxError("unavailable", "the sandbox frame did not start");
     await withTimeout(ready, this.host.options.bootTimeoutMs, late);
   }
 
+  /**
+   * @param {number} id
+   * @param {string} kind
+   * @param {Record<string, unknown>} payload
+   * @param {number} timeoutMs
+   * @returns {Promise<EvalResult | ProcessResult>}
+   */
   exec(id, kind, payload, timeoutMs) {
     if (this.dead) return Promise.reject(new SandboxError("unavailable", "the sandbox frame is gone"));
     return new Promise((resolve, reject) => {
       const startedAt = performance.now();
-      this.current = { id, kind, resolve, reject, timeoutMs, timer: null, startedAt, paused: null };
+      this.current = { id, kind, resolve, reject, timeoutMs, timer: undefined, startedAt, paused: null };
       this.arm(timeoutMs);
       try {
         const pythonDeadline = Boolean(this.host.options.pythonDeadline);
-        this.port.postMessage({
+        /** @type {import("../../frames/shared/sandbox-messages.js").RunRequest} */
+        const request = {
           type: "run",
           id,
           kind,
           payload,
           timeout_ms: timeoutMs,
           python_deadline: pythonDeadline,
-        });
+        };
+        /** @type {MessagePort} */ (this.port).postMessage(request);
       } catch (err) {
         this.finish();
-        reject(new SandboxError("bad_request", `the payload cannot be sent: ${err.message}`));
+        reject(new SandboxError("bad_request", `the payload cannot be sent: ${/** @type {Error} */ (err).message}`));
       }
     });
   }
 
-  // The watchdog: when it fires the frame is removed, which ends whatever runs in it.
+  /**
+   * The watchdog: when it fires the frame is removed, which ends whatever runs in it.
+   * @param {number} ms
+   * @param {string | null} [message]
+   */
   arm(ms, message = null) {
-    clearTimeout(this.current.timer);
-    const seconds = (this.current.timeoutMs / 1000).toFixed(1);
+    const run = /** @type {Run} */ (this.current);
+    clearTimeout(run.timer);
+    const seconds = (run.timeoutMs / 1000).toFixed(1);
     const text = message || `the code ran longer than ${seconds} s and was stopped`;
-    this.current.timer = setTimeout(() => this.destroy(new SandboxError("timeout", text)), ms);
+    run.timer = setTimeout(() => this.destroy(new SandboxError("timeout", text)), ms);
   }
 
   finish() {
@@ -92,6 +136,7 @@ export class FrameTransport {
     return run;
   }
 
+  /** @param {FromRuntime} message */
   receive(message) {
     if (!message || typeof message !== "object") return;
     switch (message.type) {
@@ -112,17 +157,23 @@ export class FrameTransport {
     }
   }
 
-  settle({ id, ok, result, error }) {
-    if (!this.current || this.current.id !== id) return;
-    const run = this.finish();
-    if (!ok) {
+  /**
+   * The frame is not trusted: `error` may be anything, not only a RunFailure.
+   * @param {RunAnswer} answer
+   */
+  settle(answer) {
+    if (!this.current || this.current.id !== answer.id) return;
+    const run = /** @type {Run} */ (this.finish());
+    if (!answer.ok) {
+      /** @type {any} */
+      const error = answer.error;
       const message = error && typeof error === "object" ? error.message : error;
       // Python stopped at its own deadline (WebKit): the same failure as the watchdog's.
       const type = error?.type === "timeout" ? "timeout" : "failed";
       return run.reject(new SandboxError(type, clip(message ?? "the sandbox run failed", 4096)));
     }
     try {
-      run.resolve(checkResult(run.kind, result));
+      run.resolve(checkResult(run.kind, answer.result));
     } catch (err) {
       run.reject(new SandboxError("invalid", err instanceof InvalidResult ? err.message : String(err)));
     }
@@ -131,6 +182,7 @@ export class FrameTransport {
   // A heavy runtime (Pyodide) starting inside a run does not use up the run's time: the clock stops
   // while it loads, bounded by the start-up allowance, and only once per frame, so a frame cannot
   // stop its own clock again and again.
+  /** @param {number} id */
   pauseForStart(id) {
     const run = this.current;
     if (this.allowanceUsed || !run || run.id !== id) return;
@@ -140,6 +192,7 @@ export class FrameTransport {
     this.arm(this.host.options.startAllowanceMs, `the sandbox runtime did not start within ${seconds} s`);
   }
 
+  /** @param {number} id */
   resumeAfterStart(id) {
     const run = this.current;
     if (!run || run.id !== id || !run.paused) return;
@@ -148,15 +201,18 @@ export class FrameTransport {
     this.arm(left);
   }
 
+  /** @param {AssetRequest} request */
   async serveAsset({ id, name }) {
+    const port = /** @type {MessagePort} */ (this.port); // a request came through it
     try {
       const bytes = await this.host.asset(name);
-      if (!this.dead) this.port.postMessage({ type: "asset", id, ok: true, bytes }, [bytes]);
+      if (!this.dead) port.postMessage({ type: "asset", id, ok: true, bytes }, [bytes]);
     } catch (err) {
-      if (!this.dead) this.port.postMessage({ type: "asset", id, ok: false, error: err.message });
+      if (!this.dead) port.postMessage({ type: "asset", id, ok: false, error: /** @type {Error} */ (err).message });
     }
   }
 
+  /** @param {SandboxError} error */
   destroy(error) {
     if (this.dead) return;
     this.dead = true;
@@ -168,7 +224,11 @@ export class FrameTransport {
   }
 }
 
-// Off screen and invisible: nothing renders in it (the code runs in its Worker).
+/**
+ * Off screen and invisible: nothing renders in it (the code runs in its Worker).
+ * @param {string} src
+ * @param {string} realm
+ */
 function makeFrame(src, realm) {
   const iframe = makeSandboxedFrame(src);
   iframe.setAttribute("aria-hidden", "true");
@@ -179,11 +239,23 @@ function makeFrame(src, realm) {
   return iframe;
 }
 
+/**
+ * @param {unknown} value
+ * @param {number} length
+ */
 function clip(value, length) {
   return String(value).slice(0, length);
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {() => Error} makeError
+ * @returns {Promise<T>}
+ */
 function withTimeout(promise, ms, makeError) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => reject(makeError()), ms);

@@ -1,5 +1,6 @@
-// How a previewed page's references resolve: the one resolver of the preview frame and of
-// browser_js_eval's workspace imports (docs/preview.md).
+// How a previewed page's references resolve, on the app's page and in the sandbox frame's Worker (for
+// browser_js_eval's workspace imports): pure, no DOM (docs/preview.md). URL -> workspace path is
+// frames/shared/workspace-url.js.
 //
 // Every reference to a workspace file becomes a key `agentlite-ws:/path` (a URL of a scheme of our own,
 // so the browser normalises it the same way in an import map and in an import). The frame that runs the

@@ -11,6 +11,11 @@ const decoder = new TextDecoder();
 
 // Cut `text` to at most `limit` UTF-8 bytes, the marker that says how much was left out included
 // (never inside a character). Capping again changes nothing: the frame caps, then the host checks.
+/**
+ * @param {unknown} text
+ * @param {number} [limit]
+ * @returns {string}
+ */
 export function cap(text, limit = STREAM_LIMIT_BYTES) {
   const str = typeof text === "string" ? text : String(text ?? "");
   if (str.length <= limit / 4) return str; // fast path: cannot exceed the limit even at 4 bytes per char
@@ -21,6 +26,7 @@ export function cap(text, limit = STREAM_LIMIT_BYTES) {
   return `${decoder.decode(bytes.subarray(0, end))}\n[output truncated: ${bytes.length - end} more bytes]`;
 }
 
+/** @param {string} text */
 export function utf8Length(text) {
   return encoder.encode(text).length;
 }

@@ -17,6 +17,11 @@ export function installDocument(scope = globalThis) {
   }
 }
 
+/**
+ * @param {object} scope
+ * @param {string} name
+ * @param {unknown} value
+ */
 function define(scope, name, value) {
   Object.defineProperty(scope, name, { value, writable: true, configurable: true });
 }

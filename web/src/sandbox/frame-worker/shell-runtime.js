@@ -4,9 +4,9 @@
 // the given files that are gone as `deleted`, new and removed folders as `created_dirs` and
 // `deleted_dirs`; the caller records them as one change.
 import { Bash } from "just-bash/browser";
-import shared from "../limits.json";
+import shared from "../../limits.json";
 import { RunTimedOut, servePort } from "./runtime-port.js";
-import { cap, CHANGED_LIMIT_BYTES } from "./limits.js";
+import { cap, CHANGED_LIMIT_BYTES } from "../shared/limits.js";
 import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.js";
 
 // The shell's own folders and its scratch space: files there are not the user's and never come back
@@ -14,11 +14,21 @@ import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.j
 const SYSTEM = ["/bin", "/usr", "/dev", "/proc", "/tmp"];
 const OUTPUT_LIMIT = 16 * 1024 * 1024; // the shell's own bound on output inside pipelines
 
+/** @import { IFileSystem } from "just-bash/browser" */
+/** @import { RunContext } from "./runtime-port.js" */
+/** @import { ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+/** @typedef {import("./python-runtime.js").ShellRun} ShellRun */
+
+/** @param {MessagePort} port */
 export function start(port) {
   servePort(port, { shell: runShell, python: runPython });
 }
 
-// payload {command, files: {path: text}, cwd, dirs?: [path]}
+/**
+ * payload {command, files: {path: text}, cwd, dirs?: [path]}
+ * @param {Record<string, any>} payload
+ * @param {RunContext} run
+ */
 async function runShell(payload, run) {
   if (typeof payload.command !== "string" || !payload.command.trim()) {
     throw new Error("payload.command must be a non-empty string");
@@ -30,7 +40,11 @@ async function runShell(payload, run) {
   return session.finish(result.stdout, result.stderr, result.exitCode);
 }
 
-// payload {code, files, cwd, args?: [string], dirs?}: Python run directly, with the same file rules.
+/**
+ * payload {code, files, cwd, args?: [string], dirs?}: Python run directly, with the same file rules.
+ * @param {Record<string, any>} payload
+ * @param {RunContext} run
+ */
 async function runPython(payload, run) {
   if (typeof payload.code !== "string") throw new Error("payload.code must be a string");
   const session = await openSession(payload, run, true);
@@ -41,6 +55,11 @@ async function runPython(payload, run) {
   return session.finish(result.stdout, result.stderr, result.exitCode);
 }
 
+/**
+ * @param {Record<string, any>} payload
+ * @param {RunContext} run
+ * @param {boolean} usesPython
+ */
 async function openSession(payload, run, usesPython) {
   const files = givenFiles(payload.files);
   const cwd = normalisePath(payload.cwd || "/");
@@ -48,6 +67,7 @@ async function openSession(payload, run, usesPython) {
   const deadline = run.pythonDeadline
     ? { startedAt: run.startedAt, budgetMs: shellDeadline(run.timeoutMs, false) }
     : null;
+  /** @type {ShellRun} */
   const context = { channel: run.channel, id: run.id, deadline, bootMs: 0, timedOut: false };
   const bash = new Bash({
     files,
@@ -68,6 +88,12 @@ async function openSession(payload, run, usesPython) {
     bash,
     cwd,
     run: context,
+    /**
+     * @param {string} stdout
+     * @param {string} stderr
+     * @param {number} exitCode
+     * @returns {Promise<ProcessResult>}
+     */
     finish: async (stdout, stderr, exitCode) => {
       const diff = await changes(bash.fs, files, dirsBefore);
       const notes = diff.notes.length ? `${diff.notes.join("\n")}\n` : "";
@@ -86,12 +112,21 @@ async function openSession(payload, run, usesPython) {
 
 // The shell stops itself a little before the host's watchdog would, so output and files survive a
 // runaway loop; Python's first start in this frame gets the same allowance the host grants.
+/**
+ * @param {number} timeoutMs
+ * @param {boolean} usesPython
+ */
 function shellDeadline(timeoutMs, usesPython) {
   const ms = Math.max(100, timeoutMs - Math.min(1000, timeoutMs / 10));
   return usesPython && !pythonStarted() ? ms + shared.sandbox.start_allowance_ms : ms;
 }
 
+/**
+ * @param {unknown} files
+ * @returns {Record<string, string>}
+ */
 function givenFiles(files) {
+  /** @type {Record<string, string>} */
   const out = {};
   if (!files || typeof files !== "object") return out;
   for (const [path, text] of Object.entries(files)) out[normalisePath(path)] = String(text);
@@ -99,6 +134,7 @@ function givenFiles(files) {
 }
 
 // "src/a.ts" and "/src//a.ts" are "/src/a.ts"; ".." cannot climb above "/".
+/** @param {unknown} path */
 function normalisePath(path) {
   const parts = [];
   for (const part of String(path).split("/")) {
@@ -109,10 +145,12 @@ function normalisePath(path) {
   return `/${parts.join("/")}`;
 }
 
+/** @param {string} path */
 function isSystem(path) {
   return SYSTEM.some((root) => path === root || path.startsWith(`${root}/`));
 }
 
+/** @param {IFileSystem} fs */
 async function directories(fs) {
   const dirs = [];
   for (const path of fs.getAllPaths()) {
@@ -122,7 +160,13 @@ async function directories(fs) {
 }
 
 // What the command did to the user's files, compared with what it was given.
+/**
+ * @param {IFileSystem} fs
+ * @param {Record<string, string>} given
+ * @param {Set<string>} dirsBefore
+ */
 async function changes(fs, given, dirsBefore) {
+  /** @type {Record<string, string>} */
   const changed = {};
   const notes = [];
   const present = new Set();

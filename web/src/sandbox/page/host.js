@@ -7,13 +7,30 @@
 // and its runtime as text; it has no network (see web/sandbox/frame.html), so every runtime file it
 // needs comes from here, and only from a fixed list. A watchdog removes a frame whose run overstays
 // its time; the next run builds a new one.
-import shared from "../limits.json";
+import { realms } from "../../generated/sandbox-realms.json";
+import shared from "../../limits.json";
 import { FrameTransport, SandboxError } from "./frame-transport.js";
-import { sha256Hex } from "../bytes.js";
+import { sha256Hex } from "../../bytes.js";
+
+/** @import { EvalResult, ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+
+/**
+ * @typedef {object} SandboxHostOptions
+ * @property {string | URL} [baseUrl]
+ * @property {Element | null} [container] where the frames go (default: the document's body)
+ * @property {number} [bootTimeoutMs]
+ * @property {number} [startAllowanceMs]
+ * @property {boolean} [pythonDeadline]
+ */
 
 export { SandboxError };
 
-const REALM_OF = { js: "js", shell: "shell", python: "shell" };
+/**
+ * kind -> the realm (frame) it runs in: the agent's own table (agentlite.sandbox.REALM_OF), generated.
+ * @type {Readonly<Record<string, string | undefined>>}
+ */
+const REALM_OF = realms;
+/** @type {Readonly<Record<string, string>>} */
 const RUNTIME_OF = { js: "js-runtime.js", shell: "shell-runtime.js" };
 const PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"];
 const LOCK_FILE = "agentlite-lock.json";
@@ -23,6 +40,7 @@ export class SandboxHost {
   // baseUrl: the folder of dist/ (holds sandbox/ and pyodide/). bootTimeoutMs bounds a frame's start;
   // startAllowanceMs bounds the start of a heavy runtime (Pyodide) inside a run, which is not counted
   // against the run's own time (once per frame). The agent waits both out (limits.json).
+  /** @param {SandboxHostOptions} [options] */
   constructor({
     baseUrl = new URL("./", import.meta.url),
     container = null,
@@ -33,14 +51,24 @@ export class SandboxHost {
     this.baseUrl = new URL(baseUrl);
     this.container = container;
     this.options = { bootTimeoutMs, startAllowanceMs, pythonDeadline };
-    this.realms = new Map(); // realm name -> its latest FrameTransport (dead after a timeout until the next run)
-    this.queues = new Map(); // realm name -> tail promise: runs in one realm never overlap
-    this.runtimeText = new Map(); // runtime file -> Promise<string>
-    this.allowed = null; // Promise<Map<name, sha256 | null>>: the files a frame may ask for
+    /** @type {Map<string, FrameTransport>} realm name -> its latest FrameTransport (dead after a timeout until the next run) */
+    this.realms = new Map();
+    /** @type {Map<string, Promise<unknown>>} realm name -> tail promise: runs in one realm never overlap */
+    this.queues = new Map();
+    /** @type {Map<string, Promise<string>>} runtime file -> its text */
+    this.runtimeText = new Map();
+    /** @type {Promise<Map<string, string | null>> | null} name -> sha256 | null: the files a frame may ask for */
+    this.allowed = null;
     this.nextId = 1;
   }
 
-  // Run model-written code; resolves with the kind's result, rejects with a SandboxError.
+  /**
+   * Run model-written code; resolves with the kind's result, rejects with a SandboxError.
+   * @param {string} kind
+   * @param {Record<string, unknown>} [payload]
+   * @param {number} [timeoutMs]
+   * @returns {Promise<EvalResult | ProcessResult>}
+   */
   run(kind, payload = {}, timeoutMs = DEFAULT_TIMEOUT_MS) {
     const realm = REALM_OF[kind];
     if (!realm) return Promise.reject(new SandboxError("bad_request", `unknown sandbox kind: ${kind}`));
@@ -54,6 +82,12 @@ export class SandboxHost {
     return job;
   }
 
+  /**
+   * @param {string} realmName
+   * @param {string} kind
+   * @param {Record<string, unknown>} payload
+   * @param {number} timeoutMs
+   */
   async runNow(realmName, kind, payload, timeoutMs) {
     let realm = this.realms.get(realmName);
     if (!realm || realm.dead) {
@@ -64,7 +98,10 @@ export class SandboxHost {
     return realm.exec(this.nextId++, kind, payload, timeoutMs);
   }
 
-  // The frame element of a realm, if one is alive (tests look at its attributes).
+  /**
+   * The frame element of a realm, if one is alive (tests look at its attributes).
+   * @param {string} realmName
+   */
   frame(realmName) {
     const realm = this.realms.get(realmName);
     return realm && !realm.dead ? realm.iframe : null;
@@ -76,22 +113,31 @@ export class SandboxHost {
     this.realms.clear();
   }
 
+  /** @param {string} path */
   url(path) {
     return new URL(path, this.baseUrl).href;
   }
 
+  /**
+   * @param {string} name
+   * @returns {Promise<string>}
+   */
   runtime(name) {
     if (!this.runtimeText.has(name)) {
       const text = fetchOk(this.url(`sandbox/${name}`)).then((response) => response.text());
       text.catch(() => this.runtimeText.delete(name)); // a failed fetch is retried next time
       this.runtimeText.set(name, text);
     }
-    return this.runtimeText.get(name);
+    return /** @type {Promise<string>} */ (this.runtimeText.get(name));
   }
 
   // The bytes of one runtime file a frame asked for, only if it is on the list: the Pyodide core,
   // the lock file, and the wheels the lock names. The frame chooses among these names, nothing else.
   // Wheels are checked against the lock's sha256 before they are handed over.
+  /**
+   * @param {unknown} name
+   * @returns {Promise<ArrayBuffer>}
+   */
   async asset(name) {
     if (!this.allowed) {
       this.allowed = fetchOk(this.url(`pyodide/${LOCK_FILE}`))
@@ -120,8 +166,12 @@ export function cannotEndWasmWorkers(userAgent = globalThis.navigator?.userAgent
   return /AppleWebKit/.test(userAgent) && !/Chrome|Chromium|Firefox|Edg\//.test(userAgent);
 }
 
-// name -> expected sha256 (null for the core files, which Pyodide's own start-up checks by version).
+/**
+ * name -> expected sha256 (null for the core files, which Pyodide's own start-up checks by version).
+ * @param {{packages?: Record<string, {file_name?: unknown, sha256?: string} | null>}} lock
+ */
 function allowedAssets(lock) {
+  /** @type {Map<string, string | null>} */
   const allowed = new Map([...PYODIDE_CORE, LOCK_FILE].map((name) => [name, null]));
   for (const pkg of Object.values(lock.packages || {})) {
     if (pkg && typeof pkg.file_name === "string") allowed.set(pkg.file_name, pkg.sha256 || null);
@@ -129,6 +179,7 @@ function allowedAssets(lock) {
   return allowed;
 }
 
+/** @param {string} url */
 async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

@@ -1,15 +1,28 @@
 // Checks what a sandbox frame answers before it leaves the host: the frame runs model-written code,
 // so its answer is untrusted data. Shapes are enforced, output is capped, paths are normalised.
-import { isLogLevel } from "../frames/shared/levels.js";
-import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "./limits.js";
+import { isLogLevel } from "../../frames/shared/levels.js";
+import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "../shared/limits.js";
+
+/** @import { EvalResult, LogLine, ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+
+/** An untrusted object from the frame: any key, any value. @typedef {Record<string, any>} Untrusted */
 
 export class InvalidResult extends Error {}
 
+/**
+ * @param {string} kind
+ * @param {unknown} result
+ * @returns {EvalResult | ProcessResult}
+ */
 export function checkResult(kind, result) {
   if (!isObject(result)) throw new InvalidResult("the sandbox answered with no result object");
   return kind === "js" ? checkEval(result) : checkProcess(result);
 }
 
+/**
+ * @param {Untrusted} result
+ * @returns {EvalResult}
+ */
 function checkEval(result) {
   const error = result.error;
   return {
@@ -26,8 +39,13 @@ function checkEval(result) {
   };
 }
 
+/**
+ * @param {unknown} logs
+ * @returns {LogLine[]}
+ */
 function checkLogs(logs) {
   if (!Array.isArray(logs)) return [];
+  /** @type {LogLine[]} */
   const kept = [];
   let size = 0;
   for (const entry of logs) {
@@ -43,6 +61,10 @@ function checkLogs(logs) {
   return kept;
 }
 
+/**
+ * @param {Untrusted} result
+ * @returns {ProcessResult}
+ */
 function checkProcess(result) {
   const code = Number.isInteger(result.exit_code) ? result.exit_code : 1;
   return {
@@ -56,9 +78,14 @@ function checkProcess(result) {
   };
 }
 
+/**
+ * @param {unknown} changed
+ * @returns {Record<string, string>}
+ */
 function checkChanged(changed) {
   if (changed == null) return {};
   if (!isObject(changed)) throw new InvalidResult("changed must map paths to text");
+  /** @type {Record<string, string>} */
   const out = {};
   let total = 0;
   for (const [path, text] of Object.entries(changed)) {
@@ -70,13 +97,21 @@ function checkChanged(changed) {
   return out;
 }
 
+/**
+ * @param {unknown} paths
+ * @returns {string[]}
+ */
 function checkPaths(paths) {
   if (paths == null) return [];
   if (!Array.isArray(paths)) throw new InvalidResult("expected a list of paths");
   return paths.map(checkPath);
 }
 
-// Absolute, normalised, printable: "/src/a.ts". Anything else is refused, never repaired.
+/**
+ * Absolute, normalised, printable: "/src/a.ts". Anything else is refused, never repaired.
+ * @param {unknown} path
+ * @returns {string}
+ */
 export function checkPath(path) {
   const ok =
     typeof path === "string" &&
@@ -97,6 +132,10 @@ export function checkPath(path) {
   return path;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is Untrusted}
+ */
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
