@@ -61,11 +61,13 @@ BUNDLES = {
     "src/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
     # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread;
-    # the screenshot's module when preview_page first asks for a picture (its text goes to the frame).
-    "src/preview/index.js": "preview.js",
-    "src/preview/transpiler.js": "preview-transpiler.js",
-    "src/preview/loop-guard.js": "preview-guard.js",
-    "src/preview/screenshot.js": "preview-screenshot.js",  # handed to the preview frame for a screenshot
+    # the screenshot's module when preview_page first asks for a picture (its text goes to the frame); the
+    # frame's runtime (web/src/preview/frame/), whose text goes to the frame with each page.
+    "src/preview/page/index.js": "preview.js",
+    "src/preview/page/transpiler.js": "preview-transpiler.js",
+    "src/preview/page/loop-guard.js": "preview-guard.js",
+    "src/preview/frame/screenshot.js": "preview-screenshot.js",  # handed to the frame for a screenshot
+    "src/preview/frame/boot.js": "preview-frame-runtime.js",  # handed to the preview frame with each page
     # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
     "src/pdf/pdf-text.js": "pdf-text.js",
     "src/sandbox/frame-worker/js-runtime.js": "sandbox/js-runtime.js",
@@ -77,6 +79,13 @@ DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
 MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
+MINIFIED_BUNDLES |= {"preview-frame-runtime.js"}
+# Bundles whose functions and classes keep their names when minified: the preview frame's runtime puts
+# its XMLHttpRequest, Worker, Audio and eval in the page's window, where a page may read their `name`.
+NAMED_BUNDLES = {"preview-frame-runtime.js"}
+# Bundles that run as classic scripts (an IIFE, no module loading): the preview frame's runtime runs
+# before the page's import map, which Firefox takes only until the document's first module load.
+CLASSIC_BUNDLES = {"preview-frame-runtime.js"}
 
 
 def pyodide_core(pins: pinning.Pins) -> dict:
@@ -115,7 +124,10 @@ def own_wheel(stamps: Stamps) -> Path:
 
 def front_end(stamps: Stamps) -> None:
     """Bundle the app and the worker with esbuild; copy the static files."""
-    flags = f"minified={sorted(MINIFIED_BUNDLES)} whitespace"
+    flags = (
+        f"minified={sorted(MINIFIED_BUNDLES)} named={sorted(NAMED_BUNDLES)} classic={sorted(CLASSIC_BUNDLES)}"
+        " whitespace"
+    )
     static = {**STATIC, **BENCH_STATIC}
     bench_sources = [WEB / entry for entry in BUNDLES if entry.startswith("bench/")]
     sources = [
@@ -132,12 +144,14 @@ def front_end(stamps: Stamps) -> None:
     say("bundling the front end")
     esbuild = NODE_MODULES / ".bin" / "esbuild"
     for entry, out in BUNDLES.items():
-        cmd = [str(esbuild), entry, "--bundle", "--format=esm", "--target=es2022", "--log-level=warning"]
+        form = "iife" if out in CLASSIC_BUNDLES else "esm"
+        cmd = [str(esbuild), entry, "--bundle", f"--format={form}", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", "--external:./worker-tokens.js"]  # not bundled: loaded apart
         cmd += [f"--outfile={DIST / out}"]
         # The rest keep their names for readable stack traces, without comments and layout (the page's
         # JSDoc types are comments: they must not cost bytes).
         cmd += ["--minify"] if out in DATA_BUNDLES | MINIFIED_BUNDLES else ["--minify-whitespace"]
+        cmd += ["--keep-names"] if out in NAMED_BUNDLES else []
         cmd += [] if out in DATA_BUNDLES else ["--sourcemap=linked"]
         cmd += [
             "--alias:node:zlib=./src/sandbox/frame-worker/zlib-shim.js"

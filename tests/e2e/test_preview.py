@@ -225,3 +225,25 @@ def test_preview_page_tool_and_js_eval_imports_workspace_modules(
     assert "uncaught errors (1)" in shown and "/js/main.js:13" in shown
     assert page.get_attribute("[data-testid=preview-frame]", "data-state") == "ready"
     assert '"42 MODULE!"' in evaluated, evaluated
+
+
+def test_console_lines_read_as_the_sandbox_prints_them(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    """The preview's console and preview_page's report format values as browser_js_eval does (one
+    formatter, frames/shared/repr.js): a Map with its size and entries, not `{}`."""
+    model_server.script(
+        Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/index.html"}))),
+        Scripted(chunks=text_chunks("Looked at it.")),
+    )
+    start(page, origin, model_server)
+    write_files(
+        page, {"/index.html": "<title>Values</title><script>console.log(new Map([[1, 2]]));</script>"}
+    )
+    send(page, "check the page")
+    assert approve_through(page, card(page, "preview_page")) == "completed"
+    wait_idle(page)
+    (shown,) = tool_results(model_server)
+    assert "[log] Map(1) {1: 2}" in shown, shown
+    wait_log(page, "Map(1)")  # preview_page opened the panel
+    assert ("log", "Map(1) {1: 2}") in logs(page)

@@ -1,12 +1,12 @@
-// Runs the preview's guard of event-handler attributes (web/src/preview/handler-attributes.js through
+// Runs the preview's guard of event-handler attributes (web/src/preview/page/handler-attributes.js through
 // page-html.js's rewriteHtml, with loop-guard.js) under Node for tests/unit/test_handler_guard.py:
 // argv[2] is a JSON list of cases {html, due}; prints one JSON line per case: {html, unguarded, handlers},
 // where `handlers` is each on…="" attribute of the result as the browser decodes it: {name, code}, and
 // for a guarded one what running it as a handler body did, with a check that always answers `due`
 // (whether the thread is held): {value} (its `out`) or {thrown}.
 import { decodeHTMLAttribute } from "../../web/node_modules/entities/dist/decode.js";
-import * as guard from "../../web/src/preview/loop-guard.js";
-import { rewriteHtml } from "../../web/src/preview/page-html.js";
+import * as guard from "../../web/src/preview/page/loop-guard.js";
+import { rewriteHtml } from "../../web/src/preview/page/page-html.js";
 
 const HANDLER = /\s(on\w+)=(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
 

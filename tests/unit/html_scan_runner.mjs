@@ -1,11 +1,11 @@
-// Runs the preview's HTML scans (web/src/preview/html-scan.js, and rewriteHtml over them) under Node for
+// Runs the preview's HTML scans (web/src/preview/page/html-scan.js, and rewriteHtml over them) under Node for
 // tests/unit/test_html_scan.py. Prints one JSON object:
 // - `differ`: random pages on which a scan finds something else than the regular expression it replaces
 //   (the first few, with what each found);
 // - `work`: for each hostile page family, the characters the scans looked at for n and for 10 n pieces.
-import * as guard from "../../web/src/preview/loop-guard.js";
-import { replaceMarkup, replaceMediaTags, scriptBlocks } from "../../web/src/preview/html-scan.js";
-import { rewriteHtml } from "../../web/src/preview/page-html.js";
+import * as guard from "../../web/src/preview/page/loop-guard.js";
+import { replaceMarkup, replaceMediaTags, scriptBlocks } from "../../web/src/preview/page/html-scan.js";
+import { rewriteHtml } from "../../web/src/preview/page/page-html.js";
 
 const BLOCK = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi;
 const TAG = /<(link|img|source|video|audio|iframe|embed|track|input|object)\b[^>]*>/gi;

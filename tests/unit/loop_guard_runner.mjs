@@ -1,9 +1,9 @@
-// Runs the preview's loop guard (web/src/preview/loop-guard.js) under Node for
+// Runs the preview's loop guard (web/src/preview/page/loop-guard.js) under Node for
 // tests/unit/test_loop_guard.py: argv[2] is a JSON list of cases {code, path, module, firstLine, run,
 // dueAfter, turns} (`turns`: the frame's count of turns before the first check); prints one JSON line per
 // case: {guarded} or {syntaxError}, and when `run`, what running the guarded code did: {value} (its `out`)
 // or {thrown: {name, message}}, and how often it asked `due`.
-import { guardLoops } from "../../web/src/preview/loop-guard.js";
+import { guardLoops } from "../../web/src/preview/page/loop-guard.js";
 
 for (const item of JSON.parse(process.argv[2])) {
   const answer = {};

@@ -1,9 +1,10 @@
 // Runs the preview's pure resolution code under Node for tests/unit/test_preview_resolve.py: each case's
-// answer is printed as one JSON object, {name: value}. argv[2] is web/src/preview/, argv[3] the source
-// of the frame's targetOf() (taken from web/sandbox/preview.html).
+// answer is printed as one JSON object, {name: value}. argv[2] is web/src/preview/page/, argv[3] the
+// shared resolver web/src/frames/shared/workspace-url.js (the frame's fetch, XHR and element URLs use it).
 const dir = process.argv[2];
-const { metaObject, resolver, rewriteImports } = await import(`${dir}/resolve.js`);
+const { metaObject, resolver, rewriteImports } = await import(`${dir}/../shared/resolve.js`);
 const { buildBundle } = await import(`${dir}/page-bundle.js`);
+const { targetOf, workspacePath } = await import(process.argv[3]);
 
 const out = {};
 const files = new Map(
@@ -67,9 +68,8 @@ plain.set("/index.html", { text: '<script type="module" src="/src/app/dep.js"></
 const small = await buildBundle({ entry: "/index.html", files: plain, transpile: async (_p, t) => t, vendor: async () => "" });
 out.noComputedModules = small.modules.map((m) => m.key).sort();
 
-// The frame's targetOf: where a URL the page asks for leads.
-globalThis.location = { href: "http://127.0.0.1:8000/app/sandbox/preview.html" };
-const targetOf = new Function(`${process.argv[3]}; return targetOf;`)();
+// The frame's targetOf: where a URL the page asks for leads, from a frame at `frameUrl`.
+const frameUrl = "http://127.0.0.1:8000/app/sandbox/preview.html";
 const entry = "/pages/index.html";
 out.targets = Object.fromEntries(
   [
@@ -84,6 +84,12 @@ out.targets = Object.fromEntries(
     "http://127.0.0.1:8000/other/y.json",
     "http://127.0.0.1:9999/z.json",
     "http://[bad",
-  ].map((url) => [url, targetOf(url, entry)]),
+  ].map((url) => [url, targetOf(url, entry, frameUrl)]),
+);
+// The app's side of the same resolver: references in a page's HTML and CSS.
+out.paths = Object.fromEntries(
+  ["img/a.png", "/img/a.png", "../a.png", "a%20b.png", "//cdn.example/x.js", "https://x/y", "#top", " "].map(
+    (ref) => [ref, workspacePath(ref, "/pages/index.html")],
+  ),
 );
 console.log(JSON.stringify(out));

@@ -1,6 +1,6 @@
-"""The preview's scans of a page's HTML (web/src/preview/html-scan.js) in Node: they find what the regular
-expressions they replace found, on 20,000 random pages, and their work grows linearly with the page on
-hostile ones (an unclosed <script>, thousands of openers, long attribute runs, unclosed comments and
+"""The preview's scans of a page's HTML (web/src/preview/page/html-scan.js) in Node: they find what the
+regular expressions they replace found, on 20,000 random pages, and their work grows linearly with the
+page on hostile ones (an unclosed <script>, thousands of openers, long attribute runs, unclosed comments and
 quotes), measured as the characters they look at, for n and 10 n pieces (a quadratic scan does 100x)."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The preview's loop guard (docs/preview.md, "Looping pages"): the transform in web/src/preview/loop-guard.js
-under Node. Every kind of loop gets a check that stops it with its file:line once the frame says the
-thread has been held too long; loops that end compute what they computed before; no line moves."""
+"""The preview's loop guard (docs/preview.md, "Looping pages"): the transform in
+web/src/preview/page/loop-guard.js under Node. Every kind of loop gets a check that stops it with its
+file:line once the frame says the thread has been held too long; loops that end compute what they
+computed before; no line moves."""
 
 from __future__ import annotations
 

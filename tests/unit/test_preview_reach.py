@@ -15,7 +15,7 @@ import pytest
 from buildsys.common import ROOT
 
 RUNNER = ROOT / "tests" / "unit" / "preview_reach.mjs"
-PREVIEW = ROOT / "web" / "src" / "preview"
+PREVIEW = ROOT / "web" / "src" / "preview" / "page"
 
 
 @pytest.fixture(scope="module")

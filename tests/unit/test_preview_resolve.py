@@ -1,7 +1,8 @@
 """The preview's resolution of what a page asks for at run time (docs/preview.md, "What resolves"), in
 Node: `import.meta` and computed `import()` against the module's own workspace path, every script a
-module once a computed import() may name it, and the frame's `targetOf` (web/sandbox/preview.html) for
-fetch, XMLHttpRequest, element URLs and workers."""
+module once a computed import() may name it, and the frame's `targetOf` (web/src/frames/shared/
+workspace-url.js, imported as the frame's runtime imports it) for fetch, XMLHttpRequest, element URLs and
+workers."""
 
 from __future__ import annotations
 
@@ -16,14 +17,8 @@ import pytest
 from buildsys.common import ROOT
 
 RUNNER = ROOT / "tests" / "unit" / "preview_resolve.mjs"
-PREVIEW = ROOT / "web" / "src" / "preview"
-FRAME = ROOT / "web" / "sandbox" / "preview.html"
-
-
-def target_of_source() -> str:
-    found = re.search(r"^function targetOf\(.*?^}$", FRAME.read_text(), re.MULTILINE | re.DOTALL)
-    assert found, "preview.html has no targetOf()"
-    return found.group(0)
+PREVIEW = ROOT / "web" / "src" / "preview" / "page"
+RESOLVER = ROOT / "web" / "src" / "frames" / "shared" / "workspace-url.js"
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +26,7 @@ def out() -> dict[str, Any]:
     node = shutil.which("node")
     if node is None or not (ROOT / "web" / "node_modules" / "es-module-lexer").exists():
         pytest.fail("node and web/node_modules are needed: run `python build.py`")
-    args = [node, str(RUNNER), str(PREVIEW), target_of_source()]
+    args = [node, str(RUNNER), str(PREVIEW), RESOLVER.as_uri()]
     done = subprocess.run(args, capture_output=True, text=True, timeout=60, cwd=ROOT / "web", check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -99,3 +94,23 @@ def test_the_frame_sends_workspace_urls_to_files_and_the_rest_to_the_network(out
     assert targets["http://127.0.0.1:8000/other/y.json"] == {"path": "/other/y.json"}
     assert targets["http://127.0.0.1:9999/z.json"] == {"network": "http://127.0.0.1:9999/z.json"}
     assert targets["http://[bad"] == {"bad": True}
+
+
+def test_the_app_resolves_page_references_with_the_same_module(out: dict[str, Any]) -> None:
+    assert out["paths"] == {
+        "img/a.png": "/pages/img/a.png",
+        "/img/a.png": "/img/a.png",
+        "../a.png": "/a.png",
+        "a%20b.png": "/pages/a b.png",
+        "//cdn.example/x.js": None,
+        "https://x/y": None,
+        "#top": None,
+        " ": None,
+    }
+
+
+def test_the_resolver_is_pure() -> None:
+    """One module for the page and the frame: it reads no global of a document or a Worker."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", RESOLVER.read_text(), flags=re.DOTALL)
+    for name in ("document", "window", "location", "self.", "navigator", "postMessage"):
+        assert name not in code, name

@@ -1,4 +1,4 @@
-"""The page's check of what the preview frame answers for a screenshot (web/src/preview/shot.js): the
+"""The page's check of what the preview frame answers for a screenshot (web/src/preview/page/shot.js): the
 frame runs the page's code, so only a PNG within the limits becomes the picture, its size read from the
 PNG itself; anything else, and the frame's own error, becomes a line saying why."""
 

@@ -1,11 +1,16 @@
 // Bytes as the page and the agent worker pass them around: the SHA-256 that checks a download or a
-// stored copy, and the base64 form in which bytes cross the worker's calls. A leaf with no DOM: both
-// sides import it.
+// stored copy (or names a previewed page's inline code in its frame's CSP), and the base64 form in which
+// bytes cross the worker's calls. A leaf with no DOM: the page, the worker and the preview frame import it.
 
 /** The lower-case hex SHA-256 of `bytes`. @param {BufferSource} bytes */
 export async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The base64 SHA-256 of `bytes` (as a CSP hash source names a script). @param {BufferSource} bytes */
+export async function sha256Base64(bytes) {
+  return toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 
 /** The bytes of a base64 text (throws on text that is not base64). @param {string} text */

@@ -3,7 +3,7 @@
 // `run(path, screenshot)` is preview_page's way in: it opens the panel and reports what the page shows. A change the
 // agent made reruns the page only when `agentMayRun()` (the chats auto-approve `js`); else the panel says
 // so and its Reload is the user's yes.
-import { framesShareThread } from "../preview/thread.js";
+import { framesShareThread } from "../preview/page/thread.js";
 
 /** @import { CallMethod } from "../agent-client.js" */
 /** The previewer dist/preview.js makes (web/src/preview/index.js), as this panel uses it.

@@ -5,7 +5,14 @@
 // TypeScript's transpileModule in docs/preview.md.
 import { transform } from "sucrase";
 
+/** @import { Transform } from "sucrase" */
+
+/**
+ * @param {string} path
+ * @param {string} code
+ */
 export function transpile(path, code) {
+  /** @type {Transform[]} */
   const transforms = [];
   if (/\.(ts|tsx|mts)$/.test(path)) transforms.push("typescript");
   if (/\.(tsx|jsx)$/.test(path)) transforms.push("jsx");

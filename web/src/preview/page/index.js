@@ -10,22 +10,28 @@ const QUIET_MS = 150; // preview_page: the page counts as drawn once its DOM has
 const QUIET_LIMIT_MS = 3_000;
 const REPORT_LINES = 200;
 
+/**
+ * A workspace change event, as reload-rule.js reads it.
+ * @typedef {Parameters<typeof onChange>[0]["change"]} Change
+ * @typedef {{level: string, text: string, uncaught: boolean}} Line
+ */
+
 // guard: whether to guard the page's loops (the frame shares the app's thread, thread.js); onHeld(change):
 // a change the agent made waits for the user's Reload (null: nothing waits any more).
-export function createPreviewer({
-  slot,
-  call,
-  baseUrl,
-  guard = false,
-  onLog,
-  onState,
-  onNavigate,
-  onHeld = (_change) => {},
-}) {
+/**
+ * @param {{slot: Element, call: (method: string, args: object) => Promise<unknown>, baseUrl: string | URL,
+ *   guard?: boolean, onLog: (level: string, text: string) => void,
+ *   onState: ConstructorParameters<typeof PreviewFrame>[0]["onState"],
+ *   onNavigate: (path: string) => void, onHeld?: (change: Change | null) => void}} options
+ */
+export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onState, onNavigate, onHeld = () => {} }) {
   const files = new WorkspaceFiles(call);
-  let lines = []; // the console lines of the current revision: {level, text, uncaught}
+  /** @type {Line[]} */
+  let lines = []; // the console lines of the current revision
+  /** @type {string | null} */
   let entry = null;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let held = false; // a change by the agent waits for the user's Reload: nothing reruns the page by itself
   const frame = new PreviewFrame({
     slot,
@@ -69,6 +75,10 @@ export function createPreviewer({
     // A workspace change: reload the open preview once the burst of writes is over, unless the agent made
     // it and may not run code unasked (reload-rule.js): then, and from then on, the preview waits for the
     // user's Reload. A page whose loops could not all be guarded waits for the user's Reload too.
+    /**
+     * @param {Change} change
+     * @param {boolean} [agentMayRun]
+     */
     changed(change, agentMayRun = false) {
       if (!entry || held) return;
       const decision = onChange({ change, entry, shown: frame.shown, agentMayRun });
@@ -80,7 +90,8 @@ export function createPreviewer({
         onHeld(change);
         return;
       }
-      timer = setTimeout(() => show(entry, async () => false), RELOAD_DEBOUNCE_MS);
+      const path = entry;
+      timer = setTimeout(() => show(path, async () => false), RELOAD_DEBOUNCE_MS);
     },
     // The HTML files of the workspace, for the entry chooser.
     async pages() {
@@ -90,6 +101,11 @@ export function createPreviewer({
     // preview_page: show `path`, let it draw, and report what it shows and what it said (and, when
     // `screenshot`, a PNG of it or why there is none); null when `approve` declined to run a page whose
     // loops could not all be guarded.
+    /**
+     * @param {string} path
+     * @param {(unguarded: string[]) => Promise<boolean>} approve
+     * @param {boolean} [screenshot]
+     */
     async report(path, approve, screenshot = false) {
       let declined = false;
       await show(path, async (unguarded) => {
@@ -109,9 +125,13 @@ export function createPreviewer({
   };
 }
 
-// Wait until the frame's page has stopped changing its text for QUIET_MS (React renders after load).
+/**
+ * Wait until the frame's page has stopped changing its text for QUIET_MS (React renders after load).
+ * @param {PreviewFrame} frame
+ */
 async function quiet(frame) {
   const started = performance.now();
+  /** @type {string | null} */
   let last = null;
   while (performance.now() - started < QUIET_LIMIT_MS) {
     const { text } = await frame.inspect();

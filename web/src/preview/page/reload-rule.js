@@ -2,14 +2,17 @@
 // page runs its code, so a change the agent made reloads only where the chat lets the agent run
 // JavaScript unasked (auto-approve `js`, as for preview_page); otherwise the preview waits for the
 // user's Reload. The user's own changes reload at once. Pure: tested under Node.
-import { folderOf } from "./resolve.js";
+import { folderOf } from "../shared/resolve.js";
 
 const USER_AUTHORS = new Set(["user", "disk"]); // the editor, the user's file operations, their folder on disk
 const USER_TYPES = new Set(["import", "clear"]); // a zip the user imported, the workspace the user cleared
 
-/** Whether the user made `change` (a workspace change event: {type, author, paths}). */
+/**
+ * Whether the user made `change` (a workspace change event: {type, author, paths}).
+ * @param {{type?: string, author?: string, paths?: unknown} | null | undefined} change
+ */
 export function byUser(change) {
-  return USER_AUTHORS.has(change?.author) || USER_TYPES.has(change?.type);
+  return USER_AUTHORS.has(change?.author ?? "") || USER_TYPES.has(change?.type ?? "");
 }
 
 /**
@@ -22,6 +25,6 @@ export function onChange({ change, entry, shown, agentMayRun }) {
   const paths = Array.isArray(change?.paths) ? change.paths : [];
   if (!paths.length) return "hold"; // another tab's change: which files, and whose, is unknown
   const folder = folderOf(entry);
-  const touched = paths.some((path) => shown.has(path) || String(path).startsWith(folder));
+  const touched = paths.some((/** @type {string} */ path) => shown.has(path) || String(path).startsWith(folder));
   return touched ? "hold" : "ignore";
 }

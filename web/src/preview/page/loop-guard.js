@@ -29,6 +29,7 @@ export function guardLoops(code, { path, module, firstLine = 1, handler = false 
     allowHashBang: !handler,
     allowReturnOutsideFunction: handler, // an on…="" attribute's code is a function's body
   });
+  /** @type {[number, string][]} */
   const inserts = []; // [position, text]
   for (const loop of loopsOf(tree)) {
     const check = checkFor(path, loop.loc.start.line + firstLine - 1);
@@ -65,23 +66,34 @@ export function guardHandler(value, { path, firstLine }) {
 // of turns runs out: calling it on every turn made a tight loop 6× slower in Firefox (measured 31 ms ->
 // 205 ms for 10^7 turns; 49 ms with the count). The check names its loop twice: in the error, and to the
 // frame, which reports it itself where the engine hides an inline script's error (WebKit: "Script error.").
+/**
+ * @param {string} path
+ * @param {number} line
+ */
 function checkFor(path, line) {
   const where = `${path}:${line}`;
   const message = `preview stopped a loop that ran for more than ${LOOP_LIMIT_MS} ms at ${where}`;
   return `if(--${TURNS}<0&&${DUE}(${literal(where)}))throw new RangeError(${literal(message)});`;
 }
 
-// `<` escaped: the check may land in an inline <script> of an HTML page.
+/**
+ * `<` escaped: the check may land in an inline <script> of an HTML page.
+ * @param {string} text
+ */
 function literal(text) {
   return JSON.stringify(text).replace(/</g, "\\u003c");
 }
 
-// Every loop node of an acorn tree, outer before inner.
+/**
+ * Every loop node of an acorn tree, outer before inner.
+ * @param {object} node
+ * @returns {Generator<LoopNode>}
+ */
 function* loopsOf(node) {
   const stack = [node];
   while (stack.length) {
-    const next = stack.pop();
-    if (LOOPS.has(next.type)) yield next;
+    const next = /** @type {AstNode} */ (stack.pop());
+    if (LOOPS.has(next.type)) yield/** @type {LoopNode} */ (/** @type {unknown} */ (next));
     for (const key of Object.keys(next)) {
       const value = next[key];
       if (Array.isArray(value)) {
@@ -91,6 +103,18 @@ function* loopsOf(node) {
   }
 }
 
+/**
+ * An acorn node, read by its fields; a loop's, by those the guard uses.
+ * @typedef {{type: string, [key: string]: unknown}} AstNode
+ * @typedef {{loc: {start: {line: number}}, body: {type: string, start: number, end: number}}} LoopNode
+ */
+
+/**
+ * @param {unknown} value
+ * @returns {value is AstNode}
+ */
 function isNode(value) {
-  return value !== null && typeof value === "object" && typeof value.type === "string";
+  return (
+    value !== null && typeof value === "object" && typeof (/** @type {{type?: unknown}} */ (value).type) === "string"
+  );
 }

@@ -1,5 +1,6 @@
-// How a previewed page's references resolve: the one resolver of the preview frame and of
-// browser_js_eval's workspace imports (docs/preview.md).
+// How a previewed page's references resolve, on the app's page and in the sandbox frame's Worker (for
+// browser_js_eval's workspace imports): pure, no DOM (docs/preview.md). URL -> workspace path is
+// frames/shared/workspace-url.js.
 //
 // Every reference to a workspace file becomes a key `agentlite-ws:/path` (a URL of a scheme of our own,
 // so the browser normalises it the same way in an import map and in an import). The frame that runs the
@@ -7,10 +8,13 @@
 // HTML and CSS by replacing the keys in the text. Bare `react`, `preact` and friends become keys of the
 // copies shipped with the app (`agentlite-vendor:/…`).
 import { parse } from "es-module-lexer/js"; // the asm.js build: no WebAssembly, ready at once
+import { keyOf, WS, workspacePath } from "../../frames/shared/workspace-url.js";
 
-export const WS = "agentlite-ws:";
+export { keyOf, WS, workspacePath };
+
 export const VENDOR = "agentlite-vendor:";
 // Bare specifier -> the vendor file that serves it (dist/preview/vendor/, built by buildsys/preview_vendor.py).
+/** @type {Record<string, string>} */
 export const VENDOR_ENTRIES = {
   react: "react.js",
   "react/jsx-runtime": "react-jsx-runtime.js",
@@ -26,39 +30,22 @@ export const KEY_PATTERN = /agentlite-(?:ws|vendor):\/[^\s"'`<>()\\]*/g;
 
 export const lexerReady = Promise.resolve();
 
-export function keyOf(path) {
-  return WS + encodeURI(path);
-}
-
+/** @param {string} path */
 export function isScript(path) {
   return SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext));
 }
 
+/** @param {string} path */
 export function folderOf(path) {
   return path.slice(0, path.lastIndexOf("/") + 1) || "/";
 }
 
-// The workspace path a URL reference names, relative to `from` (a workspace path), or null when the
-// reference leaves the workspace (another scheme or host, a protocol-relative URL).
-export function workspacePath(reference, from) {
-  const ref = String(reference).trim();
-  if (!ref || ref.startsWith("//") || ref.startsWith("#")) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return null;
-  let url;
-  try {
-    url = new URL(ref, `${WS}${encodeURI(from)}`);
-  } catch {
-    return null;
-  }
-  try {
-    return decodeURIComponent(url.pathname);
-  } catch {
-    return url.pathname;
-  }
-}
-
 // The existing file a module import names: the exact path, else with a script extension added, else
 // the folder's index file (as bundlers do; a bare browser would need the exact name).
+/**
+ * @param {string} path
+ * @param {(path: string) => boolean} has
+ */
 export function findModule(path, has) {
   if (has(path)) return path;
   for (const ext of TRIED_EXTENSIONS) if (has(path + ext)) return path + ext;
@@ -104,12 +91,13 @@ export function rewriteImports(code, from, has, { missing, imports, link = (key)
   const [found] = parse(code, from);
   const base = keyOf(from);
   const relative = meta && !from.startsWith(VENDOR);
+  /** @type {number[]} */
   const closing = []; // where the wrapped computed imports end, innermost last (they may nest)
   let out = "";
   let at = 0;
-  const close = (until) => {
+  const close = (/** @type {number} */ until) => {
     while (closing.length && closing[closing.length - 1] <= until) {
-      const end = closing.pop();
+      const end = /** @type {number} */ (closing.pop());
       out += `${code.slice(at, end)})`;
       at = end;
     }
@@ -164,7 +152,7 @@ export function resolver(base) {
  * @param {(text: string) => void} [missing]
  */
 export function rewriteCss(css, from, has, missing = () => {}) {
-  const swap = (ref) => {
+  const swap = (/** @type {string} */ ref) => {
     const path = workspacePath(ref, from);
     if (path === null) return null;
     if (!has(path)) missing(`${from}: cannot find "${ref}" (${path})`);

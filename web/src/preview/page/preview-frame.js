@@ -1,15 +1,28 @@
 // The preview frame's life on the app's side: each reload builds the page's bundle, puts a fresh
-// opaque-origin iframe in place of the last one (web/sandbox/preview.html) and hands it the bundle over
-// a MessageChannel. The frame reports its state, its console lines, its storage and link clicks back.
+// opaque-origin iframe in place of the last one (web/sandbox/preview.html) and hands it, over a
+// MessageChannel, the frame's runtime as text (dist/preview-frame-runtime.js, web/src/preview/frame/) and
+// the bundle. The frame reports its state, its console lines, its storage and link clicks back.
 // Where the frame shares the app's thread (thread.js), the page's loops are guarded (loop-guard.js) and a
 // page with a script the guard could not parse runs only when `approve` says so.
+import { bootFrame, firstLoad, makeSandboxedFrame } from "../../frames/page/frame-port.js";
 import { buildBundle, pathOf } from "./page-bundle.js";
-import { WS, lexerReady } from "./resolve.js";
+import { WS, lexerReady } from "../shared/resolve.js";
 
 const INSPECT_TIMEOUT_MS = 3_000;
 const SHOT_TIMEOUT_MS = 10_000; // a screenshot that takes longer is given up (the report still returns)
 const SHOT_MODULE = "preview-screenshot.js"; // handed to the frame only when a screenshot is asked
+const RUNTIME = "preview-frame-runtime.js"; // handed to the frame with each page: the frame fetches nothing
 const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
+
+/**
+ * What the frame sends over the port (web/src/preview/frame/).
+ * @typedef {{type?: string, level?: unknown, text?: unknown, uncaught?: unknown, state?: string,
+ *   message?: string, area?: string, items?: Record<string, string>, path?: unknown, id?: number,
+ *   title?: unknown, result?: unknown, error?: string}} FrameMessage
+ * @typedef {{localStorage: Record<string, string>, sessionStorage: Record<string, string>}} Storage
+ * @typedef {import("./page-html.js").Guard} Guard
+ * @typedef {import("./workspace-files.js").Transpiler} Transpiler
+ */
 
 export class PreviewFrame {
   /**
@@ -24,24 +37,34 @@ export class PreviewFrame {
   constructor({ slot, files, baseUrl, guard = false, onLog = () => {}, onState = () => {}, onNavigate = () => {} }) {
     this.slot = slot;
     this.guard = guard;
+    /** @type {Promise<Guard> | null} */
     this.guardModule = null;
     this.files = files;
     this.baseUrl = new URL(baseUrl);
     this.onLog = onLog;
     this.onState = onState;
     this.onNavigate = onNavigate;
-    this.loaded = new WeakMap(); // iframe -> Promise of its first load
+    /** @type {WeakMap<HTMLIFrameElement, Promise<void>>} iframe -> its first load */
+    this.loaded = new WeakMap();
     /** @type {HTMLIFrameElement | null} */
     this.spare = null;
     this.revision = 0;
+    /** @type {HTMLIFrameElement | null} */
     this.iframe = null;
+    /** @type {MessagePort | null} */
     this.port = null;
+    /** @type {Storage} */
     this.storage = { localStorage: {}, sessionStorage: {} };
-    this.texts = new Map(); // URL -> Promise of the text of a shipped file (vendor copies, the screenshot)
+    /** @type {Map<string, Promise<string>>} URL -> the text of a shipped file (vendor copies, the screenshot) */
+    this.texts = new Map();
+    /** @type {Promise<Transpiler> | null} */
     this.transpiler = null;
-    this.asked = new Map(); // id -> the waiting caller of ask()
+    /** @type {Map<number, (answer: FrameMessage | null) => void>} id -> the waiting caller of ask() */
+    this.asked = new Map();
     this.nextAsk = 1;
+    /** @type {Promise<void>} */
     this.ready = Promise.resolve();
+    /** @type {Set<string>} */
     this.shown = new Set(); // the workspace paths the current page was handed
     this.loading = 0; // the revision being loaded, 0 when none is
   }
@@ -68,8 +91,14 @@ export class PreviewFrame {
     return this.ready;
   }
 
+  /**
+   * @param {string} entry
+   * @param {number} revision
+   * @param {(unguarded: string[]) => Promise<boolean>} approve
+   */
   async load(entry, revision, approve) {
     const iframe = this.makeFrame(entry, revision);
+    const runtime = this.text(RUNTIME);
     const files = await this.files.load();
     await lexerReady;
     const bundle = await buildBundle({
@@ -87,7 +116,7 @@ export class PreviewFrame {
       throw new Error(why); // shown as the frame's error; Reload runs it anyway
     }
     if (revision !== this.revision) return;
-    await this.boot(iframe, bundle, revision);
+    await this.boot(iframe, await runtime, bundle, revision);
   }
 
   // Stop a load under way before it runs anything (its files may hold a change not to run by itself).
@@ -101,20 +130,20 @@ export class PreviewFrame {
 
   // The next reload's frame, loaded ahead while the page is idle: a reload then skips the frame's load.
   blankFrame() {
-    const iframe = document.createElement("iframe");
-    // A controlled page lets the service worker sandbox the frame by header (offline, a frame
-    // sandboxed by attribute could not load); the attribute follows once it has loaded.
-    const byHeader = Boolean(globalThis.navigator?.serviceWorker?.controller);
-    if (!byHeader) iframe.setAttribute("sandbox", "allow-scripts");
-    iframe.setAttribute("referrerpolicy", "no-referrer");
+    // A controlled page lets the service worker sandbox the frame by header (offline, a frame sandboxed
+    // by attribute could not load); the attribute follows once it has loaded (frames/page/frame-port.js).
+    const iframe = makeSandboxedFrame(new URL("sandbox/preview.html", this.baseUrl).href);
     iframe.className = "preview-frame";
     iframe.hidden = true;
-    this.loaded.set(iframe, new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true })));
-    iframe.src = new URL("sandbox/preview.html", this.baseUrl).href;
+    this.loaded.set(iframe, firstLoad(iframe));
     this.slot.append(iframe);
     return iframe;
   }
 
+  /**
+   * @param {string} entry
+   * @param {number} revision
+   */
   makeFrame(entry, revision) {
     this.port?.close();
     const iframe = this.spare || this.blankFrame();
@@ -131,34 +160,52 @@ export class PreviewFrame {
     return iframe;
   }
 
-  async boot(iframe, bundle, revision) {
+  /**
+   * @param {HTMLIFrameElement} iframe
+   * @param {string} runtime the text of the frame's runtime
+   * @param {import("./page-bundle.js").Bundle} bundle
+   * @param {number} revision
+   */
+  async boot(iframe, runtime, bundle, revision) {
     await this.loaded.get(iframe);
     if (revision !== this.revision) return;
-    iframe.setAttribute("sandbox", "allow-scripts"); // for any later navigation, whatever happens
-    const channel = new MessageChannel();
-    this.port = channel.port1;
-    const done = new Promise((resolve) => {
-      this.port.onmessage = (event) => this.receive(event.data, bundle.entry, revision, resolve);
-    });
     const storage = { local: this.storage.localStorage, session: this.storage.sessionStorage };
-    iframe.contentWindow.postMessage({ type: "agentlite-preview-boot", bundle, storage }, "*", [channel.port2]);
+    const port = bootFrame(iframe, { type: "agentlite-preview-boot", runtime, bundle, storage });
+    this.port = port;
+    /** @type {Promise<void>} */
+    const done = new Promise((resolve) => {
+      port.onmessage = (event) => this.receive(event.data, bundle.entry, revision, resolve);
+    });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const late = new Promise((resolve) => (timer = setTimeout(resolve, LOAD_TIMEOUT_MS)));
     await Promise.race([done, late]).finally(() => clearTimeout(timer));
   }
 
+  /**
+   * @param {FrameMessage} message
+   * @param {string} entry
+   * @param {number} revision
+   * @param {() => void} resolve
+   */
   receive(message, entry, revision, resolve) {
     if (!message || typeof message !== "object" || revision !== this.revision) return;
     if (message.type === "log") this.onLog(String(message.level), String(message.text), message.uncaught === true);
     else if (message.type === "state") {
       this.setState(entry, message.state === "ready" ? "ready" : "error", message.message || "");
       resolve();
-    } else if (message.type === "storage" && message.area in this.storage) {
+    } else if (message.type === "storage" && (message.area === "localStorage" || message.area === "sessionStorage")) {
       this.storage[message.area] = message.items || {};
     } else if (message.type === "navigate" && typeof message.path === "string") this.onNavigate(message.path);
-    else if (message.type === "inspected" || message.type === "module-result") this.asked.get(message.id)?.(message);
+    else if (message.type === "inspected" || message.type === "module-result")
+      this.asked.get(/** @type {number} */ (message.id))?.(message);
   }
 
+  /**
+   * @param {string} entry
+   * @param {string} state
+   * @param {string} [message]
+   */
   setState(entry, state, message) {
     if (this.iframe) this.iframe.dataset.state = state;
     this.onState({ entry, state, revision: this.revision, message });
@@ -178,7 +225,7 @@ export class PreviewFrame {
     try {
       code = await this.text(SHOT_MODULE);
     } catch (err) {
-      return { error: `the screenshot module could not be loaded: ${err.message}` };
+      return { error: `the screenshot module could not be loaded: ${/** @type {Error} */ (err).message}` };
     }
     const answer = await this.ask({ type: "run-module", code, args: limits }, SHOT_TIMEOUT_MS);
     return answer || { error: `the page did not give a picture within ${SHOT_TIMEOUT_MS / 1000} s` };
@@ -186,11 +233,16 @@ export class PreviewFrame {
 
   // Send the current page `message` with a fresh id; its answer, or null when there is no page or it
   // did not answer within `timeoutMs`.
+  /**
+   * @param {{type: string, [key: string]: unknown}} message
+   * @param {number} timeoutMs
+   * @returns {Promise<FrameMessage | null>}
+   */
   ask(message, timeoutMs) {
     const id = this.nextAsk++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(null), timeoutMs);
-      const done = (answer) => {
+      const done = (/** @type {FrameMessage | null} */ answer) => {
         clearTimeout(timer);
         this.asked.delete(id);
         resolve(answer);
@@ -217,12 +269,17 @@ export class PreviewFrame {
     return this.transpiler;
   }
 
+  /** @param {string} name */
   vendor(name) {
     if (!/^[\w.-]+\.js$/.test(name)) return Promise.reject(new Error(`not a shipped module: ${name}`));
     return this.text(`preview/vendor/${name}`);
   }
 
-  // The text of a file shipped with the app (under dist/), fetched once.
+  /**
+   * The text of a file shipped with the app (under dist/), fetched once.
+   * @param {string} path
+   * @returns {Promise<string>}
+   */
   text(path) {
     const url = new URL(path, this.baseUrl).href;
     if (!this.texts.has(url)) {
@@ -230,6 +287,6 @@ export class PreviewFrame {
       text.catch(() => this.texts.delete(url));
       this.texts.set(url, text);
     }
-    return this.texts.get(url);
+    return /** @type {Promise<string>} */ (this.texts.get(url));
   }
 }

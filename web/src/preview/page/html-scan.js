@@ -27,7 +27,11 @@ class Finder {
 
   /** The first index of `needle` (a string, or a /g regex named by `key`) at or after `from`, else -1; a
    * search that the last one for the same needle answers already (it began before `from` and found
-   * nothing before it) is not made again. */
+   * nothing before it) is not made again.
+   * @param {string | RegExp} needle
+   * @param {number} from
+   * @param {string} [key]
+   */
   next(needle, from, key = String(needle)) {
     const seen = this.known.get(key);
     if (seen && seen.from <= from && (seen.at === -1 || seen.at >= from)) return seen.at;
@@ -47,7 +51,12 @@ class Finder {
     return at;
   }
 
-  /** Each match of the /g regex `pattern` from `from` on, as `at` moves (the caller sets where to go on). */
+  /**
+   * Each match of the /g regex `pattern` from `from` on, as `at` moves (the caller sets where to go on).
+   * @param {RegExp} pattern
+   * @param {number} from
+   * @returns {Generator<RegExpExecArray, void, number>}
+   */
   *matches(pattern, from) {
     let at = from;
     while (at < this.text.length) {
@@ -70,7 +79,7 @@ export function scriptBlocks(html, counter = { steps: 0 }) {
   const found = [];
   const openers = find.matches(new RegExp(OPENER.source, "gi"), 0);
   for (let step = openers.next(); !step.done; ) {
-    const opener = step.value;
+    const opener = /** @type {RegExpExecArray} */ (step.value);
     const gt = find.next(">", opener.index + opener[0].length);
     if (gt === -1) break; // no `>` after it: no later opener has one either
     const name = opener[1];
@@ -100,8 +109,9 @@ export function replaceMediaTags(text, replace, counter = { steps: 0 }) {
   let done = 0;
   const starts = find.matches(new RegExp(TAG_START.source, "gi"), 0);
   for (let step = starts.next(); !step.done; ) {
-    const start = step.value.index;
-    const gt = find.next(">", start + step.value[0].length);
+    const tag = /** @type {RegExpExecArray} */ (step.value);
+    const start = tag.index;
+    const gt = find.next(">", start + tag[0].length);
     if (gt === -1) break;
     pieces.push(text.slice(done, start), replace(text.slice(start, gt + 1)));
     done = gt + 1;
@@ -149,7 +159,10 @@ class Markup {
     this.runs = new Map();
   }
 
-  /** The end of the comment or start tag at `at` (a `<`), -1 when none starts there. */
+  /**
+   * The end of the comment or start tag at `at` (a `<`), -1 when none starts there.
+   * @param {number} at
+   */
   at(at) {
     const text = this.text;
     if (text.startsWith("<!--", at)) {
@@ -161,21 +174,29 @@ class Markup {
     return this.run(nameEnd);
   }
 
-  /** The first character at or after `from` that `pattern` matches, else the text's end. */
+  /**
+   * The first character at or after `from` that `pattern` matches, else the text's end.
+   * @param {RegExp} pattern
+   * @param {string} key
+   * @param {number} from
+   */
   stop(pattern, key, from) {
     const at = this.find.next(pattern, from, key);
     return at === -1 ? this.text.length : at;
   }
 
   /** The end of `(?:\s+attribute)*\s*\/?>` from `from`, -1 when it fails; every position the run passes
-   * is remembered with its outcome, so a later parse that reaches one of them stops there. */
+   * is remembered with its outcome, so a later parse that reaches one of them stops there.
+   * @param {number} from
+   */
   run(from) {
+    /** @type {number[]} */
     const passed = [];
     let at = from;
     let end = -1;
     for (;;) {
       if (this.runs.has(at)) {
-        end = this.runs.get(at);
+        end = /** @type {number} */ (this.runs.get(at));
         break;
       }
       passed.push(at);
@@ -190,7 +211,10 @@ class Markup {
     return end;
   }
 
-  /** The end of `\s+name(\s*=\s*value)?` at `at`, -1 when no attribute starts there. */
+  /**
+   * The end of `\s+name(\s*=\s*value)?` at `at`, -1 when no attribute starts there.
+   * @param {number} at
+   */
   attribute(at) {
     const text = this.text;
     const name = this.spaces(at);
@@ -209,14 +233,20 @@ class Markup {
     return bareEnd === value ? nameEnd : bareEnd;
   }
 
-  /** The end of `\s*\/?>` at `at`, -1 when it is not there. */
+  /**
+   * The end of `\s*\/?>` at `at`, -1 when it is not there.
+   * @param {number} at
+   */
   close(at) {
     let end = this.spaces(at);
     if (this.text[end] === "/") end += 1;
     return this.text[end] === ">" ? end + 1 : -1;
   }
 
-  /** The first position at or after `at` that is not white space. */
+  /**
+   * The first position at or after `at` that is not white space.
+   * @param {number} at
+   */
   spaces(at) {
     let end = at;
     while (end < this.text.length && SPACE.test(this.text[end])) end += 1;
@@ -232,7 +262,7 @@ class Markup {
 export function lineIndex(html) {
   const starts = [0];
   for (let at = html.indexOf("\n"); at !== -1; at = html.indexOf("\n", at + 1)) starts.push(at + 1);
-  return (offset) => {
+  return (/** @type {number} */ offset) => {
     let low = 0;
     let high = starts.length - 1;
     while (low < high) {

@@ -5,8 +5,18 @@
 // blob: URLs.
 import { isForbidden, literalPaths, reach } from "./page-reach.js";
 import { rewriteHtml } from "./page-html.js";
-import { VENDOR, WS, isScript, rewriteCss, rewriteImports } from "./resolve.js";
+import { VENDOR, WS, isScript, keyOf, rewriteCss, rewriteImports } from "../shared/resolve.js";
 
+/**
+ * What the frame is handed for one page (web/src/preview/frame/page-writer.js writes it).
+ * @typedef {{key: string, path: string, type: string, data: Uint8Array<ArrayBuffer> | string}} BundleFile
+ * @typedef {{entry: string, html: string, files: BundleFile[], modules: {key: string, code: string | null}[],
+ *   styles: {key: string, css: string}[], warnings: string[], unguarded: string[], guarded: boolean}} Bundle
+ * @typedef {Map<string, {text?: string, bytes?: Uint8Array<ArrayBuffer>}>} Files
+ * @typedef {import("./page-html.js").Guard} Guard
+ */
+
+/** @type {Record<string, string>} */
 const TYPES = {
   html: "text/html",
   htm: "text/html",
@@ -38,6 +48,7 @@ const TYPES = {
   wasm: "application/wasm",
 };
 
+/** @param {string} path */
 export function typeOf(path) {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   return TYPES[ext] || "application/octet-stream";
@@ -47,11 +58,18 @@ export function typeOf(path) {
 // vendor(name) -> Promise<code>; guard: loop-guard.js's module where loops must be guarded, else null.
 // Resolves with the bundle for the frame (see preview.html); `unguarded` says which workspace scripts
 // the guard could not parse and why; `guarded` has the frame turn off code made at run time.
+/**
+ * @param {{entry: string, files: Files, transpile: (path: string, code: string) => Promise<string>,
+ *   vendor: (name: string) => Promise<string>, guard?: Guard | null}} options
+ * @returns {Promise<Bundle>}
+ */
 export async function buildBundle({ entry, files, transpile, vendor, guard = null }) {
+  /** @type {string[]} */
   const warnings = [];
-  const missing = (text) => warnings.push(text);
+  const missing = (/** @type {string} */ text) => warnings.push(text);
+  /** @type {Set<string>} */
   const named = new Set(); // what the page's HTML, CSS and modules name: the resolver's look-ups that found a file
-  const has = (path) => {
+  const has = (/** @type {string} */ path) => {
     const found = files.has(path) && !isForbidden(path);
     if (found) named.add(path);
     return found;
@@ -60,10 +78,12 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
   if (!source || source.text === undefined) throw new Error(`${entry} is not a text file in the workspace`);
   const page = rewriteHtml(source.text, entry, has, missing, guard);
   const unguarded = [...page.unguarded];
+  /** @type {(text: string, from: string) => void} */
   const literal = (text, from) => {
     for (const path of literalPaths(text, from, entry, has)) named.add(path);
   };
   literal(source.text, entry);
+  /** @type {Map<string, string | null>} */
   const modules = new Map(); // key -> code
   const pending = [...page.scripts.filter((s) => s.module).map((s) => s.key), ...page.imports];
   const classic = page.scripts.filter((s) => !s.module).map((s) => s.key);
@@ -74,28 +94,31 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
   while (pending.length || (computed && !allPulled)) {
     if (computed && !allPulled) {
       allPulled = true;
-      for (const path of reach({ entry, files, named }).paths) if (isScript(path)) pending.push(keyFor(path));
+      for (const path of reach({ entry, files, named }).paths) if (isScript(path)) pending.push(keyOf(path));
       continue;
     }
-    const key = pending.pop();
+    const key = /** @type {string} */ (pending.pop());
     if (modules.has(key)) continue;
+    /** @type {Set<string>} */
     const imports = new Set();
     modules.set(key, "");
     modules.set(key, await moduleCode(key, imports));
     for (const next of imports) if (!modules.has(next)) pending.push(next);
   }
+  /** @type {{key: string, css: string}[]} */
   const styles = [];
+  /** @type {Set<string>} */
   const styled = new Set();
   let handed = reach({ entry, files, named });
   for (let more = true; more; ) {
     more = false;
     for (const path of handed.paths) {
-      const file = files.get(path);
+      const file = /** @type {{text?: string}} */ (files.get(path));
       if (!path.endsWith(".css") || file.text === undefined || styled.has(path)) continue;
       styled.add(path);
       more = true;
       literal(file.text, path);
-      styles.push({ key: keyFor(path), css: rewriteCss(file.text, path, has, missing) });
+      styles.push({ key: keyOf(path), css: rewriteCss(file.text, path, has, missing) });
     }
     if (more) handed = reach({ entry, files, named }); // a stylesheet names fonts, images, other sheets
   }
@@ -104,15 +127,20 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
       `not handed to the preview (over ${handed.skipped.length > 1 ? "their" : "its"} size cap): ${handed.skipped.join(", ")}`,
     );
   }
+  /** @type {BundleFile[]} */
   const raw = [];
   for (const path of handed.paths) {
-    const file = files.get(path);
-    raw.push({ key: keyFor(path), path, type: typeOf(path), data: file.bytes || file.text });
+    const file = /** @type {{text?: string, bytes?: Uint8Array<ArrayBuffer>}} */ (files.get(path));
+    raw.push({ key: keyOf(path), path, type: typeOf(path), data: file.bytes || /** @type {string} */ (file.text) });
   }
   const moduleList = [...modules].map(([key, code]) => ({ key, code }));
   const bundle = { entry, html: page.html, files: raw, modules: moduleList, styles, warnings, unguarded };
   return { ...bundle, guarded: Boolean(guard) };
 
+  /**
+   * @param {string} key
+   * @param {Set<string>} imports
+   */
   async function moduleCode(key, imports) {
     if (key.startsWith(VENDOR)) {
       const name = key.slice(VENDOR.length + 1);
@@ -121,6 +149,12 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
     return workspaceModule(key, true, imports);
   }
 
+  /**
+   * @param {string} key
+   * @param {boolean} module
+   * @param {Set<string>} [imports]
+   * @returns {Promise<string | null>}
+   */
   async function workspaceModule(key, module, imports) {
     const path = pathOf(key);
     const file = files.get(path);
@@ -131,8 +165,9 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
       try {
         code = await transpile(path, code);
       } catch (err) {
-        warnings.push(`${path}: ${err.message}`);
-        return `throw new SyntaxError(${JSON.stringify(`${err.message} (${path})`)});`;
+        const message = /** @type {Error} */ (err).message;
+        warnings.push(`${path}: ${message}`);
+        return `throw new SyntaxError(${JSON.stringify(`${message} (${path})`)});`;
       }
     }
     if (module) {
@@ -145,21 +180,23 @@ export async function buildBundle({ entry, files, transpile, vendor, guard = nul
     return guarded(code, path, module);
   }
 
+  /**
+   * @param {string} code
+   * @param {string} path
+   * @param {boolean} module
+   */
   function guarded(code, path, module) {
     if (!guard) return code;
     try {
       return guard.guardLoops(code, { path, module });
     } catch (err) {
-      unguarded.push(`${path}: ${err.message}`);
+      unguarded.push(`${path}: ${/** @type {Error} */ (err).message}`);
       return code;
     }
   }
 }
 
-export function keyFor(path) {
-  return WS + encodeURI(path);
-}
-
+/** @param {string} key */
 export function pathOf(key) {
   try {
     return decodeURI(key.slice(WS.length));

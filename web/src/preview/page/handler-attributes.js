@@ -31,7 +31,7 @@ export function guardHandlers(text, { offset, from, guard, unguarded, lineOf, co
           const guarded = guard.guardHandler(value, { path: from, firstLine });
           return guarded === null ? whole : `${space}${name}${equals}"${escapeAttribute(guarded)}"`;
         } catch (err) {
-          unguarded.push(`${from} (the ${name} attribute at line ${firstLine}): ${err.message}`);
+          unguarded.push(`${from} (the ${name} attribute at line ${firstLine}): ${/** @type {Error} */ (err).message}`);
           return whole;
         }
       });
@@ -40,7 +40,10 @@ export function guardHandlers(text, { offset, from, guard, unguarded, lineOf, co
   );
 }
 
-// The inverse of the browser's decoding of a double-quoted attribute value.
+/**
+ * The inverse of the browser's decoding of a double-quoted attribute value.
+ * @param {string} code
+ */
 function escapeAttribute(code) {
   return code.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 }

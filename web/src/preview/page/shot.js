@@ -3,7 +3,7 @@
 // is none. The frame runs the page's code, so its answer is checked like any input: the bytes must be a
 // PNG within the image limit whose header (IHDR) gives a size within SHOT_LIMITS; anything else is a
 // clear refusal.
-import { toBase64 } from "../bytes.js";
+import { toBase64 } from "../../bytes.js";
 
 export const SHOT_LIMITS = { maxWidth: 1280, maxHeight: 2000 }; // CSS px, device scale 1
 export const MAX_SHOT_BYTES = 4 * 1024 * 1024; // as MAX_IMAGE_BYTES of a tool result's image
@@ -25,6 +25,7 @@ export function shotReport(answer) {
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const [width, height] = bytes.length >= 24 ? [view.getUint32(16), view.getUint32(20)] : [0, 0];
+  /** @type {(n: number, max: number) => boolean} */
   const fits = (n, max) => n > 0 && n <= max;
   if (!fits(width, SHOT_LIMITS.maxWidth) || !fits(height, SHOT_LIMITS.maxHeight)) {
     return { screenshot_error: "the preview gave a picture of an impossible size" };
