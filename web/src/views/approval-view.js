@@ -8,25 +8,37 @@ import { renderDiff } from "./diff-view.js";
 
 const REMOTE_PREFIX = "mcp__"; // a remote MCP server's tool (py/agentlite/mcp/tool_names.py)
 
+/** What writing a file would change, as the worker's `vfs.diffText` answers.
+ * @typedef {{added: number, removed: number, exists: boolean, diff?: string}} WriteStat */
+/** What the approval box asks of the card: the user's answer, a write's preview, a remote tool's "always allow".
+ * @typedef {object} ApprovalHooks
+ * @property {(approved: boolean, batch: boolean) => unknown} answer
+ * @property {((path: string, text: string) => Promise<WriteStat>) | null} [previewWrite]
+ * @property {((name: string, server: boolean) => Promise<unknown>) | null} [allowRemote]
+ */
+/** @typedef {Record<string, unknown>} Args */
+
+/** @param {unknown} text @param {number} [limit] */
 const firstLine = (text, limit = 80) => {
   const line = String(text || "").split("\n")[0];
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
 };
 
-/** @param {import("../tools.js").ToolName} name */
+/** @param {import("../tools.js").ToolName} name @param {{exists: boolean} | null} stat */
 const writeVerb = (name, stat) => {
   if (stat) return stat.exists ? "Overwrite" : "Create";
   return name === "write_file" ? "Overwrite" : "Create";
 };
 
 /** The action of a call in words, from its tool and arguments; `stat` ({added, removed, exists}) when
- * the change to a file is known. */
+ * the change to a file is known.
+ * @param {string} name @param {Args} [args] @param {WriteStat | null} [stat] */
 export function describeAction(name, args = {}, stat = null) {
   const facts = toolFacts(name);
   const path = (facts?.path && args[facts.path]) || "";
   const counts = stat ? ` (+${stat.added} −${stat.removed})` : "";
   if (facts?.name === "preview_page") return `Open the preview of ${args.path || "/index.html"} (runs its scripts)`;
-  if (facts?.kind === "run") return `Run in the sandbox: ${firstLine(args[facts.content])}`;
+  if (facts?.kind === "run") return `Run in the sandbox: ${firstLine(args[/** @type {string} */ (facts.content)])}`;
   switch (facts?.name) {
     case "delete_file":
       return `Delete ${path}`;
@@ -49,7 +61,9 @@ export function describeAction(name, args = {}, stat = null) {
 }
 
 /** A diff of an edit's two blocks, as the unified diff the diff view reads. */
+/** @param {Args} args */
 function editDiff(args) {
+  /** @param {unknown} text */
   const lines = (text) =>
     String(text || "")
       .replace(/\n$/, "")
@@ -60,13 +74,15 @@ function editDiff(args) {
 }
 
 /** "1 line", "12 lines": a trailing newline ends the last line, it does not start another. */
+/** @param {string} text */
 export function lineCount(text) {
   const lines = text.replace(/\n$/, "").split("\n").length;
   return lines === 1 ? "1 line" : `${lines} lines`;
 }
 
 /** The whole command, at its full height (no scroll box that could hide a last line), with its line
- * count above it. */
+ * count above it.
+ * @param {string} command */
 function commandBox(command) {
   const box = document.createElement("div");
   box.className = "tool-command-box";
@@ -83,9 +99,10 @@ function commandBox(command) {
 }
 
 /** The command a call would run, or the diff of the change it would make (counted into `action`). */
+/** @param {string} name @param {Args} args @param {HTMLElement} action @param {ApprovalHooks["previewWrite"]} previewWrite */
 function whatItDoes(name, args, action, previewWrite) {
   const facts = toolFacts(name);
-  if (facts?.kind === "run") return commandBox(String(args[facts.content] || ""));
+  if (facts?.kind === "run") return commandBox(String(args[/** @type {string} */ (facts.content)] || ""));
   const shown = document.createElement("div");
   shown.className = "diff";
   if (facts?.name === "edit_file") {
@@ -96,7 +113,7 @@ function whatItDoes(name, args, action, previewWrite) {
   }
   const writes = facts?.name === "write_file" || facts?.name === "create_file";
   if (!writes || typeof args.content !== "string" || !previewWrite) return null;
-  previewWrite(args.path, args.content).then(
+  previewWrite(/** @type {string} */ (args.path), args.content).then(
     (stat) => {
       action.textContent = describeAction(name, args, stat);
       renderDiff(shown, stat.diff, null);
@@ -107,6 +124,7 @@ function whatItDoes(name, args, action, previewWrite) {
 }
 
 /** The arguments a remote tool would be called with, as JSON (the user sees what leaves the workspace). */
+/** @param {Args} args */
 function remoteArguments(args) {
   const shown = document.createElement("pre");
   shown.className = "tool-command";
@@ -117,7 +135,9 @@ function remoteArguments(args) {
 
 /** "Always allow this tool" / "this server": the choice is kept in the server's settings (the worker's
  * `mcp.allow`), then this call is approved. Only the user's click sets it: nothing a server sends can. */
+/** @param {string} name @param {ApprovalHooks["answer"]} answer @param {NonNullable<ApprovalHooks["allowRemote"]>} allowRemote */
 function remoteButtons(name, answer, allowRemote) {
+  /** @param {boolean} server */
   const allow = (server) => () =>
     allowRemote(name, server).then(
       () => answer(true, false),
@@ -131,7 +151,8 @@ function remoteButtons(name, answer, allowRemote) {
 
 /** The body of a card awaiting approval. `answer(approved, batch)`; `previewWrite(path, text)` resolves to
  * what a write would change ({exists, diff, added, removed}); `allowRemote(name, server)` for a remote
- * tool's "always allow" buttons. */
+ * tool's "always allow" buttons.
+ * @param {{name: string, arguments?: Args, reason?: string, batch?: unknown}} call @param {ApprovalHooks} hooks */
 export function approvalBox({ name, arguments: args = {}, reason, batch }, { answer, previewWrite, allowRemote }) {
   const box = document.createElement("div");
   box.className = "tool-approval";

@@ -36,6 +36,7 @@ export function attachmentChip(item, hooks = {}) {
   return chip;
 }
 
+/** @template {HTMLElement} T @param {T} node @param {string} label */
 function labelled(node, label) {
   node.setAttribute("aria-label", label);
   node.title = label;
@@ -43,6 +44,7 @@ function labelled(node, label) {
 }
 
 /** The attachments of a sent message, as a row of chips (nothing when there are none). */
+/** @param {unknown} items */
 export function sentAttachments(items) {
   const list = Array.isArray(items) ? items.filter((item) => item && ["image", "pdf"].includes(item.kind)) : [];
   if (!list.length) return null;
@@ -52,6 +54,7 @@ export function sentAttachments(items) {
 }
 
 /** A dialog with the original image (its type checked when it was kept), or the image that was sent. */
+/** @param {any} item @param {{mime: string, data: string}} sent */
 async function openOriginal(item, sent) {
   const blob = await original(item.id);
   const url = blob ? URL.createObjectURL(blob) : `data:${sent.mime};base64,${sent.data}`;

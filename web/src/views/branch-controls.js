@@ -10,14 +10,18 @@ import { button } from "../dom.js";
 /** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
 /** A chat as these controls see it: read-only, the chat view owns it (`actions.branchFrom` changes it).
  * @typedef {Readonly<import("./chat-record.js").ChatRecord>} Chat */
+/** @typedef {import("./message-view.js").MessageView} MessageView */
+/** The edit under way: the message, its id, and the turn its files can be restored to.
+ * @typedef {{chat: Chat, view: MessageView, id: string | undefined, turn: string | null}} Editing */
 
 /** `actions.branchFrom(chat, el)`: everything shown after `el` goes, and the next turn starts a new branch.
  * @param {{onRegenerate: (chat: Chat) => void, restorePoint: (chat: Chat, message: string) => Promise<string | null>,
  *   branchFrom: (chat: ChatRecord, el: Element) => void, onSwitch: (chat: Chat, node: string, index: number) => unknown}} actions
+ * @param {ParentNode} root
  */
 export function createBranchControls(root, actions) {
-  const input = root.querySelector("[data-testid=chat-input]");
-  const composer = root.querySelector(".composer");
+  const input = /** @type {HTMLTextAreaElement} */ (root.querySelector("[data-testid=chat-input]"));
+  const composer = /** @type {HTMLElement} */ (root.querySelector(".composer"));
   const bar = document.createElement("div");
   bar.className = "edit-bar";
   bar.dataset.testid = "edit-bar";
@@ -32,7 +36,8 @@ export function createBranchControls(root, actions) {
   const cancel = button("Cancel", "edit-cancel", () => cancelEdit());
   bar.append(label, restoreLabel, cancel);
   composer.before(bar);
-  let editing = null; // {chat, view, id, turn}
+  /** @type {Editing | null} */
+  let editing = null;
   input.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && editing) {
       event.stopPropagation();
@@ -41,18 +46,20 @@ export function createBranchControls(root, actions) {
   });
 
   /** A user message shown: its Edit action, and its switcher when it is one of several versions.
-   * @param {Chat} chat @param {BranchPlace} [data] */
+   * @param {Chat} chat @param {MessageView} view @param {BranchPlace} [data] */
   function user(chat, view, data = {}) {
     if (data.id) view.el.dataset.messageId = data.id;
     const row = actionsRow(view);
     row.append(button("Edit", "message-edit", () => startEdit(chat, view)));
-    if (data.branches > 1) row.prepend(switcher(chat, data));
+    if (/** @type {number} */ (data.branches) > 1)
+      row.prepend(switcher(chat, /** @type {Required<BranchPlace>} */ (data)));
   }
 
   /** An assistant message shown: its switcher when it starts one of several versions of an answer. */
-  /** @param {Chat} chat @param {BranchPlace} [data] */
+  /** @param {Chat} chat @param {MessageView} view @param {BranchPlace} [data] */
   function assistant(chat, view, data = {}) {
-    if (data.branches > 1) actionsRow(view).prepend(switcher(chat, data));
+    if (/** @type {number} */ (data.branches) > 1)
+      actionsRow(view).prepend(switcher(chat, /** @type {Required<BranchPlace>} */ (data)));
   }
 
   /** The Regenerate action goes on the newest answer only (on the last message of yours when its turn
@@ -74,7 +81,8 @@ export function createBranchControls(root, actions) {
     actionsRow({ el: shown[shown.length - 1] }).append(regenerate);
   }
 
-  function switcher(/** @type {Chat} */ chat, /** @type {BranchPlace} */ { branch, branches, node }) {
+  /** @param {Chat} chat @param {Required<BranchPlace>} place (a message with versions has all its fields) */
+  function switcher(chat, { branch, branches, node }) {
     const box = document.createElement("span");
     box.className = "branch-switch";
     box.dataset.testid = "branch-switch";
@@ -82,6 +90,7 @@ export function createBranchControls(root, actions) {
     box.dataset.branches = String(branches);
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", `Version ${branch} of ${branches}`);
+    /** @param {number} index */
     const go = (index) => !chat.busy && actions.onSwitch(chat, node, (index + branches) % branches);
     const previous = button("", "branch-previous", () => go(branch - 2));
     previous.setAttribute("aria-label", "Previous version");
@@ -97,11 +106,12 @@ export function createBranchControls(root, actions) {
     return box;
   }
 
-  /** @param {Chat} chat */
+  /** @param {Chat} chat @param {MessageView} view */
   function startEdit(chat, view) {
     if (chat.busy) return;
     cancelEdit();
     editing = { chat, view, id: view.el.dataset.messageId, turn: null };
+    /** @type {Editing} */
     const edit = editing;
     view.el.classList.add("editing");
     input.value = view.text;
@@ -111,7 +121,7 @@ export function createBranchControls(root, actions) {
     bar.hidden = false;
     input.focus();
     // The offer stands only when files changed from this message on.
-    actions.restorePoint(chat, edit.id).then((turn) => {
+    actions.restorePoint(chat, /** @type {string} */ (edit.id)).then((turn) => {
       if (editing !== edit) return;
       bar.dataset.restorePoint = turn || "none";
       if (!turn) return;
@@ -121,6 +131,7 @@ export function createBranchControls(root, actions) {
   }
 
   /** Leave editing (only when it is in `chat`, if one is given: that chat is drawn again). */
+  /** @param {Chat | null} [chat] */
   function cancelEdit(chat = null) {
     if (chat && editing?.chat !== chat) return;
     editing?.view.el.classList.remove("editing");
@@ -144,6 +155,7 @@ export function createBranchControls(root, actions) {
   return { user, assistant, lastAnswer, takeEdit, cancelEdit };
 }
 
+/** @param {{el: Element}} view */
 function actionsRow(view) {
   let row = view.el.querySelector(":scope > .message-actions");
   if (!row) {

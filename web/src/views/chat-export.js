@@ -4,8 +4,12 @@
 import { button } from "../dom.js";
 import { downloadBytes } from "../download.js";
 
+/** @param {ParentNode} root
+ * @param {{activeChat: () => string | null,
+ *   exportChat: (id: string | null, format: string) => Promise<{name: string, text: string, type: string}>,
+ *   importChat: (text: string) => Promise<unknown>}} actions the file an export makes; an import's notes */
 export function createChatExport(root, { activeChat, exportChat, importChat }) {
-  const head = root.querySelector(".chat-head");
+  const head = /** @type {HTMLElement} */ (root.querySelector(".chat-head"));
   const exportButton = button("Export chat", "chat-export", () => toggleMenu());
   exportButton.setAttribute("aria-haspopup", "menu");
   exportButton.setAttribute("aria-expanded", "false");
@@ -35,14 +39,16 @@ export function createChatExport(root, { activeChat, exportChat, importChat }) {
   const group = document.createElement("span");
   group.className = "chat-export";
   group.append(exportButton, menu, importButton, picker, note);
-  head.querySelector(".spacer").after(group);
+  /** @type {HTMLElement} */ (head.querySelector(".spacer")).after(group);
 
+  /** @param {HTMLElement["hidden"]} [open] */
   function toggleMenu(open = menu.hidden) {
     menu.hidden = !open;
     exportButton.setAttribute("aria-expanded", String(open));
-    if (open) menu.querySelector("button").focus();
+    if (open) /** @type {HTMLButtonElement} */ (menu.querySelector("button")).focus();
   }
 
+  /** @param {string} format */
   async function download(format) {
     toggleMenu(false);
     try {
@@ -50,19 +56,19 @@ export function createChatExport(root, { activeChat, exportChat, importChat }) {
       downloadBytes(file.name, file.text, `${file.type};charset=utf-8`);
       say("");
     } catch (err) {
-      say(`Export failed: ${err.message}`);
+      say(`Export failed: ${/** @type {Error} */ (err).message}`);
     }
   }
 
   picker.addEventListener("change", async () => {
-    const [file] = picker.files;
+    const [file] = /** @type {FileList} */ (picker.files);
     picker.value = "";
     if (!file) return;
     try {
       const notes = await importChat(await file.text());
       say(Array.isArray(notes) && notes.length ? `Imported; left out: ${notes.join("; ")}` : "");
     } catch (err) {
-      say(`Could not import ${file.name}: ${err.message}`);
+      say(`Could not import ${file.name}: ${/** @type {Error} */ (err).message}`);
     }
   });
   menu.addEventListener("keydown", (event) => {
@@ -75,6 +81,7 @@ export function createChatExport(root, { activeChat, exportChat, importChat }) {
     (event) => !group.contains(/** @type {Node} */ (event.target)) && !menu.hidden && toggleMenu(false),
   );
 
+  /** @param {string} text */
   function say(text) {
     note.textContent = text;
   }

@@ -23,10 +23,12 @@
  * @property {HTMLElement | null} banner the error banner of the turn
  * @property {HTMLElement | null} decisions the decision buttons shown
  * @property {boolean} branching the running turn starts a new branch: redraw from the engine's snapshot
- * @property {object | null} context the newest context meter event
+ * @property {import("../chat-events.js").ChatEvents["context"] | null} context the newest context meter event
  */
 
-/** A new chat's record: every field present from the start. */
+/** A new chat's record: every field present from the start.
+ * @param {string} id @param {HTMLElement} list @param {string} mode @param {import("./retry-notice.js").RetryNotices} retries
+ * @returns {ChatRecord} */
 export function chatRecord(id, list, mode, retries) {
   return {
     id,

@@ -3,9 +3,15 @@
 // a tab shows. The tab list holds tabs only, and a tab holds no control: the × is a mouse target hidden
 // from assistive technology, and the keyboard closes a tab with Delete (announced by aria-keyshortcuts).
 
+/** @typedef {{tab: HTMLDivElement, label: HTMLSpanElement, close: HTMLSpanElement}} Tab */
+
+/** @param {HTMLElement} list
+ * @param {{onActivate: (id: string) => unknown, onClose: (id: string) => unknown, onRename: (id: string, title: string) => unknown}} actions */
 export function createTabStrip(list, { onActivate, onClose, onRename }) {
+  /** @type {Map<string, Tab>} */
   const tabs = new Map();
 
+  /** @param {string} id @param {string} title */
   function add(id, title) {
     const tab = document.createElement("div");
     Object.assign(tab, { className: "tab", tabIndex: 0 });
@@ -30,31 +36,36 @@ export function createTabStrip(list, { onActivate, onClose, onRename }) {
     tabs.set(id, { tab, label, close });
   }
 
+  /** @param {KeyboardEvent} event @param {string} id */
   function keyOnTab(event, id) {
     if (event.target !== tabs.get(id)?.tab) return; // keys typed into the rename field
+    /** @type {Record<string, number | undefined>} */
     const moves = { ArrowRight: 1, ArrowLeft: -1 };
     if (event.key === "Enter" || event.key === " ") onActivate(id);
     else if (event.key === "F2") startRename(id);
     else if (event.key === "Delete") onClose(id);
-    else if (moves[event.key]) focusNeighbour(id, moves[event.key]);
+    else if (moves[event.key]) focusNeighbour(id, /** @type {number} */ (moves[event.key]));
     else return;
     event.preventDefault();
   }
 
+  /** @param {string} id @param {number} step */
   function focusNeighbour(id, step) {
     const ids = order();
     const next = ids[(ids.indexOf(id) + step + ids.length) % ids.length];
-    tabs.get(next).tab.focus();
+    /** @type {Tab} */ (tabs.get(next)).tab.focus();
     onActivate(next);
   }
 
+  /** @param {string} id */
   function startRename(id) {
-    const { tab, label } = tabs.get(id);
+    const { tab, label } = /** @type {Tab} */ (tabs.get(id));
     if (tab.querySelector("input")) return;
     const field = Object.assign(document.createElement("input"), { className: "tab-rename", value: label.textContent });
     field.dataset.testid = "chat-tab-rename";
     field.setAttribute("aria-label", "Chat name");
     let done = false;
+    /** @param {boolean} commit */
     const finish = (commit) => {
       if (done) return;
       done = true;
@@ -78,6 +89,7 @@ export function createTabStrip(list, { onActivate, onClose, onRename }) {
     field.focus();
   }
 
+  /** @param {string} id @param {string} title */
   function setTitle(id, title) {
     const entry = tabs.get(id);
     if (!entry) return;
@@ -85,6 +97,7 @@ export function createTabStrip(list, { onActivate, onClose, onRename }) {
     entry.close.title = `Close ${title}`;
   }
 
+  /** @param {string} id */
   function select(id) {
     for (const [tabId, { tab }] of tabs) {
       const on = tabId === id;
@@ -94,14 +107,18 @@ export function createTabStrip(list, { onActivate, onClose, onRename }) {
     }
   }
 
+  /** @param {string} id */
   function remove(id) {
     tabs.get(id)?.tab.remove();
     tabs.delete(id);
   }
 
+  /** The chats' ids in the order their tabs show. */
   function order() {
-    return [...list.querySelectorAll("[data-testid=chat-tab]")].map((tab) => tab.dataset.chat);
+    return [...list.querySelectorAll("[data-testid=chat-tab]")].map(
+      (tab) => /** @type {string} */ (/** @type {HTMLElement} */ (tab).dataset.chat),
+    );
   }
 
-  return { add, remove, select, setTitle, order, title: (id) => tabs.get(id)?.label.textContent };
+  return { add, remove, select, setTitle, order, title: (/** @type {string} */ id) => tabs.get(id)?.label.textContent };
 }

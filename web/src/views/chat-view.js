@@ -18,7 +18,31 @@ import { ToolCard } from "./tool-card.js";
 
 /** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
 /** @typedef {import("../chat-events.js").ChatEventKind} ChatEventKind */
+/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
 
+/** What the chat view asks of the page: the worker's chat calls and the workspace look-ups it needs.
+ * @typedef {object} ChatActions
+ * @property {(id: string, text: string, mode: string, extra?: Record<string, unknown>) => unknown} onSend
+ * @property {(id: string) => unknown} onStop
+ * @property {(id: string, call: string, approved: boolean, batch: boolean) => unknown} onApprove
+ * @property {(id: string, choice: string) => unknown} onDecide
+ * @property {(chatId: string, turn: string) => Promise<unknown>} onRestoreTurn
+ * @property {(order: string[], active: string | null) => unknown} [onTabs]
+ * @property {(id: string) => unknown} [onClose]
+ * @property {(id: string, title: string) => unknown} [onRename]
+ * @property {(id: string, mode: string) => unknown} [onMode]
+ * @property {(id: string, node: string, index: number) => Promise<ChatSnapshot | null | undefined | void>} onSwitch
+ * @property {(id: string) => Promise<ChatSnapshot | null | undefined | void>} snapshot
+ * @property {(id: string, message: string) => Promise<string | null>} restorePoint
+ * @property {() => Promise<unknown>} listFiles
+ * @property {(path: string, version: number) => Promise<unknown>} loadDiff
+ * @property {(path: string, text: string) => Promise<import("./approval-view.js").WriteStat>} previewWrite
+ * @property {(name: string, server: boolean) => Promise<unknown>} allowRemote
+ * @property {() => Promise<boolean>} takesImages
+ * @property {(name: string, id: string) => Promise<string>} saveAttachment
+ */
+
+/** @type {Record<string, string | undefined>} */
 const DECISION_LABEL = {
   retry: "Retry",
   alternative: "Try an alternative",
@@ -27,17 +51,19 @@ const DECISION_LABEL = {
   without_images: "Retry without images",
 };
 
+/** @param {ParentNode} root @param {ChatActions} actions */
 export function createChatView(root, actions) {
-  const tabList = root.querySelector(".tab-list");
-  const newTab = root.querySelector("[data-testid=chat-tab-new]");
-  const messagesEl = root.querySelector(".messages");
-  const input = root.querySelector("[data-testid=chat-input]");
-  const stop = root.querySelector("[data-testid=chat-stop]");
-  const mode = root.querySelector("[data-testid=mode-toggle]");
-  const meter = root.querySelector("#context-meter");
-  const status = root.querySelector("#status");
-  const composer = createComposer(root.querySelector(".composer"), { listFiles: actions.listFiles });
-  const tray = createAttachmentTray(root.querySelector(".composer"), {
+  const tabList = /** @type {HTMLElement} */ (root.querySelector(".tab-list"));
+  const newTab = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=chat-tab-new]"));
+  const messagesEl = /** @type {HTMLElement} */ (root.querySelector(".messages"));
+  const input = /** @type {HTMLTextAreaElement} */ (root.querySelector("[data-testid=chat-input]"));
+  const stop = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=chat-stop]"));
+  const mode = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=mode-toggle]"));
+  const meter = /** @type {HTMLElement} */ (root.querySelector("#context-meter"));
+  const status = /** @type {HTMLElement} */ (root.querySelector("#status"));
+  const form = /** @type {HTMLFormElement} */ (root.querySelector(".composer"));
+  const composer = createComposer(form, { listFiles: actions.listFiles });
+  const tray = createAttachmentTray(form, {
     takesImages: actions.takesImages,
     send: () => submit(),
     saveToWorkspace: actions.saveAttachment,
@@ -60,7 +86,9 @@ export function createChatView(root, actions) {
   });
   /** @type {Map<string, ChatRecord>} */
   const chats = new Map();
+  /** @type {Set<string>} */
   const closed = new Set(); // chats the user closed: late events of their turns are dropped
+  /** @type {string | null} */
   let active = null;
   let counter = 0;
   let restored = false; // the saved tab layout is only written once the saved tabs are back
@@ -85,12 +113,13 @@ export function createChatView(root, actions) {
     return id;
   }
 
+  /** @param {string} id */
   function activate(id) {
     if (id !== active) branches.cancelEdit();
     active = id;
     tabs.select(id);
     for (const chat of chats.values()) chat.list.hidden = chat.id !== id;
-    const chat = chats.get(id);
+    const chat = /** @type {ChatRecord} */ (chats.get(id));
     showMode(chat.mode);
     stop.hidden = !chat.busy;
     showMeter(chat.context);
@@ -101,6 +130,7 @@ export function createChatView(root, actions) {
     if (restored) actions.onTabs?.(tabs.order(), active);
   }
 
+  /** @param {string} id */
   function closeChat(id) {
     const chat = chats.get(id);
     if (!chat) return;
@@ -118,10 +148,11 @@ export function createChatView(root, actions) {
 
   function openNewChat() {
     const id = addChat();
-    actions.onMode?.(id, chats.get(id).mode); // saved at once, so an empty tab survives a reload too
+    actions.onMode?.(id, /** @type {ChatRecord} */ (chats.get(id)).mode); // saved at once, so an empty tab survives a reload too
     return id;
   }
 
+  /** @param {SavedChats} [saved] */
   function restore({ chats: saved = [], active: savedActive = null } = {}) {
     restored = true;
     if (!saved.length) return saveTabs();
@@ -130,23 +161,31 @@ export function createChatView(root, actions) {
     for (const chat of [...chats.values()]) if (!keep.includes(chat.id)) dropChat(chat.id);
     for (const snapshot of saved) if (!chats.has(snapshot.id)) restoreChat(snapshot);
     restored = true;
-    const wanted = keep.at(-1) ?? (chats.has(savedActive) ? savedActive : saved[0].id);
+    const wanted = /** @type {string} */ (
+      keep.at(-1) ?? (chats.has(/** @type {string} */ (savedActive)) ? savedActive : saved[0].id)
+    );
     if (chats.has(wanted)) activate(wanted);
   }
 
+  /** @param {string} id */
   function dropChat(id) {
     tabs.remove(id);
-    chats.get(id).list.remove();
+    /** @type {ChatRecord} */ (chats.get(id)).list.remove();
     chats.delete(id);
   }
 
+  /** @param {ChatSnapshot} snapshot */
   function restoreChat(snapshot) {
     const title = snapshot.title || `Chat ${chats.size + 1}`;
-    fill(chats.get(addChat(snapshot.id, title, snapshot.settings?.mode || "agent")), snapshot);
+    fill(
+      /** @type {ChatRecord} */ (chats.get(addChat(snapshot.id, title, snapshot.settings?.mode || "agent"))),
+      snapshot,
+    );
   }
 
   /** Show a chat's messages from its snapshot (after a reload, or on a new active branch). */
-  function fill(/** @type {ChatRecord} */ chat, snapshot) {
+  /** @param {ChatRecord} chat @param {ChatSnapshot} snapshot */
+  function fill(chat, snapshot) {
     branches.cancelEdit(chat);
     chat.list.replaceChildren();
     chat.planEl = chat.banner = chat.lastAssistant = null;
@@ -174,11 +213,13 @@ export function createChatView(root, actions) {
   }
 
   /** An imported chat: a new tab, shown at once. */
+  /** @param {ChatSnapshot} snapshot */
   function open(snapshot) {
     restoreChat(snapshot);
-    chats.get(snapshot.id).used = true;
+    /** @type {ChatRecord} */ (chats.get(snapshot.id)).used = true;
   }
 
+  /** @param {string} value */
   function showMode(value) {
     mode.dataset.mode = value;
     mode.textContent = value === "agent" ? "Agent" : "Chat";
@@ -186,12 +227,14 @@ export function createChatView(root, actions) {
     composer.allowTools(value === "agent");
   }
 
+  /** @param {MessageView} message @param {unknown} attachments */
   function withAttachments(message, attachments) {
     const row = sentAttachments(attachments);
     if (row) message.el.append(row);
   }
 
-  function setBusy(/** @type {ChatRecord} */ chat, busy) {
+  /** @param {ChatRecord} chat @param {boolean} busy */
+  function setBusy(chat, busy) {
     chat.busy = busy;
     chat.list.dataset.busy = String(busy);
     if (chat.id === active) stop.hidden = !busy;
@@ -201,7 +244,7 @@ export function createChatView(root, actions) {
     const text = input.value.trim();
     if (!text && !tray.has()) return;
     if (!tray.ready()) return;
-    const chat = chats.get(active);
+    const chat = /** @type {ChatRecord} */ (chats.get(/** @type {string} */ (active)));
     const attachments = tray.take();
     const extra = { ...composer.takeTurnOptions(text), ...(attachments.length && { attachments }) };
     const edit = branches.takeEdit(chat);
@@ -230,20 +273,23 @@ export function createChatView(root, actions) {
     });
   }
 
-  function notice(/** @type {ChatRecord} */ chat, className, text) {
+  /** @param {ChatRecord} chat @param {string} className @param {string} text */
+  function notice(chat, className, text) {
     const box = el("div", `notice ${className}`, text);
     chat.list.append(box);
     return box;
   }
 
-  function banner(/** @type {ChatRecord} */ chat, event) {
+  /** @param {ChatRecord} chat @param {{message: string, error_type: string}} event */
+  function banner(chat, event) {
     const box = el("div", "error-banner", event.message, { testid: "error-banner", role: "alert" });
     box.dataset.errorType = event.error_type;
     chat.list.append(box);
     chat.banner = box;
   }
 
-  function decision(/** @type {ChatRecord} */ chat, event) {
+  /** @param {ChatRecord} chat @param {ChatEvents["decision"]} event */
+  function decision(chat, event) {
     const box = document.createElement("div");
     box.className = "decisions";
     if (event.advice) box.append(Object.assign(document.createElement("p"), { textContent: event.advice }));
@@ -253,7 +299,11 @@ export function createChatView(root, actions) {
       box.append(button(label, `decision-${option}`, () => actions.onDecide(chat.id, option)));
     }
     if (event.settings)
-      box.append(button("Open settings", "", () => root.querySelector("[data-testid=settings-open]").click()));
+      box.append(
+        button("Open settings", "", () =>
+          /** @type {HTMLElement} */ (root.querySelector("[data-testid=settings-open]")).click(),
+        ),
+      );
     (chat.banner || chat.list).append(box);
     chat.decisions = box;
   }
@@ -262,7 +312,7 @@ export function createChatView(root, actions) {
   function card(chat, id, name) {
     let found = chat.cards.get(id);
     if (!found) {
-      found = new ToolCard(id, name, {
+      found = new ToolCard(id, /** @type {string} */ (name), {
         onApprove: (callId, ok, batch) => actions.onApprove(chat.id, callId, ok, batch),
         loadDiff: actions.loadDiff,
         previewWrite: actions.previewWrite,
@@ -270,13 +320,14 @@ export function createChatView(root, actions) {
       });
       chat.cards.set(id, found);
       (chat.current || chat.lastAssistant)?.el.append(found.el);
-      if (chat.toolThinking?.has(id)) found.thinking(chat.toolThinking.get(id));
+      if (chat.toolThinking?.has(id)) found.thinking(/** @type {string} */ (chat.toolThinking.get(id)));
       chat.toolThinking?.delete(id);
     } else if (name && found.el.dataset.tool !== name) found.rename(name);
     return found;
   }
 
-  function turnStart(/** @type {ChatRecord} */ chat, event) {
+  /** @param {ChatRecord} chat @param {ChatEvents["turn_start"]} event */
+  function turnStart(chat, event) {
     const user = chat.pendingUser;
     chat.pendingUser = null;
     if (user && event.turn) addRestoreButton(chat, user, event.turn);
@@ -295,13 +346,20 @@ export function createChatView(root, actions) {
 
   /** The agent worker was restarted: every running turn ended there. Each shows it ended with an error:
    * its answer so far marked error, its unfinished calls failed, a banner that says why. */
+  /** @param {string} message */
   function agentLost(message) {
     for (const chat of chats.values()) {
       if (!chat.busy) continue;
       for (const shown of chat.cards.values()) {
-        if (!["completed", "failed", "rejected"].includes(shown.el.dataset.status)) {
+        if (!["completed", "failed", "rejected"].includes(/** @type {string} */ (shown.el.dataset.status))) {
           const reason = "not finished: the agent was restarted";
-          shown.status({ kind: "tool_status", id: shown.id, name: shown.el.dataset.tool, status: "failed", reason });
+          shown.status({
+            kind: "tool_status",
+            id: shown.id,
+            name: /** @type {string} */ (shown.el.dataset.tool),
+            status: "failed",
+            reason,
+          });
         }
       }
       if (chat.current) chat.current.state = "error";
@@ -313,7 +371,8 @@ export function createChatView(root, actions) {
     }
   }
 
-  function addRestoreButton(/** @type {ChatRecord} */ chat, user, turn) {
+  /** @param {ChatRecord} chat @param {MessageView} user @param {string} turn */
+  function addRestoreButton(chat, user, turn) {
     const restore = button("Restore files to before this turn", "restore-turn", () =>
       actions.onRestoreTurn(chat.id, turn),
     );
@@ -322,7 +381,8 @@ export function createChatView(root, actions) {
     user.el.append(restore);
   }
 
-  function plan(/** @type {ChatRecord} */ chat, event) {
+  /** @param {ChatRecord} chat @param {{steps: Record<string, unknown>[]}} event */
+  function plan(chat, event) {
     if (!chat.planEl) {
       chat.planEl = notice(chat, "plan", "");
       chat.planEl.dataset.testid = "plan";
@@ -339,7 +399,8 @@ export function createChatView(root, actions) {
   }
 
   /** Thinking: the message's own, or (ndjson) a tool's, which may come before its call: kept until then. */
-  function toolThinking(/** @type {ChatRecord} */ chat, event) {
+  /** @param {ChatRecord} chat @param {ChatEvents["thinking"]} event */
+  function toolThinking(chat, event) {
     if (!event.tool_id) return chat.current?.appendThinking(event.text);
     const shown = chat.cards.get(event.tool_id);
     if (shown) return shown.thinking(event.text);
@@ -396,6 +457,7 @@ export function createChatView(root, actions) {
     turn_end: turnEnded,
   };
 
+  /** @param {ChatEvents["context"] | null} context */
   function showMeter(context) {
     const agents = context?.instructions ? ` · AGENTS.md ${context.instructions.toLocaleString()}` : "";
     const rules = agents + (context?.skills ? ` · skills ${context.skills.toLocaleString()}` : "");
@@ -407,15 +469,20 @@ export function createChatView(root, actions) {
     meter.dataset.window = context ? String(context.window) : "";
   }
 
+  /** An event the worker sent (checked here: unknown kinds are dropped).
+   * @param {string} chatId @param {ChatEvents[ChatEventKind]} event */
   function handle(chatId, event) {
     if (closed.has(chatId) || !isChatEvent(event)) return;
-    const chat = chats.get(chatId) || chats.get(addChat(chatId));
+    const chat = /** @type {ChatRecord} */ (chats.get(chatId) || chats.get(addChat(chatId)));
     chat.retries.see(event);
-    HANDLERS[event.kind]?.(chat, event);
+    /** @type {((chat: ChatRecord, e: ChatEvents[ChatEventKind]) => unknown) | undefined} */ (HANDLERS[event.kind])?.(
+      chat,
+      event,
+    );
     scroll(chat);
   }
 
-  root.querySelector(".composer").addEventListener("submit", (event) => {
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
     submit();
   });
@@ -427,14 +494,14 @@ export function createChatView(root, actions) {
   });
   // Esc stops the running turn only where the user is working with the chat: not in the settings dialog
   // or the editor (where Esc means something else), nor while editing a memory.
-  root.querySelector(".panel.chat").addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || event.target.closest(".memory-panel")) return;
-    if (chats.get(active)?.busy) actions.onStop(active);
+  /** @type {HTMLElement} */ (root.querySelector(".panel.chat")).addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || /** @type {Element} */ (event.target).closest(".memory-panel")) return;
+    if (chats.get(/** @type {string} */ (active))?.busy) actions.onStop(/** @type {string} */ (active));
   });
-  stop.addEventListener("click", () => actions.onStop(active));
+  stop.addEventListener("click", () => actions.onStop(/** @type {string} */ (active)));
   newTab.addEventListener("click", () => openNewChat());
   mode.addEventListener("click", () => {
-    const chat = chats.get(active);
+    const chat = /** @type {ChatRecord} */ (chats.get(/** @type {string} */ (active)));
     chat.mode = chat.mode === "agent" ? "chat" : "agent";
     chat.used = true;
     showMode(chat.mode);
@@ -444,6 +511,7 @@ export function createChatView(root, actions) {
   addChat();
   (window.requestIdleCallback ?? setTimeout).call(window, () => warmUp());
   /** Send `text` from the composer, as if the user typed it (the first screen's examples). */
+  /** @param {string} text */
   function send(text) {
     input.value = text;
     submit();

@@ -6,28 +6,37 @@
 import { button, el } from "../dom.js";
 import { renderDiff } from "./diff-view.js";
 
+/** The file open in the editor, with its selection.
+ * @typedef {{path: string, text: string, selection: {from: number, to: number}}} OpenFile */
+/** @typedef {{version: number}} Version */
+
 const PATH_LIKE = /(?:\/?[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}\b/g;
 const NOT_FILES = new Set(["e.g", "i.e", "etc"]);
+/** @type {Record<string, string | undefined>} */
 const EXTENSIONS = { javascript: "js", typescript: "ts", python: "py", bash: "sh", shell: "sh", markdown: "md" };
 
 /** The path to offer for a code block: its info string when that names a file, else the last filename
- * in the text just before it, else an untitled file with the language's extension. */
+ * in the text just before it, else an untitled file with the language's extension.
+ * @param {string | null | undefined} info @param {string | null | undefined} before */
 export function suggestPath(info, before) {
+  /** @param {string} path */
   const normal = (path) => (path.startsWith("/") ? path : `/${path}`);
-  const fromInfo = /[./]/.test(info || "") ? info.match(PATH_LIKE) : null;
+  const fromInfo = /[./]/.test(info || "") ? /** @type {string} */ (info).match(PATH_LIKE) : null;
   if (fromInfo) return normal(fromInfo[0]);
   const named = (before || "").match(PATH_LIKE)?.filter((name) => !NOT_FILES.has(name.toLowerCase()));
-  if (named?.length) return normal(named.at(-1));
+  if (named?.length) return normal(/** @type {string} */ (named.at(-1)));
   const language = (info || "").toLowerCase();
   return `/untitled.${EXTENSIONS[language] || language || "txt"}`;
 }
 
-/** A button whose class is its test id (the styles name them so). */
+/** A button whose class is its test id (the styles name them so).
+ * @param {string} label @param {string} testid @param {() => unknown} onClick */
 function actionButton(label, testid, onClick) {
   return Object.assign(button(label, testid, onClick), { className: testid });
 }
 
 /** The text of the answer before `pre`, up to the previous code block: where the model names the file. */
+/** @param {Element} pre */
 function textBefore(pre) {
   const parts = [];
   for (let node = pre.previousElementSibling; node && node.tagName !== "PRE"; node = node.previousElementSibling) {
@@ -37,16 +46,22 @@ function textBefore(pre) {
 }
 
 /** `call(method, args)` reaches the workspace; `editor()` is the open file ({path, text, selection:
- * {from, to}}) or null; `flush()` saves the user's pending typing first. */
+ * {from, to}}) or null; `flush()` saves the user's pending typing first.
+ * @param {HTMLElement} messages
+ * @param {{call: (method: import("../agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
+ *   editor: () => OpenFile | null, flush: () => Promise<unknown>}} actions */
 export function createCodeActions(messages, { call, editor, flush }) {
+  /** @type {string | null} */
   let openPath = null;
 
+  /** @param {Element} code */
   function infoOf(code) {
     const found = [...code.classList].find((name) => name.startsWith("language-"));
     return found ? found.slice("language-".length) : "";
   }
 
   /** The panel under a code block (a new one replaces the last). */
+  /** @param {Element} pre */
   function panel(pre) {
     if (pre.nextElementSibling?.classList.contains("code-panel")) pre.nextElementSibling.remove();
     const box = el("div", "code-panel");
@@ -56,11 +71,12 @@ export function createCodeActions(messages, { call, editor, flush }) {
   }
 
   /** After a change: what happened and an "Undo" that undoes exactly that version, if still the newest. */
+  /** @param {HTMLElement} box @param {string} path @param {string} text */
   async function done(box, path, text) {
-    const versions = await call("vfs.history", { path });
+    const versions = /** @type {Version[]} */ (await call("vfs.history", { path }));
     const version = versions.at(-1)?.version;
     const undo = actionButton("Undo", "code-undo", async () => {
-      const newest = (await call("vfs.history", { path })).at(-1)?.version;
+      const newest = /** @type {Version[]} */ (await call("vfs.history", { path })).at(-1)?.version;
       if (newest !== version)
         return box.replaceChildren(el("span", "", `${path} changed since: undo it from its history.`));
       await call("vfs.undo", { path });
@@ -69,10 +85,12 @@ export function createCodeActions(messages, { call, editor, flush }) {
     box.replaceChildren(el("span", "code-done", `${text} (version ${version}).`), undo);
   }
 
+  /** @param {HTMLElement} box @param {unknown} err */
   async function fail(box, err) {
-    box.replaceChildren(el("span", "code-failed", `That did not work: ${err.message}`));
+    box.replaceChildren(el("span", "code-failed", `That did not work: ${/** @type {Error} */ (err).message}`));
   }
 
+  /** @param {Element} pre @param {Element} code */
   function save(pre, code) {
     const box = panel(pre);
     const input = el("input", "code-path");
@@ -106,6 +124,7 @@ export function createCodeActions(messages, { call, editor, flush }) {
     input.select();
   }
 
+  /** @param {Element} pre @param {Element} code */
   async function apply(pre, code) {
     const open = editor();
     if (!open) return;
@@ -115,7 +134,9 @@ export function createCodeActions(messages, { call, editor, flush }) {
     const next = whole ? code.textContent : open.text.slice(0, from) + code.textContent + open.text.slice(to);
     try {
       await flush();
-      const change = await call("vfs.diffText", { path: open.path, text: next });
+      const change = /** @type {import("./approval-view.js").WriteStat} */ (
+        await call("vfs.diffText", { path: open.path, text: next })
+      );
       const diff = el("div", "diff");
       renderDiff(diff, change.diff, null);
       const what = whole ? `Replace all of ${open.path}` : `Replace the selection in ${open.path}`;
@@ -137,6 +158,7 @@ export function createCodeActions(messages, { call, editor, flush }) {
     }
   }
 
+  /** @param {Element} pre */
   function decorate(pre) {
     const code = pre.querySelector("code");
     if (!code || pre.querySelector(".code-actions")) return;
@@ -153,13 +175,15 @@ export function createCodeActions(messages, { call, editor, flush }) {
 
   /** Decorate the code blocks among the added nodes only: a streaming answer adds a node per chunk,
    * and searching every message each time would grow with the chat. */
+  /** @param {MutationRecord[]} records */
   function decorateAdded(records) {
     for (const record of records) {
       for (const node of record.addedNodes) {
         if (node.nodeType !== Node.ELEMENT_NODE) continue;
-        if (node.matches(CODE_BLOCK)) decorate(node);
-        else if (node.firstElementChild)
-          for (const pre of node.querySelectorAll("pre.code-block")) if (pre.matches(CODE_BLOCK)) decorate(pre);
+        if (/** @type {Element} */ (node).matches(CODE_BLOCK)) decorate(/** @type {Element} */ (node));
+        else if (/** @type {Element} */ (node).firstElementChild)
+          for (const pre of /** @type {Element} */ (node).querySelectorAll("pre.code-block"))
+            if (pre.matches(CODE_BLOCK)) decorate(pre);
       }
     }
   }
@@ -168,9 +192,10 @@ export function createCodeActions(messages, { call, editor, flush }) {
 
   return {
     /** The file open in the editor (null: none): "Apply to open file" shows only while there is one. */
+    /** @param {string | null} path */
     setOpenFile(path) {
       openPath = path;
-      for (const button of messages.querySelectorAll("[data-testid=code-apply]")) {
+      for (const button of messages.querySelectorAll(/** @type {"button"} */ ("[data-testid=code-apply]"))) {
         button.hidden = !path;
         button.title = path ? `Replace the selection, or all of ${path}` : "";
       }

@@ -11,6 +11,11 @@ import { button, el } from "../dom.js";
 import { attachmentChip } from "./attachment-chips.js";
 import { loadPdfReader } from "../pdf/pdf-loader.js";
 
+/** One attachment in the tray: preparing, ready (with its prepared image or PDF text) or failed.
+ * @typedef {{key: string, kind: string, name: string, state: string, sentBytes: number, bytes: number,
+ *   id?: string, message?: string, text?: string, pages?: number, mime?: string, data?: string,
+ *   width?: number, height?: number}} TrayItem */
+
 const ACCEPT = "image/png,image/jpeg,image/gif,image/webp,application/pdf,.pdf";
 
 /**
@@ -33,21 +38,24 @@ export function createAttachmentTray(form, actions) {
   form.querySelector(".composer-actions")?.prepend(label);
   form.insertBefore(tray, form.firstChild);
   form.insertBefore(notice, tray.nextSibling);
-  /** @type {any[]} */
+  /** @type {TrayItem[]} */
   let items = [];
   let vision = true;
   let withoutImages = false; // the user chose "Send without images" for this message
 
+  /** @param {string} text @param {...HTMLElement} buttons */
   function say(text, ...buttons) {
     notice.replaceChildren(...(text ? [el("span", "", text), ...buttons] : []));
   }
 
+  /** @param {File} file */
   async function add(file) {
     if (file.size > MAX_FILE_BYTES) return say(`${cleanName(file.name)} was not attached: it is over 50 MB.`);
     const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
     const kind = sniffKind(head);
     const name = cleanName(file.name || (kind === "pdf" ? "pasted.pdf" : "pasted image"));
     if (!kind) return say(`${name} was not attached: only PNG, JPEG, GIF, WebP images and PDFs are.`);
+    /** @type {TrayItem} */
     const item = { key: crypto.randomUUID(), kind, name, state: "preparing", sentBytes: 0, bytes: file.size };
     items.push(item);
     show();
@@ -63,16 +71,17 @@ export function createAttachmentTray(form, actions) {
       if (why) return remove(item, why);
       Object.assign(item, prepared, { id, state: "ready" });
     } catch (err) {
-      Object.assign(item, { state: "error", message: String(err?.message || err) });
+      Object.assign(item, { state: "error", message: String(/** @type {Error | undefined} */ (err)?.message || err) });
     }
     if (items.includes(item)) show();
     if (kind === "image") checkVision();
   }
 
+  /** @param {TrayItem} item @param {File} file */
   async function prepare(item, file) {
     if (item.kind === "image") return prepareImage(file);
     const { readPdf, pdfAsPromptText } = await loadPdfReader();
-    const doc = await readPdf(new Uint8Array(await file.arrayBuffer())).catch((err) => {
+    const doc = await readPdf(new Uint8Array(await file.arrayBuffer())).catch((/** @type {Error} */ err) => {
       throw new Error(`This PDF could not be read, so it will not be sent: ${err.message}`);
     });
     const text = pdfAsPromptText(item.name, doc);
@@ -96,6 +105,7 @@ export function createAttachmentTray(form, actions) {
 
   const images = () => items.filter((item) => item.kind === "image" && item.state === "ready");
 
+  /** @param {TrayItem} item @param {string} [why] */
   function remove(item, why = "") {
     items = items.filter((other) => other !== item);
     show();
@@ -114,11 +124,12 @@ export function createAttachmentTray(form, actions) {
     tray.hidden = !items.length;
   }
 
+  /** @param {TrayItem} item */
   async function save(item) {
     try {
-      say(`Saved as ${await actions.saveToWorkspace(item.name, item.id)}.`);
+      say(`Saved as ${await actions.saveToWorkspace(item.name, /** @type {string} */ (item.id))}.`);
     } catch (err) {
-      say(`Could not save ${item.name}: ${err.message}`);
+      say(`Could not save ${item.name}: ${/** @type {Error} */ (err).message}`);
     }
   }
 
@@ -146,6 +157,7 @@ export function createAttachmentTray(form, actions) {
     return sent;
   }
 
+  /** @param {File[]} files */
   function addAll(files) {
     for (const file of files) add(file);
   }
@@ -157,7 +169,7 @@ export function createAttachmentTray(form, actions) {
   form.addEventListener("paste", (event) => {
     const files = [...(event.clipboardData?.files || [])];
     if (!files.length) return;
-    if (!event.clipboardData.types.includes("text/plain")) event.preventDefault();
+    if (!(/** @type {DataTransfer} */ (event.clipboardData).types.includes("text/plain"))) event.preventDefault();
     addAll(files);
   });
   form.addEventListener("dragover", (event) => {
@@ -176,6 +188,8 @@ export function createAttachmentTray(form, actions) {
   return { take, ready, has: () => items.some((item) => item.state === "ready"), visionChanged: () => checkVision() };
 }
 
+/** What the worker gets of an attachment: a PDF's text, or an image's prepared data.
+ * @param {TrayItem} item @param {boolean} dropped */
 function wireForm(item, dropped) {
   const { kind, name, id } = item;
   if (kind === "pdf") return { kind, name, id, text: item.text, pages: item.pages };

@@ -7,13 +7,19 @@ import { closeList, markOption } from "./listbox.js";
 const MENTION_AT_CARET = /(?:^|\s)@([^\s@]*)$/;
 const SHOWN = 8; // options in the list
 
+/** A workspace entry as `vfs.list` lists it (the fields read here). @typedef {{kind: string, path: string}} Entry */
+
+/** @param {HTMLFormElement} form @param {{listFiles: () => Promise<unknown>}} actions */
 export function createComposer(form, { listFiles }) {
-  const input = form.querySelector("[data-testid=chat-input]");
-  const list = form.querySelector("[data-testid=mention-list]");
-  const picker = form.querySelector("[data-testid=tool-picker]");
+  const input = /** @type {HTMLTextAreaElement} */ (form.querySelector("[data-testid=chat-input]"));
+  const list = /** @type {HTMLElement} */ (form.querySelector("[data-testid=mention-list]"));
+  const picker = /** @type {HTMLSelectElement} */ (form.querySelector("[data-testid=tool-picker]"));
+  /** @type {Set<string>} */
   const picked = new Set();
+  /** @type {string[]} */
   let options = [];
   let selected = 0;
+  /** @type {string[] | null} */
   let files = null; // loaded on the first `@` of each mention, so new files show up
 
   function mentionQuery() {
@@ -32,10 +38,11 @@ export function createComposer(form, { listFiles }) {
   }
 
   async function loadFiles() {
-    const entries = await listFiles().catch(() => []);
+    const entries = /** @type {Entry[]} */ (await listFiles().catch(() => []));
     return entries.filter((entry) => entry.kind === "file").map((entry) => entry.path);
   }
 
+  /** @param {string[]} paths */
   function show(paths) {
     options = paths;
     selected = Math.min(selected, paths.length - 1);
@@ -45,6 +52,7 @@ export function createComposer(form, { listFiles }) {
     mark();
   }
 
+  /** @param {string} path @param {number} index */
   function optionFor(path, index) {
     const option = Object.assign(document.createElement("li"), { textContent: path, id: `mention-option-${index}` });
     option.className = "mention-option";
@@ -64,8 +72,9 @@ export function createComposer(form, { listFiles }) {
     closeList(list, input);
   }
 
+  /** @param {string} path */
   function pick(path) {
-    const caret = input.selectionStart;
+    const caret = /** @type {number} */ (input.selectionStart);
     const before = input.value.slice(0, caret).replace(/@[^\s@]*$/, `@${path} `);
     input.value = before + input.value.slice(caret).replace(/^\S*\s?/, "");
     input.setSelectionRange(before.length, before.length);
@@ -74,11 +83,13 @@ export function createComposer(form, { listFiles }) {
     input.focus();
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (list.hidden || !options.length) return;
+    /** @type {Record<string, number | undefined>} */
     const moves = { ArrowDown: 1, ArrowUp: -1 };
     if (moves[event.key]) {
-      selected = (selected + moves[event.key] + options.length) % options.length;
+      selected = (selected + /** @type {number} */ (moves[event.key]) + options.length) % options.length;
       mark();
     } else if (event.key === "Enter" || event.key === "Tab") pick(options[selected]);
     else if (event.key === "Escape") close();
@@ -90,6 +101,7 @@ export function createComposer(form, { listFiles }) {
 
   /** The forced tool goes only with an Agent-mode turn (Chat mode has no tools); the choice waits for
    * the next Agent turn. */
+  /** @param {string} text */
   function takeTurnOptions(text) {
     const references = [...picked].filter((path) => text.includes(`@${path}`));
     const tool = picker.disabled ? undefined : picker.value || undefined;
@@ -98,6 +110,7 @@ export function createComposer(form, { listFiles }) {
     return { ...(tool && { tool }), ...(references.length && { references }) };
   }
 
+  /** @param {boolean} allowed */
   function allowTools(allowed) {
     picker.disabled = !allowed;
   }

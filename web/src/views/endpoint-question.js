@@ -6,7 +6,8 @@
 import { button, el } from "../dom.js";
 import { originOf } from "../settings.js";
 
-/** `linked`: the link's base URL; `saved`: the saved one; `onUse()` / `onKeep()`: the user's answer. */
+/** `linked`: the link's base URL; `saved`: the saved one; `onUse()` / `onKeep()`: the user's answer.
+ * @param {ParentNode} root @param {{linked: string, saved: string, onUse: () => unknown, onKeep: () => unknown}} question */
 export function askEndpoint(root, { linked, saved, onUse, onKeep }) {
   const box = el("div", "storage-notice endpoint-question", null, {
     testid: "endpoint-question",
@@ -20,6 +21,7 @@ export function askEndpoint(root, { linked, saved, onUse, onKeep }) {
     el("strong", "", originOf(linked) || linked),
     ` (${linked}). Until you choose, your endpoint ${originOf(saved) || saved} stays in use.`,
   );
+  /** @param {() => unknown} then */
   const answer = (then) => () => {
     box.remove();
     then();
@@ -29,5 +31,5 @@ export function askEndpoint(root, { linked, saved, onUse, onKeep }) {
     button("Use it", "endpoint-use", answer(onUse)),
     button("Keep my endpoint", "endpoint-keep", answer(onKeep)),
   );
-  root.querySelector(".topbar").after(box);
+  /** @type {Element} */ (root.querySelector(".topbar")).after(box);
 }

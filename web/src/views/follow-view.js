@@ -7,31 +7,47 @@ import { frameWriter } from "../dom.js";
 import { toolFacts } from "../tools.js";
 import { renderDiff } from "./diff-view.js";
 
-/** The facts of a tool that writes a file's content (which the editor can follow), or null. */
+/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
+/** A file-writing call's status, with the result fields this view reads.
+ * @typedef {ChatEvents["tool_status"] & {arguments?: {path?: string} | null, result?: {data?: {path?: string, version?: number}} | null}} WriteStatus */
+/** The write the editor follows: streaming (its path and text so far) or done (the version it made).
+ * @typedef {{id: string, name: string, path: string | null, text?: string, version?: number, phase: string}} Followed */
+/** The files view, as far as following needs it.
+ * @typedef {{openFile: (path: string) => Promise<unknown>, busy: () => boolean, flush: () => Promise<unknown>, path: () => string | null}} FilesView */
+
+/** The facts of a tool that writes a file's content (which the editor can follow), or null.
+ * @param {string} name */
 const writer = (name) => {
   const facts = toolFacts(name);
   return facts?.kind === "write" && facts.content ? facts : null;
 };
 const STORE_KEY = "agentlite.followAgent";
 
-/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush). */
+/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush).
+ * @param {ParentNode} root
+ * @param {{call: (method: import("../agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
+ *   files: FilesView, storage?: Storage}} actions */
 export function createFollowView(root, { call, files, storage = localStorage }) {
-  const panel = root.querySelector(".panel.editor");
-  const toggle = root.querySelector("[data-testid=follow-agent]");
-  const box = root.querySelector("[data-testid=follow-view]");
-  const title = box.querySelector(".follow-title");
-  const live = box.querySelector(".follow-live");
-  const diff = box.querySelector(".diff");
-  const undo = box.querySelector("[data-testid=follow-undo]");
-  const close = box.querySelector("[data-testid=follow-close]");
-  const waiting = root.querySelector("[data-testid=follow-waiting]");
-  const editorHost = root.querySelector("#file-editor");
-  const calls = new Map(); // call id -> the writer's facts, for the writers of this round
+  const panel = /** @type {HTMLElement} */ (root.querySelector(".panel.editor"));
+  const toggle = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=follow-agent]"));
+  const box = /** @type {HTMLElement} */ (root.querySelector("[data-testid=follow-view]"));
+  const title = /** @type {HTMLElement} */ (box.querySelector(".follow-title"));
+  const live = /** @type {HTMLElement} */ (box.querySelector(".follow-live"));
+  const diff = /** @type {HTMLElement} */ (box.querySelector(".diff"));
+  const undo = /** @type {HTMLButtonElement} */ (box.querySelector("[data-testid=follow-undo]"));
+  const close = /** @type {HTMLButtonElement} */ (box.querySelector("[data-testid=follow-close]"));
+  const waiting = /** @type {HTMLElement} */ (root.querySelector("[data-testid=follow-waiting]"));
+  const editorHost = /** @type {HTMLElement} */ (root.querySelector("#file-editor"));
+  /** @type {Map<string, import("../tools.js").ToolFacts>} call id -> the writer's facts, for the writers of this round */
+  const calls = new Map();
   let on = storage.getItem(STORE_KEY) !== "false";
-  let followed = null; // {id, name, path, text, version, phase: "streaming" | "done"}
+  /** @type {Followed | null} */
+  let followed = null;
+  /** @type {string | null} */
   let shownPhase = null;
   let held = false; // the user was typing when the agent wrote: wait until they leave the editor
 
+  /** @param {boolean} value */
   function setOn(value) {
     on = value;
     toggle.setAttribute("aria-pressed", String(on));
@@ -63,7 +79,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
       if (held || typing()) {
         held = true;
         waiting.hidden = false;
-        waiting.querySelector("span").textContent =
+        /** @type {HTMLElement} */ (waiting.querySelector("span")).textContent =
           `Not following while you type in ${files.path()}: the agent is writing ${followed.path || "a file"}.`;
         return;
       }
@@ -77,32 +93,34 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
         ? `The agent is writing ${followed.path || "a file"}…`
         : `The agent changed ${followed.path}`;
     if (followed.phase === "streaming") {
-      liveWriter.write(followed.text);
+      liveWriter.write(/** @type {string} */ (followed.text));
     } else if (shownPhase !== "done") await showDone();
     shownPhase = followed?.phase ?? null;
   }
 
   async function showDone() {
-    const { path, version } = followed;
+    const { path, version } = /** @type {{path: string, version: number}} */ (followed);
     await files.openFile(path);
     const text = await call("vfs.diff", { path, new: version });
     if (followed?.version !== version) return;
-    renderDiff(diff, text, (hunk) =>
+    renderDiff(diff, text, (/** @type {number} */ hunk) =>
       act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`),
     );
     undo.disabled = false;
   }
 
+  /** @param {() => Promise<unknown>} work @param {string} said */
   async function act(work, said) {
     try {
       await work();
       title.textContent = `${said}: ${followed?.path || ""}`;
     } catch (err) {
-      title.textContent = `That did not work: ${err.message}`;
+      title.textContent = `That did not work: ${/** @type {Error} */ (err).message}`;
     }
   }
 
   /** A streamed field of a writer: its path (named once, whole, before the content) or its content. */
+  /** @param {ChatEvents["tool_preview"]} event */
   function preview(event) {
     const facts = calls.get(event.id);
     if (!facts || !(event.field === facts.content || event.field === facts.path)) return;
@@ -115,6 +133,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     render();
   }
 
+  /** @param {WriteStatus} event */
   function status(event) {
     if (!calls.has(event.id)) return;
     if (event.arguments?.path && followed?.id === event.id) followed.path = event.arguments.path;
@@ -128,13 +147,14 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     if (followed?.id === event.id) render();
   }
 
+  /** @param {ChatEvents[keyof ChatEvents]} event */
   function handle(event) {
     if (!on) return;
     const started = event.kind === "tool_started" && writer(event.name);
-    if (started) calls.set(event.id, started);
+    if (started) calls.set(/** @type {ChatEvents["tool_started"]} */ (event).id, started);
     else if (event.kind === "message_start") calls.clear();
     else if (event.kind === "tool_preview") preview(event);
-    else if (event.kind === "tool_status") status(event);
+    else if (event.kind === "tool_status") status(/** @type {WriteStatus} */ (event));
   }
 
   toggle.addEventListener("click", () => setOn(!on));
@@ -142,7 +162,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
   undo.addEventListener("click", async () => {
     if (!followed?.path) return;
     const { path, version } = followed;
-    const newest = (await call("vfs.history", { path })).at(-1)?.version;
+    const newest = /** @type {{version: number}[]} */ (await call("vfs.history", { path })).at(-1)?.version;
     if (newest !== version) {
       title.textContent = `${path} changed since: undo it from its history.`;
       return;
@@ -157,9 +177,10 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     return files.flush().then(render);
   };
   editorHost.addEventListener("focusout", catchUp);
-  waiting.querySelector("button").addEventListener("click", catchUp);
+  /** @type {HTMLButtonElement} */ (waiting.querySelector("button")).addEventListener("click", catchUp);
 
   /** The editor now shows `path`: a finished follow of another file, on screen, gives way to it. */
+  /** @param {string | null} path */
   function fileShown(path) {
     if (!held && shownPhase === "done" && path !== followed?.path) hide();
   }

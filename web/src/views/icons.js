@@ -4,6 +4,7 @@ import { toolFacts } from "../tools.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** @type {Record<string, string>} */
 const PATHS = {
   model: "M4 6h16v10H4zM8 20h8M12 16v4",
   read: "M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z",
@@ -22,6 +23,7 @@ const PATHS = {
 
 /** One icon per tool: the type check fails until a new tool has one (or when a tool here was renamed).
  * @type {Record<import("../tools.js").ToolName, keyof typeof PATHS>} */
+/** @type {Record<string, string | undefined>} */
 const TOOL_ICON = {
   list_directory: "list",
   read_file: "read",
@@ -42,6 +44,7 @@ const TOOL_ICON = {
 };
 
 /** An icon as an inline SVG element, hidden from assistive technology (the text next to it says it). */
+/** @param {string} name */
 export function icon(name) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -53,4 +56,6 @@ export function icon(name) {
   return svg;
 }
 
-export const toolIcon = (tool) => icon(TOOL_ICON[toolFacts(tool)?.name] || "note");
+/** @param {string} tool */
+export const toolIcon = (tool) =>
+  icon(TOOL_ICON[/** @type {import("../tools.js").ToolFacts} */ (toolFacts(tool))?.name] || "note");

@@ -3,6 +3,10 @@
 // took (`data-path` on the bar: snapshot, fresh, fallback or plain; docs/startup.md). A restart of the
 // agent worker (its watchdog) shows the bar again, `data-state` back to loading until the new one is ready.
 
+/** A start-up phase the worker reports: how far it got, the start path, and why a snapshot was not used.
+ * @typedef {{phase: string, progress?: number, path?: string, detail?: string}} PhaseMessage */
+
+/** @type {Record<string, string | undefined>} */
 const PHASE_LABEL = {
   runtime: "Starting Python (Pyodide)…",
   packages: "Loading packages…",
@@ -12,6 +16,7 @@ const PHASE_LABEL = {
 };
 
 // What the runtime phase says about the path taken; `detail` is why a snapshot was not used.
+/** @type {Record<string, ((detail: string) => string) | undefined>} */
 const PATH_NOTE = {
   snapshot: () => "from this browser's snapshot",
   fresh: () => "first start of this version; saving a snapshot for the next",
@@ -19,19 +24,22 @@ const PATH_NOTE = {
   plain: (detail) => `normal start: ${detail}`,
 };
 
+/** @param {PhaseMessage} message */
 function labelFor({ phase, path, detail }) {
   const label = PHASE_LABEL[phase] || phase;
   const note = path && PATH_NOTE[path];
   return note ? `${label} (${note(detail || "")})` : label;
 }
 
+/** @param {Element} root the page (an HTML element: its dataset holds the state) */
 export function createLoadView(root) {
-  const bar = root.querySelector("[data-testid=load-progress]");
-  const fill = bar.querySelector(".load-bar");
-  const label = bar.querySelector(".load-label");
-  const status = root.querySelector("#status");
+  const bar = /** @type {HTMLElement} */ (root.querySelector("[data-testid=load-progress]"));
+  const fill = /** @type {HTMLElement} */ (bar.querySelector(".load-bar"));
+  const label = /** @type {HTMLElement} */ (bar.querySelector(".load-label"));
+  const status = /** @type {HTMLElement} */ (root.querySelector("#status"));
 
   return {
+    /** @param {PhaseMessage} message */
     phase(message) {
       const percent = Math.round((message.progress || 0) * 100);
       fill.style.width = `${percent}%`;
@@ -41,21 +49,22 @@ export function createLoadView(root) {
       status.textContent = label.textContent;
     },
     ready() {
-      root.dataset.state = "ready";
+      /** @type {HTMLElement} */ (root).dataset.state = "ready";
       bar.hidden = true;
       status.textContent = "Ready";
     },
     /** The agent worker stopped answering and a new one starts: loading again, until its `ready`. */
     restarting() {
-      root.dataset.state = "loading";
+      /** @type {HTMLElement} */ (root).dataset.state = "loading";
       bar.hidden = false;
       fill.style.width = "0%";
       label.textContent = "Restarting the agent…";
       status.textContent = label.textContent;
     },
+    /** @param {{phase: string, message: string}} failure */
     failed({ phase, message }) {
-      root.dataset.state = "failed";
-      root.dataset.failedPhase = phase;
+      /** @type {HTMLElement} */ (root).dataset.state = "failed";
+      /** @type {HTMLElement} */ (root).dataset.failedPhase = phase;
       bar.hidden = false; // also after ready: pydantic loads then (docs/startup.md)
       bar.classList.add("failed");
       label.textContent = `Failed while loading (${phase}): ${message}`;

@@ -4,14 +4,22 @@
 // that added a memory) or when opened.
 import { button, el } from "../dom.js";
 
+/** A memory item as `memory.list` lists it (the fields shown).
+ * @typedef {{id: string, text: string, pinned?: boolean}} MemoryItem */
+
+/** @param {ParentNode} root
+ * @param {{list: () => Promise<unknown>, update: (id: string, text: string) => Promise<unknown>,
+ *   remove: (id: string) => Promise<unknown>, add: (text: string) => Promise<unknown>}} actions */
 export function createMemoryView(root, { list, update, remove, add }) {
-  const toggle = root.querySelector("[data-testid=memory-open]");
-  const panel = root.querySelector("[data-testid=memory-panel]");
-  const items = panel.querySelector(".memory-list");
-  const message = panel.querySelector(".memory-message");
-  const addForm = panel.querySelector(".memory-add");
+  const toggle = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=memory-open]"));
+  const panel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=memory-panel]"));
+  const items = /** @type {HTMLElement} */ (panel.querySelector(".memory-list"));
+  const message = /** @type {HTMLElement} */ (panel.querySelector(".memory-message"));
+  const addForm = /** @type {HTMLFormElement} */ (panel.querySelector(".memory-add"));
+  /** @type {string | null} */
   let editing = null; // the id being edited: a refresh leaves that item's field alone
 
+  /** @param {HTMLElement["hidden"]} open (a panel's `hidden` when toggled) */
   function setOpen(open) {
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
@@ -21,18 +29,20 @@ export function createMemoryView(root, { list, update, remove, add }) {
   async function refresh() {
     if (panel.hidden) return;
     try {
-      render(await list());
+      render(/** @type {MemoryItem[]} */ (await list()));
     } catch (err) {
-      message.textContent = `Memory unavailable: ${err.message}`;
+      message.textContent = `Memory unavailable: ${/** @type {Error} */ (err).message}`;
     }
   }
 
+  /** @param {MemoryItem[]} memories */
   function render(memories) {
     const kept = editing && items.querySelector(`[data-id="${CSS.escape(editing)}"]`);
     items.replaceChildren(...memories.map((memory) => (kept && memory.id === editing ? kept : itemFor(memory))));
     message.textContent = memories.length ? "" : "Nothing remembered yet. Say “remember that …” in a chat.";
   }
 
+  /** @param {MemoryItem} memory */
   function itemFor(memory) {
     const item = el("li", "memory-item", null, { testid: "memory-item" });
     item.dataset.id = memory.id;
@@ -49,6 +59,7 @@ export function createMemoryView(root, { list, update, remove, add }) {
     return item;
   }
 
+  /** @param {HTMLElement} item @param {MemoryItem} memory */
   function startEdit(item, memory) {
     editing = memory.id;
     const field = Object.assign(document.createElement("textarea"), {
@@ -58,6 +69,7 @@ export function createMemoryView(root, { list, update, remove, add }) {
     });
     field.dataset.testid = "memory-field";
     field.setAttribute("aria-label", "Memory text");
+    /** @param {boolean} save */
     const finish = (save) => {
       editing = null;
       act(save ? () => update(memory.id, field.value) : async () => {});
@@ -75,24 +87,25 @@ export function createMemoryView(root, { list, update, remove, add }) {
     field.focus();
   }
 
+  /** @param {() => Promise<unknown>} change */
   async function act(change) {
     try {
       await change();
     } catch (err) {
-      message.textContent = `Could not change the memory: ${err.message}`;
+      message.textContent = `Could not change the memory: ${/** @type {Error} */ (err).message}`;
       return;
     }
     await refresh();
   }
 
   toggle.addEventListener("click", () => setOpen(panel.hidden));
-  panel.querySelector("[data-testid=memory-close]").addEventListener("click", () => {
+  /** @type {HTMLButtonElement} */ (panel.querySelector("[data-testid=memory-close]")).addEventListener("click", () => {
     setOpen(false);
     toggle.focus();
   });
   addForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    const field = addForm.elements.text;
+    const field = /** @type {HTMLFormControlsCollection & {text: HTMLInputElement}} */ (addForm.elements).text;
     const text = field.value.trim();
     if (!text) return;
     field.value = "";

@@ -7,6 +7,7 @@ import { renderBlocks } from "../markdown.js";
 const RENDER_BUDGET_MS = 4; // a render slower than this waits for the next frame, with the chunks after it
 
 export class MessageView {
+  /** @param {string} role @param {string} [text] */
   constructor(role, text = "") {
     this.text = text;
     this.thinkingText = "";
@@ -19,7 +20,8 @@ export class MessageView {
     this.body.className = "message-body";
     this.el.append(this.body);
     this.frame = 0;
-    this.blocks = []; // per rendered block: {html, nodes}
+    /** @type {{html: string, nodes: ChildNode[]}[]} per rendered block */
+    this.blocks = [];
     this.renderCost = 0;
     if (role === "user") this.body.textContent = text;
     else {
@@ -37,11 +39,13 @@ export class MessageView {
     return this.el.dataset.state;
   }
 
+  /** @param {string} text */
   appendText(text) {
     this.text += text;
     this.render();
   }
 
+  /** @param {string} text */
   appendThinking(text) {
     if (!this.thinking) {
       this.thinking = document.createElement("details");
@@ -55,7 +59,7 @@ export class MessageView {
       this.el.insertBefore(this.thinking, this.body);
     }
     this.thinkingText += text;
-    this.thinkingBody.textContent = this.thinkingText;
+    /** @type {HTMLDivElement} */ (this.thinkingBody).textContent = this.thinkingText;
   }
 
   render() {
@@ -74,6 +78,7 @@ export class MessageView {
   }
 
   /** Replace the rendered blocks from the first one whose HTML changed; the ones before stay. */
+  /** @param {string[]} htmls */
   patch(htmls) {
     let same = 0;
     while (same < htmls.length && same < this.blocks.length && htmls[same] === this.blocks[same].html) same++;
@@ -97,26 +102,30 @@ export class MessageView {
   }
 }
 
+/** @param {Element} code */
 function addCopyButton(code) {
   const copy = document.createElement("button");
   Object.assign(copy, { type: "button", className: "copy-code", textContent: "Copy" });
   copy.setAttribute("aria-label", "Copy this code");
-  code.parentElement.classList.add("code-block");
-  code.parentElement.append(copy);
+  const block = /** @type {HTMLElement} */ (code.parentElement);
+  block.classList.add("code-block");
+  block.append(copy);
 }
 
 // Copy buttons and click-to-open images; the markup comes from renderMarkdown, never from the model.
+/** @param {MouseEvent} event */
 function onBodyClick(event) {
-  const copy = event.target.closest(".copy-code");
+  const target = /** @type {Element} */ (event.target);
+  const copy = target.closest(".copy-code");
   if (copy) {
-    const code = copy.parentElement.querySelector("code")?.textContent || "";
+    const code = /** @type {HTMLElement} */ (copy.parentElement).querySelector("code")?.textContent || "";
     navigator.clipboard?.writeText(code).then(
       () => (copy.textContent = "Copied"),
       () => (copy.textContent = "Copy failed"),
     );
     return;
   }
-  const image = event.target.closest(".remote-image");
+  const image = /** @type {HTMLElement | null} */ (target.closest(".remote-image"));
   if (image && /^https?:\/\//i.test(image.dataset.src || ""))
     window.open(image.dataset.src, "_blank", "noopener,noreferrer");
 }

@@ -2,12 +2,15 @@
 // shown at a time (`data-panel` on the layout). Wide windows show all three panels and hide the
 // switcher. Arrow keys, Home and End move between the tabs, as in any tab list.
 
+/** @type {Record<string, number | undefined>} */
 const KEY_STEP = { ArrowRight: 1, ArrowLeft: -1 };
 
+/** @param {ParentNode} root @param {{initial?: string}} [options] */
 export function createPanelSwitcher(root, { initial = "chat" } = {}) {
-  const layout = root.querySelector(".layout");
-  const tabs = [...root.querySelectorAll("[data-testid=panel-switch]")];
+  const layout = /** @type {HTMLElement} */ (root.querySelector(".layout"));
+  const tabs = [...root.querySelectorAll(/** @type {"button"} */ ("[data-testid=panel-switch]"))];
 
+  /** @param {string} name @param {boolean} [focus] */
   function show(name, focus = false) {
     layout.dataset.panel = name;
     for (const tab of tabs) {
@@ -18,19 +21,21 @@ export function createPanelSwitcher(root, { initial = "chat" } = {}) {
     }
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
-    const at = tabs.indexOf(event.target);
+    const at = tabs.indexOf(/** @type {HTMLButtonElement} */ (event.target));
     let next = null;
-    if (KEY_STEP[event.key]) next = tabs[(at + KEY_STEP[event.key] + tabs.length) % tabs.length];
+    if (KEY_STEP[event.key])
+      next = tabs[(at + /** @type {number} */ (KEY_STEP[event.key]) + tabs.length) % tabs.length];
     else if (event.key === "Home") next = tabs[0];
     else if (event.key === "End") next = tabs.at(-1);
     if (!next) return;
     event.preventDefault();
-    show(next.dataset.panel, true);
+    show(/** @type {string} */ (next.dataset.panel), true);
   }
 
   for (const tab of tabs) {
-    tab.addEventListener("click", () => show(tab.dataset.panel));
+    tab.addEventListener("click", () => show(/** @type {string} */ (tab.dataset.panel)));
     tab.addEventListener("keydown", onKey);
   }
   show(initial);

@@ -5,16 +5,23 @@
 /** Events that show a retry answered. */
 const ANSWERED = new Set(["text", "thinking", "tool_started"]);
 
+/** @typedef {import("../chat-events.js").ChatEvents["retry"]} RetryEvent */
+/** A notice shown: its line, the retry it tells of, the seconds left and the countdown.
+ * @typedef {{el: HTMLElement, event: RetryEvent, left: number, timer?: ReturnType<typeof setInterval>}} Shown */
+
 export class RetryNotices {
   constructor() {
-    this.shown = []; // [{el, timer, event}]
+    /** @type {Shown[]} */
+    this.shown = [];
   }
 
   /** Show `event` ({attempt, of, wait_s, message}) in `el` (already in the chat); earlier ones are settled. */
+  /** @param {HTMLElement} el @param {RetryEvent} event */
   add(el, event) {
     this.settle();
     el.dataset.testid = "retry-notice";
     el.setAttribute("role", "status");
+    /** @type {Shown} */
     const entry = { el, event, left: Math.max(0, Math.round(event.wait_s)) };
     const show = () => {
       el.textContent = `Retrying (${event.attempt}/${event.of}) ${entry.left > 0 ? `in ${entry.left} s` : "now…"}: ${event.message}`;
@@ -29,6 +36,7 @@ export class RetryNotices {
   }
 
   /** Follow the turn: an answer removes the notices, a failure keeps them as a record. */
+  /** @param {{kind: string, state?: string}} event */
   see(event) {
     if (!this.shown.length) return;
     if (ANSWERED.has(event.kind) || (event.kind === "message_end" && event.state === "done")) this.remove();

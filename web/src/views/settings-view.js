@@ -15,6 +15,13 @@ const TEXT_FIELDS = [
   "context_window",
   "eval_timeout_s",
 ];
+/** The page's settings as this dialog reads them (settings.js owns them).
+ * @typedef {{base_url: string, auto_approve: string[], remember_key?: boolean, withheld_key_origin?: string | null,
+ *   [name: string]: unknown}} Settings */
+/** What a connection test found (`connection.test`).
+ * @typedef {{outcome: string, message?: string, models?: string[], tools?: boolean | null}} Diagnosis */
+
+/** @type {Record<string, string | undefined>} */
 const OUTCOME_TITLE = {
   ok: "Connected",
   unreachable: "Unreachable",
@@ -25,24 +32,30 @@ const OUTCOME_TITLE = {
   error: "Error",
 };
 
+/** @param {ParentNode} root
+ * @param {{getSettings: () => Settings, onSave: (settings: Settings) => unknown, onForgetKey: () => unknown,
+ *   testConnection: (settings: Settings) => Promise<Diagnosis>}} actions */
 export function createSettingsView(root, { getSettings, onSave, onForgetKey, testConnection }) {
-  const dialog = root.querySelector("dialog.settings");
-  const form = dialog.querySelector("form");
-  const field = (name) => form.elements.namedItem(name);
-  const preset = field("preset");
-  const models = dialog.querySelector("#settings-models");
-  const result = dialog.querySelector("[data-testid=settings-test-result]");
-  const keyNote = dialog.querySelector("[data-testid=settings-key-note]");
+  const dialog = /** @type {HTMLDialogElement} */ (root.querySelector("dialog.settings"));
+  const form = /** @type {HTMLFormElement} */ (dialog.querySelector("form"));
+  /** A field of the form by name (an input; the selects are read and set through `value` alike). */
+  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const preset = /** @type {HTMLSelectElement} */ (/** @type {Element} */ (field("preset")));
+  const models = /** @type {HTMLDataListElement} */ (dialog.querySelector("#settings-models"));
+  const result = /** @type {HTMLElement} */ (dialog.querySelector("[data-testid=settings-test-result]"));
+  const keyNote = /** @type {HTMLElement} */ (dialog.querySelector("[data-testid=settings-key-note]"));
+  /** @type {string | null} */
   let withheldKeyOrigin = null;
   let modelsAsked = 0; // only the newest model listing is shown
 
   preset.append(new Option("Custom endpoint", "custom"), ...PRESETS.map((p) => new Option(p.label, p.id)));
   for (const [name, { low, high }] of Object.entries(BOUNDS)) Object.assign(field(name), { min: low, max: high });
 
+  /** @param {Settings} settings */
   function fill(settings) {
-    for (const name of TEXT_FIELDS) field(name).value = settings[name] ?? "";
+    for (const name of TEXT_FIELDS) field(name).value = /** @type {string} */ (settings[name] ?? "");
     field("remember_key").checked = Boolean(settings.remember_key);
-    for (const box of form.querySelectorAll("input[name=auto_approve]"))
+    for (const box of form.querySelectorAll(/** @type {"input"} */ ("input[name=auto_approve]")))
       box.checked = settings.auto_approve.includes(box.value);
     preset.value = presetFor(settings.base_url)?.id || "custom";
     showKeyNote(settings);
@@ -50,6 +63,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   }
 
   /** Why the key field is empty although a key is remembered: it belongs to another endpoint. */
+  /** @param {{base_url?: string, withheld_key_origin?: string | null}} settings */
   function showKeyNote(settings) {
     withheldKeyOrigin = settings.withheld_key_origin ?? null;
     keyNote.hidden = withheldKeyOrigin === null;
@@ -61,6 +75,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
       "Enter a key for this endpoint, or open AgentLite without base_url in its address to use the saved one.";
   }
 
+  /** @returns {Settings} */
   function read() {
     return normalize({
       base_url: field("base_url").value.trim().replace(/\/+$/, ""),
@@ -73,7 +88,9 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
       max_rounds: field("max_rounds").value,
       context_window: field("context_window").value,
       eval_timeout_s: field("eval_timeout_s").value,
-      auto_approve: [...form.querySelectorAll("input[name=auto_approve]:checked")].map((box) => box.value),
+      auto_approve: [...form.querySelectorAll(/** @type {"input"} */ ("input[name=auto_approve]:checked"))].map(
+        (box) => box.value,
+      ),
       // a remembered key of another endpoint stays remembered unless a new key replaces it
       withheld_key_origin: field("api_key").value ? null : withheldKeyOrigin,
     });
@@ -105,15 +122,17 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
       listModels(diagnosis.models || []);
       showResult(diagnosis, values.base_url);
     } catch (err) {
-      showResult({ outcome: "error", message: String(err.message || err) });
+      showResult({ outcome: "error", message: String(/** @type {Error} */ (err).message || err) });
     }
   }
 
+  /** @param {string[]} names */
   function listModels(names) {
     models.replaceChildren(...names.map((name) => new Option(name, name)));
   }
 
   /** Offer the models the saved endpoint lists; a failure shows nothing until the user tests. */
+  /** @param {Settings} settings */
   async function refreshModels(settings) {
     if (!settings.base_url) return listModels([]);
     const asked = ++modelsAsked;
@@ -121,6 +140,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
     if (asked === modelsAsked && diagnosis?.models?.length) listModels(diagnosis.models);
   }
 
+  /** @param {Diagnosis | null} diagnosis @param {string} [baseUrl] */
   function showResult(diagnosis, baseUrl = "") {
     result.replaceChildren();
     result.dataset.outcome = diagnosis?.outcome || "";
@@ -133,6 +153,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
       result.append(Object.assign(document.createElement("p"), { className: "connection-fix", textContent: extra }));
   }
 
+  /** @param {Diagnosis} diagnosis @param {string} baseUrl */
   function detail(diagnosis, baseUrl) {
     if (diagnosis.outcome === "cors") return `Fix: ${corsFix(baseUrl, location.origin, preset.value)}`;
     if (diagnosis.outcome === "auth") return "Check the API key for this provider.";
@@ -144,7 +165,7 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
       : "The model does not call tools natively; auto uses the JSON prompt protocol.";
   }
 
-  root.querySelector("[data-testid=settings-open]").addEventListener("click", () => {
+  /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=settings-open]")).addEventListener("click", () => {
     const settings = getSettings();
     fill(settings);
     dialog.showModal();
@@ -152,19 +173,27 @@ export function createSettingsView(root, { getSettings, onSave, onForgetKey, tes
   });
   preset.addEventListener("change", applyPreset);
   field("base_url").addEventListener("change", followBaseUrl);
-  dialog.querySelector("[data-testid=settings-test]").addEventListener("click", runTest);
-  dialog.querySelector("[data-testid=settings-forget-key]").addEventListener("click", () => {
-    field("api_key").value = "";
-    field("remember_key").checked = false;
-    showKeyNote({});
-    onForgetKey();
-  });
+  /** @type {HTMLButtonElement} */ (dialog.querySelector("[data-testid=settings-test]")).addEventListener(
+    "click",
+    runTest,
+  );
+  /** @type {HTMLButtonElement} */ (dialog.querySelector("[data-testid=settings-forget-key]")).addEventListener(
+    "click",
+    () => {
+      field("api_key").value = "";
+      field("remember_key").checked = false;
+      showKeyNote({});
+      onForgetKey();
+    },
+  );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     onSave(read());
     dialog.close();
   });
-  form.querySelector("button[value=cancel]").addEventListener("click", () => dialog.close());
+  /** @type {HTMLButtonElement} */ (form.querySelector("button[value=cancel]")).addEventListener("click", () =>
+    dialog.close(),
+  );
 
   fill(getSettings());
 }

@@ -9,7 +9,11 @@ import { closeList, markOption } from "./listbox.js";
 const COMMAND_AT_CARET = /^\/([a-z0-9-]*)$/;
 const SHOWN = 8;
 
-/** The skills whose name matches what follows the `/`: names that start with it first. */
+/** A workspace skill as `skills.list` lists it (the fields this list reads).
+ * @typedef {{name: string, description: string, valid: boolean}} Skill */
+
+/** The skills whose name matches what follows the `/`: names that start with it first.
+ * @param {Skill[]} skills @param {string} typed */
 export function matchingSkills(skills, typed) {
   const valid = skills.filter((skill) => skill.valid);
   const starts = valid.filter((skill) => skill.name.startsWith(typed));
@@ -17,8 +21,9 @@ export function matchingSkills(skills, typed) {
   return [...starts, ...within].slice(0, SHOWN);
 }
 
+/** @param {HTMLFormElement} form @param {{listSkills: () => Promise<unknown>}} actions */
 export function createSkillCommand(form, { listSkills }) {
-  const input = form.querySelector("[data-testid=chat-input]");
+  const input = /** @type {HTMLTextAreaElement} */ (form.querySelector("[data-testid=chat-input]"));
   const list = el("ul", "mention-list skill-list", null, {
     id: "skill-list",
     testid: "skill-command-list",
@@ -28,8 +33,10 @@ export function createSkillCommand(form, { listSkills }) {
   list.hidden = true;
   input.after(list);
   const usualControls = input.getAttribute("aria-controls");
+  /** @type {Skill[]} */
   let options = [];
   let selected = 0;
+  /** @type {Skill[] | null} */
   let skills = null; // read on the first `/` of each command, so a new skill shows up
 
   const typed = () => COMMAND_AT_CARET.exec(input.value.slice(0, input.selectionStart))?.[1] ?? null;
@@ -41,7 +48,7 @@ export function createSkillCommand(form, { listSkills }) {
       return close();
     }
     skills ??= await listSkills().then(
-      (found) => found.skills,
+      (found) => /** @type {{skills: Skill[]}} */ (found).skills,
       () => [],
     );
     if (typed() !== query) return; // typed on while the list was loading
@@ -49,6 +56,7 @@ export function createSkillCommand(form, { listSkills }) {
     found.length ? show(found) : close();
   }
 
+  /** @param {Skill[]} found */
   function show(found) {
     options = found;
     selected = Math.min(selected, found.length - 1);
@@ -59,6 +67,7 @@ export function createSkillCommand(form, { listSkills }) {
     mark();
   }
 
+  /** @param {Skill} skill @param {number} index */
   function optionFor(skill, index) {
     const option = el("li", "mention-option skill-option", null, {
       id: `skill-option-${index}`,
@@ -82,6 +91,7 @@ export function createSkillCommand(form, { listSkills }) {
     if (usualControls) input.setAttribute("aria-controls", usualControls);
   }
 
+  /** @param {string} name */
   function pick(name) {
     const rest = input.value.slice(input.selectionStart).replace(/^\S*\s?/, "");
     input.value = `/${name} ${rest}`;
@@ -91,11 +101,13 @@ export function createSkillCommand(form, { listSkills }) {
     input.focus();
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.target !== input || list.hidden || !options.length) return;
+    /** @type {Record<string, number | undefined>} */
     const moves = { ArrowDown: 1, ArrowUp: -1 };
     if (moves[event.key]) {
-      selected = (selected + moves[event.key] + options.length) % options.length;
+      selected = (selected + /** @type {number} */ (moves[event.key]) + options.length) % options.length;
       mark();
     } else if (event.key === "Enter" || event.key === "Tab") pick(options[selected].name);
     else if (event.key === "Escape") close();

@@ -6,9 +6,13 @@
 //   nothing more can be saved here until the page is reloaded.
 import { button, el } from "../dom.js";
 
+/** @param {Element} root the page (its dataset says where the workspace lives)
+ * @param {{onExport: () => unknown, onDismiss: () => unknown, onReload: () => unknown}} actions */
 export function createStorageNotice(root, { onExport, onDismiss, onReload }) {
-  const anchor = root.querySelector(".topbar");
+  const anchor = /** @type {Element} */ (root.querySelector(".topbar"));
 
+  /** @param {string} testid @param {string} role @param {string} text
+   * @param {[label: string, testid: string, act: () => unknown][]} actions */
   function notice(testid, role, text, actions) {
     const box = el("div", `storage-notice ${testid}`, null, { testid, role });
     box.append(el("span", "", text), ...actions.map(([label, id, act]) => button(label, id, act)));
@@ -17,8 +21,9 @@ export function createStorageNotice(root, { onExport, onDismiss, onReload }) {
   }
 
   /** Render the browser's answer to the persistence request (`data-storage` on the root). */
+  /** @param {boolean} kept @param {boolean} dismissed */
   function persistence(kept, dismissed) {
-    root.dataset.storage = kept ? "persistent" : "transient";
+    /** @type {HTMLElement} */ (root).dataset.storage = kept ? "persistent" : "transient";
     if (!kept && !dismissed) warn();
   }
 
@@ -43,6 +48,7 @@ export function createStorageNotice(root, { onExport, onDismiss, onReload }) {
     );
   }
 
+  /** @param {string} message */
   function closed(message) {
     if (root.querySelector("[data-testid=storage-reload]")) return;
     notice("storage-reload", "alert", message, [["Reload", "storage-reload-button", () => onReload()]]);

@@ -11,18 +11,33 @@ import { imageAlt, shownImages } from "../tool-images.js";
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
+/** @param {unknown} args */
 function summarize(args) {
   if (!args || typeof args !== "object") return "";
-  const key = SUMMARY_KEYS.find((k) => typeof args[k] === "string" && args[k]);
+  const fields = /** @type {Record<string, unknown>} */ (args);
+  const key = SUMMARY_KEYS.find((k) => typeof fields[k] === "string" && fields[k]);
   if (!key) return "";
-  const value = args[key].split("\n")[0];
+  const value = /** @type {string} */ (fields[key]).split("\n")[0];
   return value.length > 80 ? `${value.slice(0, 79)}…` : value;
 }
+
+/** What a card asks of the page: the user's approval answer, and the diffs and remote permissions it shows.
+ * @typedef {object} CardActions
+ * @property {(callId: string, approved: boolean, batch: boolean) => unknown} onApprove
+ * @property {((path: string, version: number) => Promise<unknown>) | null} [loadDiff]
+ * @property {import("./approval-view.js").ApprovalHooks["previewWrite"]} [previewWrite]
+ * @property {import("./approval-view.js").ApprovalHooks["allowRemote"]} [allowRemote]
+ */
+/** The `data` of a file-changing call's result: the path and its new version, or the diff itself.
+ * @typedef {{path?: unknown, version?: unknown, diff?: unknown}} DiffData */
+/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
+/** @typedef {ChatEvents["tool_status"]} ToolStatus */
 
 export class ToolCard {
   /** `loadDiff(path, version)` resolves to the unified diff that made `version` of `path`;
    * `previewWrite(path, text)` to what writing `text` would change (shown while approval waits);
    * `allowRemote(name, server)` sets "always allow" for a remote tool (or its whole server). */
+  /** @param {string} id @param {string} name @param {CardActions} actions */
   constructor(id, name, { onApprove, loadDiff = null, previewWrite = null, allowRemote = null }) {
     this.id = id;
     this.onApprove = onApprove;
@@ -55,6 +70,7 @@ export class ToolCard {
     });
   }
 
+  /** @param {string} name */
   rename(name) {
     this.el.dataset.tool = name;
     this.nameEl.textContent = name;
@@ -63,7 +79,8 @@ export class ToolCard {
     this.iconEl = next;
   }
 
-  /** A tool_status event: the card shows the new status. @param {import("../chat-events.js").ChatEvents["tool_status"]} event */
+  /** A tool_status event (or a restored call's status): the card shows the new status.
+   * @param {Pick<ToolStatus, "status"> & Partial<ToolStatus>} event */
   status({ status, arguments: args, result, duration_ms, reason }) {
     this.previewWriter?.flush(); // the last streamed text is shown once the call has run
     this.el.dataset.status = status;
@@ -72,16 +89,18 @@ export class ToolCard {
     if (args) this.summaryEl.textContent = summarize(args);
     if (status !== "awaiting-approval") this.closeApproval();
     if (reason && (status === "failed" || status === "rejected")) this.showResult(reason, true);
-    if (result) this.showResult(result.message || "", result.code !== 0);
-    if (result?.data) this.offerDiff(result.data);
+    if (result) this.showResult(/** @type {string} */ (result.message || ""), result.code !== 0);
+    if (result?.data) this.offerDiff(/** @type {DiffData} */ (result.data));
     if (result?.images) this.showImages(result.images);
   }
 
   /** The result's images, once (a restored card and a live one get them the same way). */
+  /** @param {unknown} images */
   showImages(images) {
     const shown = shownImages(images);
     if (this.imagesEl || !shown.length) return;
-    this.imagesEl = document.createElement("div");
+    const box = document.createElement("div");
+    this.imagesEl = box;
     this.imagesEl.className = "tool-images";
     this.imagesEl.dataset.testid = "tool-images";
     const tool = this.el.dataset.tool;
@@ -90,17 +109,19 @@ export class ToolCard {
       img.alt = imageAlt(image, index, shown.length, tool);
       img.src = `data:${image.mime};base64,${image.data}`;
       img.decoding = "async";
-      this.imagesEl.append(img);
+      box.append(img);
     });
     this.el.append(this.imagesEl);
   }
 
   /** A toggle for the diff of the file this call changed: `data` names the path and the new version
    * (or holds the diff itself). */
+  /** @param {DiffData} data */
   offerDiff(data) {
     const known = typeof data.diff === "string" || (Number.isInteger(data.version) && this.loadDiff);
     if (this.diffEl || typeof data.path !== "string" || !known) return;
-    this.diffEl = document.createElement("details");
+    const details = document.createElement("details");
+    this.diffEl = details;
     this.diffEl.className = "tool-diff";
     this.diffEl.dataset.testid = "tool-diff";
     const summary = document.createElement("summary");
@@ -108,23 +129,31 @@ export class ToolCard {
     const body = document.createElement("div");
     body.className = "diff";
     this.diffEl.append(summary, body);
-    this.diffEl.addEventListener("toggle", () => this.diffEl.open && this.fillDiff(body, data));
+    this.diffEl.addEventListener("toggle", () => details.open && this.fillDiff(body, data));
     this.el.append(this.diffEl);
   }
 
+  /** @param {HTMLElement} body @param {DiffData} data */
   async fillDiff(body, data) {
     if (body.dataset.loaded) return;
     body.dataset.loaded = "loading";
     try {
-      const text = typeof data.diff === "string" ? data.diff : await this.loadDiff(data.path, data.version);
+      const text =
+        typeof data.diff === "string"
+          ? data.diff
+          : await /** @type {NonNullable<CardActions["loadDiff"]>} */ (this.loadDiff)(
+              /** @type {string} */ (data.path),
+              /** @type {number} */ (data.version),
+            );
       renderDiff(body, text, null);
       body.dataset.loaded = "done";
     } catch (err) {
-      body.textContent = `The diff could not be read: ${err.message}`;
+      body.textContent = `The diff could not be read: ${/** @type {Error} */ (err).message}`;
       delete body.dataset.loaded; // tried again on the next opening
     }
   }
 
+  /** @param {string} text */
   thinking(text) {
     if (!this.thinkingEl) {
       this.thinkingEl = document.createElement("div");
@@ -135,6 +164,7 @@ export class ToolCard {
     this.thinkingEl.textContent += text;
   }
 
+  /** @param {string} field @param {string} text */
   preview(field, text) {
     if (field === "path") {
       this.summaryEl.textContent = summarize({ path: text }); // the file, named early
@@ -149,13 +179,14 @@ export class ToolCard {
       this.previewWriter = frameWriter(this.previewEl); // the streamed text, drawn once per frame
     }
     this.previewEl.dataset.field = field;
-    this.previewWriter.write(text);
+    /** @type {ReturnType<typeof frameWriter>} */ (this.previewWriter).write(text);
   }
 
+  /** @param {ChatEvents["approval"]} event */
   askApproval(event) {
     this.closeApproval();
     this.actions = approvalBox(
-      { ...event, name: event.name || this.el.dataset.tool },
+      { ...event, name: event.name || /** @type {string} */ (this.el.dataset.tool) },
       {
         answer: (approved, batch) => this.onApprove(this.id, approved, batch),
         previewWrite: this.previewWrite,
@@ -173,6 +204,7 @@ export class ToolCard {
     this.el.removeAttribute("tabindex");
   }
 
+  /** @param {string} message @param {boolean} failed */
   showResult(message, failed) {
     if (!this.resultEl) {
       this.resultEl = document.createElement("pre");

@@ -4,9 +4,11 @@ import { button, el } from "../dom.js";
 
 const MESSAGE = "A new version of AgentLite is ready. Reload to use it (your files and chats stay).";
 
+/** @param {ParentNode} root */
 export function createUpdateNotice(root) {
-  const anchor = root.querySelector(".topbar");
+  const anchor = /** @type {Element} */ (root.querySelector(".topbar"));
 
+  /** @param {() => unknown} apply switches to the new version */
   function show(apply) {
     if (root.querySelector("[data-testid=update-available]")) return;
     const box = el("div", "storage-notice update-available", null, { testid: "update-available", role: "status" });

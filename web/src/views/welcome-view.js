@@ -12,7 +12,10 @@ const FILES =
   "Your files live in this browser's storage, not on a server. Every change — the agent's or yours — is " +
   "recorded, so anything can be undone from a file's history or with “Restore files to before this turn”.";
 
-/** Who the settings talk to, in words: the demo model, or the model at the endpoint's host. */
+/** A demo scenario as `demo.examples` lists it. @typedef {{prompt: string, detail: string}} Example */
+
+/** Who the settings talk to, in words: the demo model, or the model at the endpoint's host.
+ * @param {{base_url?: string, model?: string} | null | undefined} settings */
 export function describeModel(settings) {
   const base = (settings?.base_url || "").trim();
   const model = (settings?.model || "").trim();
@@ -27,7 +30,9 @@ export function describeModel(settings) {
 }
 
 /** `loadExamples()` resolves to [{prompt, detail}]; `onExample(prompt)` sends it; `onConnect()` opens
- * the settings. */
+ * the settings.
+ * @param {HTMLElement} messages
+ * @param {{loadExamples: () => Promise<unknown>, onExample: (prompt: string) => unknown, onConnect: () => unknown}} actions */
 export function createWelcomeView(messages, { loadExamples, onExample, onConnect }) {
   const panel = el("section", "welcome");
   panel.dataset.testid = "welcome";
@@ -52,6 +57,7 @@ export function createWelcomeView(messages, { loadExamples, onExample, onConnect
   );
   messages.prepend(panel);
 
+  /** @param {Example} example */
   function example({ prompt, detail }) {
     const item = el("li");
     const button = el("button", "welcome-example");
@@ -71,7 +77,7 @@ export function createWelcomeView(messages, { loadExamples, onExample, onConnect
   }
 
   loadExamples().then(
-    (found) => list.replaceChildren(...found.map(example)),
+    (found) => list.replaceChildren(.../** @type {Example[]} */ (found).map(example)),
     (err) => console.warn("agentlite: examples", err),
   );
   new MutationObserver(update).observe(messages, {
@@ -84,6 +90,7 @@ export function createWelcomeView(messages, { loadExamples, onExample, onConnect
 
   return {
     /** Name the model the settings talk to. */
+    /** @param {Parameters<typeof describeModel>[0]} settings */
     model(settings) {
       const { demo, text } = describeModel(settings);
       modelText.textContent = `Talking to ${text}.`;

@@ -6,11 +6,15 @@ import { button, el } from "../dom.js";
 const KEPT =
   "Your files, chats and settings are kept (they were already saved); a turn that was running ended with an error.";
 
+/** @param {ParentNode} root */
 export function createWorkerNotice(root) {
-  const anchor = root.querySelector(".topbar");
+  const anchor = /** @type {Element} */ (root.querySelector(".topbar"));
+  /** @type {HTMLDivElement | null} */
   let box = null;
+  /** @type {HTMLSpanElement | null} */
   let text = null;
 
+  /** @param {{reason: string, hangMs: number}} restart why the watchdog restarted the worker */
   function restarting({ reason, hangMs }) {
     box?.remove();
     box = el("div", "storage-notice worker-restarted", null, { testid: "worker-restarted", role: "alert" });
@@ -31,7 +35,9 @@ export function createWorkerNotice(root) {
   function ready() {
     if (box?.dataset.state !== "restarting") return;
     box.dataset.state = "ready";
-    text.textContent = text.textContent.replace(/Starting it again…$/, "The agent is ready again.");
+    /** @type {HTMLSpanElement} */ (text).textContent = /** @type {string} */ (
+      /** @type {HTMLSpanElement} */ (text).textContent
+    ).replace(/Starting it again…$/, "The agent is ready again.");
   }
 
   return { restarting, ready };
