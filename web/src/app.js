@@ -49,15 +49,15 @@ let settings = settingsStore.load(
 );
 
 const load = createLoadView(root);
-client.on("phase", (/** @type {unknown} */ message) => load.phase(message));
+client.on("phase", (message) => load.phase(message));
 client.on("failed", (/** @type {{phase: string, message: string}} */ failure) => load.failed(failure));
 
 const panels = createPanelSwitcher(root);
 const files = createFilesView(root, {
-  call: (/** @type {string} */ method, /** @type {object} */ args) =>
+  call: (/** @type {string} */ method, /** @type {object | undefined} */ args) =>
     client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
   onChoose: () => panels.show("editor"),
-  onShown: (/** @type {string} */ path) => {
+  onShown: (/** @type {string | null} */ path) => {
     codeActions.setOpenFile(path);
     follow.fileShown(path);
     editorContext.shown();
@@ -76,7 +76,7 @@ const follow = createFollowView(root, {
   files,
 });
 client.on("event", (/** @type {string} */ _chatId, /** @type {ChatEvent} */ event) => follow.handle(event));
-const codeActions = createCodeActions(root.querySelector(".messages"), {
+const codeActions = createCodeActions(/** @type {HTMLElement} */ (root.querySelector(".messages")), {
   call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
   editor: () => files.current(),
   flush: () => files.flush(),
@@ -99,7 +99,7 @@ const storageNotice = createStorageNotice(root, {
 });
 // A "closed" change: another tab upgraded the database; anything else: the workspace changed.
 client.on("change", (/** @type {WorkspaceChange} */ change) =>
-  change?.type === "closed" ? storageNotice.closed(change.message) : refreshFiles(),
+  change?.type === "closed" ? storageNotice.closed(/** @type {string} */ (change.message)) : refreshFiles(),
 );
 const preview = createPreviewView(root, {
   call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
@@ -109,9 +109,9 @@ const preview = createPreviewView(root, {
 });
 client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && preview.changed(change));
 const folder = createFolderOpenView(root, {
-  call: (/** @type {string} */ method, /** @type {object} */ args) =>
+  call: (/** @type {string} */ method, /** @type {object | undefined} */ args) =>
     client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
-  say: (/** @type {string} */ text, /** @type {boolean} */ failed) => files.say(text, failed),
+  say: (/** @type {string} */ text, /** @type {boolean | undefined} */ failed) => files.say(text, failed),
 });
 client.on("change", (/** @type {WorkspaceChange} */ change) => folder.changed(change));
 // Agent Skills: the files panel's list, read again after each workspace change, and `/name` in the composer.
@@ -125,7 +125,7 @@ const skills = createSkillsView(root, {
 });
 client.on("ready", () => skills.refresh());
 client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && skills.refresh());
-createSkillCommand(root.querySelector(".composer"), { listSkills });
+createSkillCommand(/** @type {HTMLFormElement} */ (root.querySelector(".composer")), { listSkills });
 client.ready.then(() => folder.restore()).catch((err) => console.warn("agentlite: open folder", err));
 persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, persistence.warningDismissed()));
 
@@ -139,12 +139,13 @@ const chat = createChatView(root, {
     /** @type {string} */ id,
     /** @type {string} */ call,
     /** @type {boolean} */ approved,
-    /** @type {string | undefined} */ batch,
+    /** @type {boolean} */ batch,
   ) => chatCall("chats.approve", { id, call, approved, batch }),
   onDecide: (/** @type {string} */ id, /** @type {string} */ choice) => chatCall("chats.decide", { id, choice }),
   onRestoreTurn: (/** @type {string} */ _chatId, /** @type {string} */ turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
-  onTabs: (/** @type {string[]} */ order, /** @type {string} */ active) => chatCall("chats.tabs", { order, active }),
+  onTabs: (/** @type {string[]} */ order, /** @type {string | null} */ active) =>
+    chatCall("chats.tabs", { order, active }),
   onClose: (/** @type {string} */ id) => chatCall("chats.close", { id }),
   onRename: (/** @type {string} */ id, /** @type {string} */ title) => chatCall("chats.rename", { id, title }),
   onMode: (/** @type {string} */ id, /** @type {string} */ mode) =>
@@ -165,7 +166,8 @@ const chat = createChatView(root, {
 });
 createChatExport(root, {
   activeChat: () => chat.activeChat(),
-  exportChat: (/** @type {string} */ id, /** @type {string} */ format) => client.call("chats.export", { id, format }),
+  exportChat: (/** @type {string | null} */ id, /** @type {string} */ format) =>
+    client.call("chats.export", { id: /** @type {string} */ (id), format }), // the view asks only with a chat open
   importChat: (/** @type {string} */ text) =>
     client.call("chats.import", { text }).then((snapshot) => {
       chat.open(snapshot);
@@ -174,7 +176,7 @@ createChatExport(root, {
 });
 client.on("event", (/** @type {string} */ chatId, /** @type {ChatEvent} */ event) => chat.handle(chatId, event));
 const openSettings = () => /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=settings-open]")).click();
-const welcome = createWelcomeView(root.querySelector(".messages"), {
+const welcome = createWelcomeView(/** @type {HTMLElement} */ (root.querySelector(".messages")), {
   loadExamples: () => client.call("demo.examples"),
   onExample: (/** @type {string} */ prompt) => chat.send(prompt),
   onConnect: openSettings,
@@ -215,9 +217,9 @@ const applySettings = (/** @type {Settings} */ next) => {
 };
 createSettingsView(root, {
   getSettings: () => settings,
-  onSave: applySettings,
+  onSave: /** @type {(settings: object) => void} */ (applySettings), // the dialog's values, normalized there
   onForgetKey: () => applySettings({ ...settings, api_key: "", remember_key: false, withheld_key_origin: null }),
-  testConnection: (/** @type {Settings} */ values) => client.call("connection.test", { settings: values }),
+  testConnection: (values) => client.call("connection.test", { settings: values }),
 });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();

@@ -127,8 +127,10 @@ export function withoutEndpoint(search) {
   return rest ? `?${rest}` : "";
 }
 
-/** Numbers within their limits, known approval kinds only: stored values may be old or edited.
- * @param {Partial<Settings>} settings @returns {Settings} */
+/** Numbers within their limits, known approval kinds only: stored values may be old or edited, and
+ * numbers may come as text (the settings form).
+ * @param {Omit<Partial<Settings>, NumberSetting> & {[K in NumberSetting]?: number | string}} settings
+ * @returns {Settings} */
 export function normalize(settings) {
   const clean = { ...defaults(), ...settings };
   for (const [name, { low, high }] of /** @type {[NumberSetting, {low: number, high: number}][]} */ (
@@ -143,7 +145,7 @@ export function normalize(settings) {
   if (!DIALECTS.includes(clean.dialect)) clean.dialect = "auto";
   if (!VISION_CHOICES.includes(clean.vision)) clean.vision = "auto";
   clean.embedding_model = String(clean.embedding_model || "").trim();
-  return clean;
+  return /** @type {Settings} */ (clean); // every number made one above
 }
 
 /** @param {Storage} storage @param {string} search @returns {Settings} */

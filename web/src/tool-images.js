@@ -28,7 +28,7 @@ export function shownImages(images) {
 }
 
 /** The alt text of the `index`-th of `count` images `tool` returned.
- * @param {ToolImage} image @param {number} index @param {number} count @param {string} tool */
+ * @param {ToolImage} image @param {number} index @param {number} count @param {string | undefined} tool */
 export function imageAlt(image, index, count, tool) {
   return `Image ${index + 1} of ${count} returned by ${tool}: ${image.mime}, ${sizeText(decodedSize(image.data))}`;
 }

@@ -70,7 +70,8 @@ export async function original(id) {
 /** "Save to workspace": the original kept under `id`, handed to `write` as base64 (the workspace's
  * normal write path, so the file has a history); resolves to what `write` answers (the path).
  * @template T
- * @param {string} _name @param {string | null | undefined} id @param {(base64: string) => T} write */
+ * @param {string} _name @param {string | null | undefined} id @param {(base64: string) => Promise<T>} write
+ * @returns {Promise<T>} */
 export async function saveAttachment(_name, id, write) {
   const blob = await original(id);
   if (!blob) throw new Error("its original is not kept in this browser");

@@ -116,7 +116,7 @@ function whatItDoes(name, args, action, previewWrite) {
   previewWrite(/** @type {string} */ (args.path), args.content).then(
     (stat) => {
       action.textContent = describeAction(name, args, stat);
-      renderDiff(shown, stat.diff, null);
+      renderDiff(shown, /** @type {string} */ (stat.diff), null);
     },
     () => shown.remove(),
   );

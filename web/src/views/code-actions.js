@@ -138,7 +138,7 @@ export function createCodeActions(messages, { call, editor, flush }) {
         await call("vfs.diffText", { path: open.path, text: next })
       );
       const diff = el("div", "diff");
-      renderDiff(diff, change.diff, null);
+      renderDiff(diff, /** @type {string} */ (change.diff), null);
       const what = whole ? `Replace all of ${open.path}` : `Replace the selection in ${open.path}`;
       const confirm = actionButton("Apply", "code-apply-confirm", async () => {
         try {

@@ -103,7 +103,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
     await files.openFile(path);
     const text = await call("vfs.diff", { path, new: version });
     if (followed?.version !== version) return;
-    renderDiff(diff, text, (/** @type {number} */ hunk) =>
+    renderDiff(diff, /** @type {string} */ (text), (/** @type {number} */ hunk) =>
       act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`),
     );
     undo.disabled = false;

@@ -4,7 +4,7 @@
 // agent worker (its watchdog) shows the bar again, `data-state` back to loading until the new one is ready.
 
 /** A start-up phase the worker reports: how far it got, the start path, and why a snapshot was not used.
- * @typedef {{phase: string, progress?: number, path?: string, detail?: string}} PhaseMessage */
+ * @typedef {{phase: string, progress?: number, path?: string | null, detail?: string}} PhaseMessage */
 
 /** @type {Record<string, string | undefined>} */
 const PHASE_LABEL = {

@@ -145,7 +145,7 @@ export class ToolCard {
               /** @type {string} */ (data.path),
               /** @type {number} */ (data.version),
             );
-      renderDiff(body, text, null);
+      renderDiff(body, /** @type {string} */ (text), null);
       body.dataset.loaded = "done";
     } catch (err) {
       body.textContent = `The diff could not be read: ${/** @type {Error} */ (err).message}`;
