@@ -28,7 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 READY_TIMEOUT_MS = 120_000
-Seeder = Callable[[BrowserContext], None]
+Seeder = Callable[[BrowserContext], Page]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -107,8 +107,14 @@ def context(new_context: Any, request: pytest.FixtureRequest) -> BrowserContext:
     """pytest-playwright's fresh context for the test, seeded with the session's snapshot."""
     made: BrowserContext = new_context()
     if seed := _seeder(request):
-        seed(made)
+        seed(made)  # its page, left blank, becomes the test's `page`
     return made
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    """The context's first page: the blank one that seeded it when there is one, else a new one."""
+    return context.pages[0] if context.pages else context.new_page()
 
 
 @pytest.fixture
@@ -130,7 +136,7 @@ def context_factory(browser: Any, request: pytest.FixtureRequest) -> Iterator[An
         context = browser.new_context(**{**NO_SERVICE_WORKER, **kwargs})
         made.append(context)
         if seed and "user_agent" not in kwargs:  # a snapshot is kept per browser: another one's would not fit
-            seed(context)
+            seed(context).close()  # the test opens its own pages
         return context
 
     yield make

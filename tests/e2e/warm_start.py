@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 CACHE_NAME = "agentlite-pyodide-snapshot"  # web/src/worker/snapshot-store.js
 SEED_PATH = "/__e2e-seed__/snapshot"
@@ -56,17 +56,21 @@ class WarmStart:
     headers: dict[str, str]
     path: Path
 
-    def seed(self, context: BrowserContext, source: str) -> None:
-        """Put the snapshot into `context`'s Cache Storage, as a returning visit finds it. `source`
-        serves `path`'s folder over HTTP (a file server beside the app's: fulfilling a route with 31 MB
-        through the browser's driver took longer than the cold start it saves)."""
+    def seed(self, context: BrowserContext, source: str) -> Page:
+        """Put the snapshot into `context`'s Cache Storage, as a returning visit finds it, and hand back
+        the page that did it, left blank: the test's own page (a second page would cost its start-up).
+        `source` serves `path`'s folder over HTTP (a file server beside the app's: fulfilling a route
+        with 31 MB through the browser's driver took longer than the cold start it saves)."""
         page = context.new_page()
         try:
             page.goto(f"{self.origin}/build.json")
             url = f"{source}/{self.path.name}"
             page.evaluate(WRITE_SNAPSHOT, [CACHE_NAME, url, self.entry, self.headers])
-        finally:
+            page.goto("about:blank")
+        except BaseException:
             page.close()
+            raise
+        return page
 
 
 def make(browser: Browser, origin: str, folder: Path, context_args: dict[str, object]) -> WarmStart:
