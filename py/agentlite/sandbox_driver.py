@@ -1,7 +1,7 @@
 """The Python sandbox's driver: runs one `python` command of the shell frame as a real interpreter would.
 
 It does not run in the agent: the build embeds this file's text in the shell sandbox's runtime
-(web/src/sandbox/python-runtime.js), whose own Pyodide executes it once and then calls
+(web/src/sandbox/frame-worker/python-runtime.js), whose own Pyodide executes it once and then calls
 `run_command` for every command. It is a module of the package so that it is linted, typed and
 tested on CPython like the rest. argv, cwd, `SystemExit` and tracebacks behave as under `python`.
 pytest (`pytest`, `python -m pytest`) runs with one plugin of ours: it never collects the sandbox's own

@@ -6,7 +6,7 @@
 import { framesShareThread } from "../preview/page/thread.js";
 
 /** @import { CallMethod } from "../agent-client.js" */
-/** The previewer dist/preview.js makes (web/src/preview/index.js), as this panel uses it.
+/** The previewer dist/preview.js makes (web/src/preview/page/index.js), as this panel uses it.
  * @typedef {{ pages(): Promise<string[]>, show(path: string): Promise<unknown>, reload(): unknown,
  *   changed(change: unknown, mayRun: boolean): unknown,
  *   report(path: string, ask: (unguarded: string[]) => Promise<boolean>, screenshot: boolean): Promise<object | null> }} Previewer */
