@@ -100,7 +100,7 @@ def test_the_page_is_type_checked_strict_without_escapes() -> None:
     web = WEB_SRC.parent
     base = (web / "tsconfig.base.json").read_text()
     assert re.search(r'"strict"\s*:\s*true', base)
-    projects = sorted(web.glob("tsconfig.*.json")) + [web / "tsconfig.json"]
+    projects = [*sorted(web.glob("tsconfig.*.json")), web / "tsconfig.json"]
     for project in projects:
         if project.name != "tsconfig.base.json":
             text = project.read_text()
