@@ -14,6 +14,9 @@ from buildsys.common import ROOT, BuildError, python, run, say
 
 CHROMIUM = Path("/usr/bin/chromium")
 REAL_SERVER_TESTS = "tests/e2e/test_real_server.py"  # need the llama-cpp-python server installed
+# Two Chromium sessions side by side, a file each at a time (docs/testing.md, "A suite that starts
+# warm"): a test mostly waits on its browser, so two of them share the machine's cores well.
+E2E_WORKERS = ["-n", "2", "--dist", "loadfile"]
 
 
 def install_test_extras() -> None:
@@ -107,9 +110,11 @@ def test(extra: list[str]) -> int:
     # which would break the unit tests' own asyncio.run() if they shared a process.
     if not pytest(["tests/unit"], ["--timeout=300", *extra]):
         failed.append("unit tests")
-    e2e_extra = [f"--ignore={REAL_SERVER_TESTS}"] if server_failure else []
-    if not pytest(["tests/e2e"], ["--timeout=300", *e2e_extra, *extra]):
+    if not pytest(["tests/e2e"], ["--timeout=300", *E2E_WORKERS, f"--ignore={REAL_SERVER_TESTS}", *extra]):
         failed.append("end-to-end tests")
+    # The real model's tests keep the cores to themselves: its server reads prompts on the CPU.
+    if not server_failure and not pytest([REAL_SERVER_TESTS], ["--timeout=300", *extra]):
+        failed.append("end-to-end tests with the real model server")
     # Firefox ESR and WebKitGTK (tests/engines): one browser start each, after Chromium's suite.
     if not pytest(["tests/engines"], ["--timeout=900", *extra]):
         failed.append("engine tests (Firefox, WebKit)")

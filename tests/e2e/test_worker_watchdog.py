@@ -13,7 +13,8 @@ from tests.e2e.scripted_support import messages, start, wait_idle
 from tests.e2e.test_demo_scenarios import wait_reply
 
 NOTICE = "[data-testid=worker-restarted]"
-RESTART_MS = 180_000  # the watchdog's 60 s, the new worker's start, on a loaded machine
+RESTART_MS = 180_000  # the watchdog's limit, the new worker's start, on a loaded machine
+HANG_AFTER_MS = 10_000  # the limit the restart test sets (60 s in use): the same path, 50 s sooner
 
 # Runs the busy step without waiting for it; keeps how its call ended.
 HOLD = """(seconds) => {
@@ -39,11 +40,15 @@ def test_a_worker_that_stops_answering_is_restarted_with_nothing_lost(
     expect(streaming).to_contain_text("word1", timeout=60_000)
     assert page.evaluate("window.agentlite.worker.generation()") == 0
 
+    # Set once the turn streams: the steps before it (pydantic's import after ready) are behind it.
+    page.evaluate("(ms) => window.agentlite.worker.hangAfter(ms)", HANG_AFTER_MS)
     page.evaluate(HOLD, 600)  # far past the watchdog's limit
     notice = page.locator(NOTICE)
     expect(notice).to_be_visible(timeout=RESTART_MS)
     expect(notice).to_contain_text("stopped answering")
+    expect(notice).to_contain_text(f"past the {HANG_AFTER_MS // 1000} s limit")
     expect(notice).to_have_attribute("data-state", "ready", timeout=RESTART_MS)
+    page.evaluate("() => window.agentlite.worker.hangAfter(60_000)")  # the new worker's imports may be slow
     expect(page.locator("[data-testid=app]")).to_have_attribute("data-state", "ready")
     assert page.evaluate("window.agentlite.worker.generation()") == 1
     busy = page.evaluate("window.__busy")

@@ -70,6 +70,7 @@ def test_a_failed_install_fails_the_run_and_leaves_out_only_the_real_server_test
     assert testing.test([]) == 1
     e2e = next(args for args in ran if args[0] == "tests/e2e")
     assert f"--ignore={testing.REAL_SERVER_TESTS}" in e2e
+    assert not any(args[0] == testing.REAL_SERVER_TESTS for args in ran)
     out = capsys.readouterr().out
     assert "real model server not installed" in out and "installing llama-cpp-python[server] failed" in out
 
@@ -80,4 +81,8 @@ def test_an_installed_server_runs_with_every_other_test(
     monkeypatch.setattr(llama_server, "install", lambda: None)
 
     assert testing.test([]) == 0
-    assert not any(a.startswith("--ignore") for args in ran for a in args)
+    # the real model's tests run too: on their own, after the rest of the suite's two workers
+    paths = [args[0] for args in ran]
+    assert paths == ["tests/unit", "tests/e2e", testing.REAL_SERVER_TESTS, "tests/engines"]
+    e2e = ran[1]
+    assert e2e[e2e.index("-n") + 1] == "2" and "-n" not in ran[2]

@@ -49,4 +49,4 @@ def test_the_engine_suite_runs_and_its_failure_fails_the_run(monkeypatch: pytest
         testing, "pytest", lambda paths, extra: ran.append(paths[0]) or paths[0] != "tests/engines"
     )
     assert testing.test([]) == 1
-    assert ran == ["tests/unit", "tests/e2e", "tests/engines"]
+    assert ran == ["tests/unit", "tests/e2e", testing.REAL_SERVER_TESTS, "tests/engines"]

@@ -4,7 +4,7 @@
 // Once ready, a watchdog pings the worker (watchdog.js); a worker that stopped answering is ended and a
 // new one started: the calls it owed are rejected, listeners hear "restart" and then "ready" again.
 import { MSG } from "./protocol.js";
-import { HANG_MS, Watchdog } from "./watchdog.js";
+import { Watchdog } from "./watchdog.js";
 
 /** @import { CallArgs } from "./generated/call-types" */
 /** @import { Msg, PageMessage, ToPage, WorkerMessage } from "./generated/protocol-types" */
@@ -103,7 +103,7 @@ export class AgentClient {
     for (const { reject } of this.pending.values()) reject(error);
     this.pending.clear();
     this.attach(new Worker(this.workerUrl, { type: "module" }));
-    this.emit("restart", { reason, hangMs: HANG_MS });
+    this.emit("restart", { reason, hangMs: this.watchdog.hangMs });
   }
 
   /** @param {Event} event an ErrorEvent, or an Event when the worker's script could not load */

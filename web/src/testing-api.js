@@ -40,9 +40,14 @@ export function installTestingApi(client, folder, pdfReader) {
     exclusive: (/** @type {() => Promise<unknown>} */ work) => folder.exclusive(work),
   });
   // The agent worker's watchdog (docs/contract.md, testing API): `busy(seconds)` holds Python busy
-  // without yielding, as a runaway step would; `longestMs()` is the longest the worker took to answer.
+  // without yielding, as a runaway step would; `longestMs()` is the longest the worker took to answer;
+  // `hangAfter(ms)` sets the limit for this page (60 s otherwise), so a test need not wait a minute.
   const worker = Object.freeze({
     busy: (/** @type {number} */ seconds) => client.call("worker.busy", { seconds }),
+    hangAfter: (/** @type {number} */ ms) => {
+      if (!(ms >= 1000)) throw new RangeError("the watchdog's limit is at least 1000 ms");
+      client.watchdog.hangMs = ms;
+    },
     longestMs: () => client.watchdog.longestMs,
     generation: () => client.generation,
   });
