@@ -14,7 +14,13 @@ from agentlite.skills.skill_frontmatter import FrontmatterError, parse, parse_fi
 yaml = pytest.importorskip("yaml")
 
 KEYS = st.from_regex(r"k[a-z0-9_-]{0,12}", fullmatch=True)  # never a YAML 1.1 boolean such as `on`
-SAFE = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")), max_size=60)
+# YAML's printable set leaves out U+FFFE and U+FFFF as well as the control characters.
+SAFE = st.text(
+    st.characters(
+        codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="\ufffe\uffff"
+    ),
+    max_size=60,
+)
 PLAIN = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9 ,.()/_-]{0,40}[A-Za-z0-9.)]", fullmatch=True)
 
 
