@@ -13,7 +13,7 @@ TS_PROJECTS = (
     "tsconfig.json",
     "tsconfig.worker.json",
     "tsconfig.frame-worker.json",
-    "tsconfig.shared.json",
+    "tsconfig.common.json",
     "tsconfig.page-workers.json",
     "tsconfig.service-worker.json",
 )

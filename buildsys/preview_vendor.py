@@ -1,7 +1,7 @@
 """The copies of React and Preact the preview ships (dist/preview/vendor/, docs/preview.md).
 
 A previewed page's bare `react`, `react-dom/client`, `preact/hooks`... resolve to these files (the map is
-web/src/preview/shared/resolve.js `VENDOR_ENTRIES`). One esbuild run with code splitting makes one ES module
+web/src/preview/common/resolve.js `VENDOR_ENTRIES`). One esbuild run with code splitting makes one ES module
 per specifier and shared chunks, so every entry uses the same React. React is CommonJS: each entry
 re-exports its names, listed by asking node for them at build time.
 """

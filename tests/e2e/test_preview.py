@@ -231,7 +231,7 @@ def test_console_lines_read_as_the_sandbox_prints_them(
     page: Page, origin: str, model_server: ModelServer
 ) -> None:
     """The preview's console and preview_page's report format values as browser_js_eval does (one
-    formatter, frames/shared/repr.js): a Map with its size and entries, not `{}`."""
+    formatter, frames/common/repr.js): a Map with its size and entries, not `{}`."""
     model_server.script(
         Scripted(chunks=tool_call_chunks(("preview_page", {"path": "/index.html"}))),
         Scripted(chunks=text_chunks("Looked at it.")),

@@ -3,8 +3,8 @@
 // {name, text} for a value's text, {name, lines, after} for a console capture.
 import { readFileSync } from "node:fs";
 import { captureConsole } from "../../web/src/frames/in-frame/console-capture.js";
-import { CONSOLE_LEVELS, isLogLevel, LOG_LEVELS } from "../../web/src/frames/shared/levels.js";
-import { consoleText, inspect } from "../../web/src/frames/shared/repr.js";
+import { CONSOLE_LEVELS, isLogLevel, LOG_LEVELS } from "../../web/src/frames/common/levels.js";
+import { consoleText, inspect } from "../../web/src/frames/common/repr.js";
 
 const cyclic = { name: "a" };
 cyclic.self = cyclic;

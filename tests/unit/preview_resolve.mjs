@@ -1,8 +1,8 @@
 // Runs the preview's pure resolution code under Node for tests/unit/test_preview_resolve.py: each case's
 // answer is printed as one JSON object, {name: value}. argv[2] is web/src/preview/page/, argv[3] the
-// shared resolver web/src/frames/shared/workspace-url.js (the frame's fetch, XHR and element URLs use it).
+// shared resolver web/src/frames/common/workspace-url.js (the frame's fetch, XHR and element URLs use it).
 const dir = process.argv[2];
-const { metaObject, resolver, rewriteImports } = await import(`${dir}/../shared/resolve.js`);
+const { metaObject, resolver, rewriteImports } = await import(`${dir}/../common/resolve.js`);
 const { buildBundle } = await import(`${dir}/page-bundle.js`);
 const { targetOf, workspacePath } = await import(process.argv[3]);
 

@@ -1,6 +1,6 @@
 """Where a line of the page's code runs is told by its path (docs/execution.md): code in a
 `frame-worker/` folder runs in a sandbox frame's Worker, `frames/in-frame/` in a frame's document or
-Worker, `frames/shared/` anywhere, a `page/` folder on the app's page. Each rule is checked on the
+Worker, `frames/common/` anywhere, a `page/` folder on the app's page. Each rule is checked on the
 source; the type check runs each realm against its own globals (web/tsconfig.*.json)."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def modules_under(*parts: str) -> list[Path]:
 
 
 def _in(path: Path, *parts: str) -> bool:
-    """Whether `path` lies in a folder of web/src whose path ends with `parts` (e.g. "frames", "shared")."""
+    """Whether `path` lies in a folder of web/src whose path ends with `parts` (e.g. "frames", "common")."""
     rel = path.resolve().relative_to(WEB_SRC.resolve()).parts[:-1]
     return any(rel[i : i + len(parts)] == parts for i in range(len(rel)))
 
@@ -58,7 +58,7 @@ def test_the_realm_folders_hold_code() -> None:
         ("frames", "in-frame"),
     ]:
         assert modules_under(*parts), f"web/src/{'/'.join(parts)}/ is empty"
-    assert modules_under("frames", "shared")
+    assert modules_under("frames", "common")
     assert not list((WEB_SRC / "sandbox").glob("*.js")), "every sandbox module lives in a realm folder"
 
 
@@ -86,15 +86,15 @@ def _reaching_outside(paths: list[Path], *roots: Path) -> list[str]:
 
 
 def test_in_frame_code_imports_only_the_kit_it_shares() -> None:
-    """frames/in-frame runs in a document and in a Worker alike: it imports only in-frame and shared."""
+    """frames/in-frame runs in a document and in a Worker alike: it imports only in-frame and common."""
     assert (
-        _reaching_outside(modules_under("frames", "in-frame"), FRAMES / "in-frame", FRAMES / "shared") == []
+        _reaching_outside(modules_under("frames", "in-frame"), FRAMES / "in-frame", FRAMES / "common") == []
     )
 
 
-def test_shared_code_imports_only_shared_code() -> None:
-    """frames/shared is pure (no DOM, no Worker globals: tsconfig.shared.json): it imports only itself."""
-    assert _reaching_outside(modules_under("frames", "shared"), FRAMES / "shared") == []
+def test_common_code_imports_only_common_code() -> None:
+    """frames/common is pure (no DOM, no Worker globals: tsconfig.common.json): it imports only itself."""
+    assert _reaching_outside(modules_under("frames", "common"), FRAMES / "common") == []
 
 
 def test_frame_worker_code_reaches_the_page_only_as_a_bundle() -> None:
@@ -120,10 +120,10 @@ def test_each_realm_is_type_checked_against_its_own_globals() -> None:
         data: dict[str, object] = json.loads((WEB / name).read_text())
         return data
 
-    assert {"tsconfig.frame-worker.json", "tsconfig.shared.json"} <= set(page_check.TS_PROJECTS)
-    shared = config("tsconfig.shared.json")
-    assert shared["compilerOptions"] == {"lib": ["es2023"]}
-    assert shared["include"] == ["src/frames/shared/**/*.js"]
+    assert {"tsconfig.frame-worker.json", "tsconfig.common.json"} <= set(page_check.TS_PROJECTS)
+    common = config("tsconfig.common.json")
+    assert common["compilerOptions"] == {"lib": ["es2023"]}
+    assert common["include"] == ["src/frames/common/**/*.js"]
     worker = config("tsconfig.frame-worker.json")
     assert worker["compilerOptions"] == {"lib": ["es2023", "webworker"]}
     page_exclude = config("tsconfig.json")["exclude"]

@@ -1,6 +1,6 @@
 """The preview's resolution of what a page asks for at run time (docs/preview.md, "What resolves"), in
 Node: `import.meta` and computed `import()` against the module's own workspace path, every script a
-module once a computed import() may name it, and the frame's `targetOf` (web/src/frames/shared/
+module once a computed import() may name it, and the frame's `targetOf` (web/src/frames/common/
 workspace-url.js, imported as the frame's runtime imports it) for fetch, XMLHttpRequest, element URLs and
 workers."""
 
@@ -18,7 +18,7 @@ from buildsys.common import ROOT
 
 RUNNER = ROOT / "tests" / "unit" / "preview_resolve.mjs"
 PREVIEW = ROOT / "web" / "src" / "preview" / "page"
-RESOLVER = ROOT / "web" / "src" / "frames" / "shared" / "workspace-url.js"
+RESOLVER = ROOT / "web" / "src" / "frames" / "common" / "workspace-url.js"
 
 
 @pytest.fixture(scope="module")

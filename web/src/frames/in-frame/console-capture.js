@@ -1,11 +1,11 @@
 // The console of a frame's realm (its document or its Worker), turned into (level, text) lines for
-// the page: each console method reports under its level (frames/shared/levels.js), its arguments
-// formatted as a console prints them (frames/shared/repr.js). It touches only `console`, which both
+// the page: each console method reports under its level (frames/common/levels.js), its arguments
+// formatted as a console prints them (frames/common/repr.js). It touches only `console`, which both
 // a document and a Worker have.
-import { CONSOLE_LEVELS } from "../shared/levels.js";
-import { consoleText, safely } from "../shared/repr.js";
+import { CONSOLE_LEVELS } from "../common/levels.js";
+import { consoleText, safely } from "../common/repr.js";
 
-/** @import { LogLevel } from "../shared/levels.js" */
+/** @import { LogLevel } from "../common/levels.js" */
 
 /**
  * Where a captured console line goes.

@@ -1,8 +1,8 @@
 // The page's console, read by the app: every console method also posts its line, under the level and in
-// the text the sandbox uses too (frames/in-frame/console-capture.js, frames/shared/levels.js and repr.js),
+// the text the sandbox uses too (frames/in-frame/console-capture.js, frames/common/levels.js and repr.js),
 // and alert() becomes an info line (a frame of the preview shows no dialog).
 import { captureConsole } from "../../frames/in-frame/console-capture.js";
-import { consoleText, safely } from "../../frames/shared/repr.js";
+import { consoleText, safely } from "../../frames/common/repr.js";
 
 /** @import { Post } from "./notices.js" */
 

@@ -1,7 +1,7 @@
 // URLs the page sets at run time (`img.src = "pics/a.png"`, `new Image()`, `new Audio(url)`, a new
 // <script>, <link> or media element, HTML it inserts, `new Worker(url)`): a workspace file becomes its
 // blob: URL, a missing one an error.
-import { keyOf, targetOf } from "../../frames/shared/workspace-url.js";
+import { keyOf, targetOf } from "../../frames/common/workspace-url.js";
 import { postLine } from "./notices.js";
 
 /** @import { Made } from "./page-writer.js" */

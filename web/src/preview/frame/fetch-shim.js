@@ -1,6 +1,6 @@
 // The page's fetch(): a workspace file of the bundle answers (404 for a missing one), blob: and data: URLs
 // go to the real fetch, anything else is refused and logged (the preview has no network).
-import { targetOf } from "../../frames/shared/workspace-url.js";
+import { targetOf } from "../../frames/common/workspace-url.js";
 
 /** @import { BundleFile } from "./page-writer.js" */
 /** @import { Post } from "./notices.js" */

@@ -1,7 +1,7 @@
 // The page's XMLHttpRequest, answered like its fetch() (fetch-shim.js): a workspace file (200, or 404 for
 // a missing one) in the `responseType` asked for, blob: and data: URLs through the real fetch, anything
 // else refused and logged.
-import { keyOf, targetOf } from "../../frames/shared/workspace-url.js";
+import { keyOf, targetOf } from "../../frames/common/workspace-url.js";
 
 /** @import { BundleFile } from "./page-writer.js" */
 /** @import { Post } from "./notices.js" */

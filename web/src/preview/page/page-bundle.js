@@ -5,7 +5,7 @@
 // blob: URLs.
 import { isForbidden, literalPaths, reach } from "./page-reach.js";
 import { rewriteHtml } from "./page-html.js";
-import { VENDOR, WS, isScript, keyOf, rewriteCss, rewriteImports } from "../shared/resolve.js";
+import { VENDOR, WS, isScript, keyOf, rewriteCss, rewriteImports } from "../common/resolve.js";
 
 /**
  * What the frame is handed for one page (web/src/preview/frame/page-writer.js writes it).

@@ -4,7 +4,7 @@
 // minutes on an unclosed <script> after thousands of openers).
 import { guardHandlers } from "./handler-attributes.js";
 import { lineIndex, replaceMediaTags, scriptBlocks } from "./html-scan.js";
-import { keyOf, rewriteCss, rewriteImports, workspacePath } from "../shared/resolve.js";
+import { keyOf, rewriteCss, rewriteImports, workspacePath } from "../common/resolve.js";
 
 const URL_ATTR = /(\s(?:src|href|poster|data)\s*=\s*)(["']?)([^"'\s>]+)\2/gi;
 const SRCSET = /(\ssrcset\s*=\s*)(["'])([^"']*)\2/gi;

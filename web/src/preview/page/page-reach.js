@@ -4,7 +4,7 @@
 // names in a string literal, and the web files (by extension) of the entry's folder and below, for what
 // a page computes at run time; never a hidden file or folder unless named, never anything under `.git/`.
 // At most FRAME_BYTES in all: named files first, then the folder's in path order.
-import { folderOf, workspacePath } from "../shared/resolve.js";
+import { folderOf, workspacePath } from "../common/resolve.js";
 
 export const FRAME_BYTES = 16 * 1024 * 1024;
 const WEB_FILE =

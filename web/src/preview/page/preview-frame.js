@@ -6,7 +6,7 @@
 // page with a script the guard could not parse runs only when `approve` says so.
 import { bootFrame, firstLoad, makeSandboxedFrame } from "../../frames/page/frame-port.js";
 import { buildBundle, pathOf } from "./page-bundle.js";
-import { WS, lexerReady } from "../shared/resolve.js";
+import { WS, lexerReady } from "../common/resolve.js";
 
 const INSPECT_TIMEOUT_MS = 3_000;
 const SHOT_TIMEOUT_MS = 10_000; // a screenshot that takes longer is given up (the report still returns)

@@ -2,7 +2,7 @@
 // page runs its code, so a change the agent made reloads only where the chat lets the agent run
 // JavaScript unasked (auto-approve `js`, as for preview_page); otherwise the preview waits for the
 // user's Reload. The user's own changes reload at once. Pure: tested under Node.
-import { folderOf } from "../shared/resolve.js";
+import { folderOf } from "../common/resolve.js";
 
 const USER_AUTHORS = new Set(["user", "disk"]); // the editor, the user's file operations, their folder on disk
 const USER_TYPES = new Set(["import", "clear"]); // a zip the user imported, the workspace the user cleared

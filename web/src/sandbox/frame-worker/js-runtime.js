@@ -5,13 +5,13 @@
 import { parse } from "acorn";
 import { installDocument } from "./js-document.js";
 import { servePort } from "./runtime-port.js";
-import { cap, STREAM_LIMIT_BYTES, utf8Length } from "../shared/limits.js";
+import { cap, STREAM_LIMIT_BYTES, utf8Length } from "../common/limits.js";
 import { captureConsole } from "../../frames/in-frame/console-capture.js";
-import { inspect, safely } from "../../frames/shared/repr.js";
+import { inspect, safely } from "../../frames/common/repr.js";
 import { linkWorkspaceImports } from "./workspace-modules.js";
 
-/** @import { EvalResult, LogLine } from "../../frames/shared/sandbox-messages.js" */
-/** @import { LogLevel } from "../../frames/shared/levels.js" */
+/** @import { EvalResult, LogLine } from "../../frames/common/sandbox-messages.js" */
+/** @import { LogLevel } from "../../frames/common/levels.js" */
 
 /** @type {{logs: LogLine[], size: number, full: boolean} | null} */
 let current = null; // the console capture of the run in progress; runs are serialised by the host

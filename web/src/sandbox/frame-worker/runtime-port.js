@@ -2,7 +2,7 @@
 // frame-transport.js). Everything the runtime hears after boot arrives here. Runs are answered by id;
 // the runtime can also ask the host for a runtime asset by name (the host only hands out a fixed list).
 
-/** @import { RunRequest, ToRuntime } from "../../frames/shared/sandbox-messages.js" */
+/** @import { RunRequest, ToRuntime } from "../../frames/common/sandbox-messages.js" */
 
 /**
  * The runtime's side of the channel, handed to each runner.
@@ -77,7 +77,7 @@ export function servePort(port, runners) {
     }
   }
 
-  /** @param {import("../../frames/shared/sandbox-messages.js").AssetAnswer} answer */
+  /** @param {import("../../frames/common/sandbox-messages.js").AssetAnswer} answer */
   function settleAsset(answer) {
     const waiter = assets.get(answer.id);
     if (!waiter) return;

@@ -6,7 +6,7 @@
 import { Bash } from "just-bash/browser";
 import shared from "../../limits.json";
 import { RunTimedOut, servePort } from "./runtime-port.js";
-import { cap, CHANGED_LIMIT_BYTES } from "../shared/limits.js";
+import { cap, CHANGED_LIMIT_BYTES } from "../common/limits.js";
 import { pythonCommands, pythonStarted, runPythonCode } from "./python-runtime.js";
 
 // The shell's own folders and its scratch space: files there are not the user's and never come back
@@ -16,7 +16,7 @@ const OUTPUT_LIMIT = 16 * 1024 * 1024; // the shell's own bound on output inside
 
 /** @import { IFileSystem } from "just-bash/browser" */
 /** @import { RunContext } from "./runtime-port.js" */
-/** @import { ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+/** @import { ProcessResult } from "../../frames/common/sandbox-messages.js" */
 /** @typedef {import("./python-runtime.js").ShellRun} ShellRun */
 
 /** @param {MessagePort} port */

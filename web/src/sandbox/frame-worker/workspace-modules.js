@@ -1,8 +1,8 @@
 // browser_js_eval's workspace imports: `await import("/src/math.js")` loads the workspace module, which
-// imports its neighbours relatively, through the preview's resolver (preview/shared/resolve.js). The agent
+// imports its neighbours relatively, through the preview's resolver (preview/common/resolve.js). The agent
 // hands the module files with the run; each becomes a blob: module this frame made, its specifiers
 // rewritten to its dependencies' blob: URLs (made first, so a circle of imports is an error here).
-import { WS, rewriteImports } from "../../preview/shared/resolve.js";
+import { WS, rewriteImports } from "../../preview/common/resolve.js";
 
 /**
  * -> {code, urls}: the eval code with its literal workspace imports pointing at blob: modules.

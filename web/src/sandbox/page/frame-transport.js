@@ -6,7 +6,7 @@
 import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../../frames/page/frame-port.js";
 import { InvalidResult, checkResult } from "./results.js";
 
-/** @import { FromRuntime, RunAnswer, AssetRequest, EvalResult, ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+/** @import { FromRuntime, RunAnswer, AssetRequest, EvalResult, ProcessResult } from "../../frames/common/sandbox-messages.js" */
 /** @import { SandboxHost } from "./host.js" */
 
 /** @typedef {"timeout" | "unavailable" | "invalid" | "failed" | "bad_request"} SandboxErrorType */
@@ -71,7 +71,7 @@ export class FrameTransport {
     onFrameLoads(
       iframe,
       () => {
-        /** @type {import("../../frames/shared/sandbox-messages.js").SandboxBoot} */
+        /** @type {import("../../frames/common/sandbox-messages.js").SandboxBoot} */
         const boot = { type: "agentlite-sandbox-boot", runtime };
         const port = bootFrame(iframe, boot);
         port.onmessage = (event) => this.receive(event.data);
@@ -99,7 +99,7 @@ export class FrameTransport {
       this.arm(timeoutMs);
       try {
         const pythonDeadline = Boolean(this.host.options.pythonDeadline);
-        /** @type {import("../../frames/shared/sandbox-messages.js").RunRequest} */
+        /** @type {import("../../frames/common/sandbox-messages.js").RunRequest} */
         const request = {
           type: "run",
           id,

@@ -12,7 +12,7 @@ import shared from "../../limits.json";
 import { FrameTransport, SandboxError } from "./frame-transport.js";
 import { sha256Hex } from "../../bytes.js";
 
-/** @import { EvalResult, ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+/** @import { EvalResult, ProcessResult } from "../../frames/common/sandbox-messages.js" */
 
 /**
  * @typedef {object} SandboxHostOptions

@@ -1,9 +1,9 @@
 // Checks what a sandbox frame answers before it leaves the host: the frame runs model-written code,
 // so its answer is untrusted data. Shapes are enforced, output is capped, paths are normalised.
-import { isLogLevel } from "../../frames/shared/levels.js";
-import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "../shared/limits.js";
+import { isLogLevel } from "../../frames/common/levels.js";
+import { CHANGED_LIMIT_BYTES, cap, STREAM_LIMIT_BYTES, utf8Length } from "../common/limits.js";
 
-/** @import { EvalResult, LogLine, ProcessResult } from "../../frames/shared/sandbox-messages.js" */
+/** @import { EvalResult, LogLine, ProcessResult } from "../../frames/common/sandbox-messages.js" */
 
 /** An untrusted object from the frame: any key, any value. @typedef {Record<string, any>} Untrusted */
 

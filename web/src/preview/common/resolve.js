@@ -1,6 +1,6 @@
 // How a previewed page's references resolve, on the app's page and in the sandbox frame's Worker (for
 // browser_js_eval's workspace imports): pure, no DOM (docs/preview.md). URL -> workspace path is
-// frames/shared/workspace-url.js.
+// frames/common/workspace-url.js.
 //
 // Every reference to a workspace file becomes a key `agentlite-ws:/path` (a URL of a scheme of our own,
 // so the browser normalises it the same way in an import map and in an import). The frame that runs the
@@ -8,7 +8,7 @@
 // HTML and CSS by replacing the keys in the text. Bare `react`, `preact` and friends become keys of the
 // copies shipped with the app (`agentlite-vendor:/…`).
 import { parse } from "es-module-lexer/js"; // the asm.js build: no WebAssembly, ready at once
-import { keyOf, WS, workspacePath } from "../../frames/shared/workspace-url.js";
+import { keyOf, WS, workspacePath } from "../../frames/common/workspace-url.js";
 
 export { keyOf, WS, workspacePath };
 
