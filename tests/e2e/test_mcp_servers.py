@@ -218,8 +218,8 @@ def test_the_servers_come_back_after_a_reload_and_one_gone_says_why(
     gone = mcp_server("stateful")
     start(page, origin, model_server)
     add_server(page, stateless_server.url)
+    wait_state(page, stateless_server.url, "connected")  # the first to answer keeps the plain slug
     add_server(page, gone.url)
-    wait_state(page, stateless_server.url, "connected")
     wait_state(page, gone.url, "connected")
     gone.stop()
     page.reload()
