@@ -15,6 +15,7 @@ from buildsys import (
     asset_urls,
     compress,
     fetch,
+    local_engine,
     lockfile,
     manifest,
     oauth_client,
@@ -72,6 +73,8 @@ BUNDLES = {
     "src/pdf/pdf-text.js": "pdf-text.js",
     "src/sandbox/frame-worker/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/frame-worker/shell-runtime.js": "sandbox/shell-runtime.js",
+    # The model in the page (docs/local-model.md): loaded only when the user chooses one.
+    "src/local-model/engine.js": local_engine.BUNDLE,
 }
 # A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
 SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
@@ -79,7 +82,7 @@ DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
 MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
-MINIFIED_BUNDLES |= {"preview-frame-runtime.js"}
+MINIFIED_BUNDLES |= {"preview-frame-runtime.js", local_engine.BUNDLE}
 # Bundles whose functions and classes keep their names when minified: the preview frame's runtime puts
 # its XMLHttpRequest, Worker, Audio and eval in the page's window, where a page may read their `name`.
 NAMED_BUNDLES = {"preview-frame-runtime.js"}
@@ -147,6 +150,7 @@ def front_end(stamps: Stamps) -> None:
         form = "iife" if out in CLASSIC_BUNDLES else "esm"
         cmd = [str(esbuild), entry, "--bundle", f"--format={form}", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", "--external:./worker-tokens.js"]  # not bundled: loaded apart
+        cmd += [f"--external:./{local_engine.BUNDLE}"]
         cmd += [f"--outfile={DIST / out}"]
         # The rest keep their names for readable stack traces, without comments and layout (the page's
         # JSDoc types are comments: they must not cost bytes).
@@ -208,6 +212,7 @@ def build() -> None:
     front_end(stamps)
     preview_vendor.build(stamps)
     pdf_vendor.build(stamps)
+    local_engine.copy()
     oauth_client.write(DIST)
     asset_urls.write(DIST)
     built = manifest.write(DIST, pins.pyodide_version)

@@ -4,7 +4,8 @@ What it caches is decided here, at build time, so the worker holds one fixed lis
 sha256: it can check every byte it stores against the build it belongs to and never mix two builds.
 The cache is named after the build id (`cache_name`); old builds' caches share the prefix and are
 deleted when a newer worker activates. Files pinned `on_demand` (pytest's wheels, pins.toml) are not
-fetched at install: the worker checks and keeps them the first time the page asks for them.
+fetched at install: the worker checks and keeps them the first time the page asks for them. The files of
+the model in the page (`local_engine.ON_USE`) are not kept after activation either (`onUse`): only once used.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from buildsys import local_engine
 from buildsys import pins as pinning
 from buildsys.common import WEB
 
@@ -46,12 +48,17 @@ def kept(files: dict[str, dict]) -> dict[str, str]:
 
 def precached(files: dict[str, dict], on_demand: frozenset[str] = frozenset()) -> dict[str, str]:
     """path -> sha256 of the files the worker stores at install, sorted by path."""
-    return {name: sha for name, sha in kept(files).items() if name not in on_demand}
+    return {name: sha for name, sha in kept(files).items() if name not in on_demand | local_engine.ON_USE}
 
 
 def later(files: dict[str, dict], on_demand: frozenset[str]) -> dict[str, str]:
     """path -> sha256 of the files the worker stores when first asked for."""
     return {name: sha for name, sha in kept(files).items() if name in on_demand}
+
+
+def on_use(files: dict[str, dict]) -> dict[str, str]:
+    """path -> sha256 of the files the worker stores only when the page first uses them."""
+    return {name: sha for name, sha in kept(files).items() if name in local_engine.ON_USE}
 
 
 def render(manifest: dict, template: str, on_demand: frozenset[str] = frozenset()) -> str:
@@ -62,6 +69,7 @@ def render(manifest: dict, template: str, on_demand: frozenset[str] = frozenset(
         "prefix": CACHE_PREFIX,
         "files": precached(manifest["files"], on_demand),
         "later": later(manifest["files"], on_demand),
+        "onUse": on_use(manifest["files"]),
         "manifest": manifest,
     }
     header = "// Written by `python build.py` (buildsys/offline.py): this build's id and files.\n"

@@ -8,7 +8,8 @@
 // so an open page keeps running the build it started with. `BUILD.later` lists files no page loads before
 // first use (pytest's wheels): the worker keeps them after it has activated, in the background, so after
 // one complete visit every tool works offline while the bytes before `ready` do not grow; one asked for
-// before that is checked the same way and kept then.
+// before that is checked the same way and kept then. `BUILD.onUse` (the engine of the model in the page,
+// about 10 MB) is kept only when first asked for: a visit that never runs a model in the page never loads it.
 //
 // Only same-origin GETs (and HEADs) of this build's files are answered; everything else, above all the
 // model endpoint (another origin, POST), is left alone: never intercepted, never cached.
@@ -38,7 +39,9 @@ function fileOf(/** @type {Request} */ request) {
   const url = new URL(request.url);
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
   const name = url.pathname.slice(SCOPE.pathname.length) || "index.html";
-  if (name === "build.json" || Object.hasOwn(BUILD.files, name) || Object.hasOwn(BUILD.later, name)) return name;
+  if (name === "build.json" || [BUILD.files, BUILD.later, BUILD.onUse].some((set) => Object.hasOwn(set, name))) {
+    return name;
+  }
   return null;
 }
 
@@ -54,11 +57,13 @@ async function answer(/** @type {string} */ name, /** @type {Request} */ request
   return FRAMES.has(name) ? reshaped(response, response.body, ["Content-Security-Policy", FRAME_CSP]) : response;
 }
 
-// A file of `BUILD.later` is kept once fetched (and checked); any other missing file is passed through.
+// A file of `BUILD.later` or `BUILD.onUse` is kept once fetched (and checked); any other missing file is
+// passed through.
 /** @param {Cache} cache @param {string} name @param {string} url @param {Request} request */
 async function fetchMissing(cache, name, url, request) {
-  if (request.method !== "GET" || !Object.hasOwn(BUILD.later, name)) return fetch(request);
-  const response = await verified(url, BUILD.later);
+  const sums = Object.hasOwn(BUILD.later, name) ? BUILD.later : BUILD.onUse;
+  if (request.method !== "GET" || !Object.hasOwn(sums, name)) return fetch(request);
+  const response = await verified(url, sums);
   await cache.put(url, response.clone());
   return response;
 }

@@ -18,6 +18,9 @@ from agentlite.vision import VISION_CHOICES, takes_images
 
 DIALECT_CHOICES = ("auto", *DIALECTS)  # what a user may choose: a dialect, or "auto" to let the agent pick
 DEMO_MODEL = "demo"
+# The model in the page (docs/local-model.md): its requests go to `local:/…`, which the agent worker's JS
+# hands to the page's engine instead of the network.
+LOCAL_BASE = "local:"
 MAX_WINDOW = CONTEXT_WINDOW.high  # tokens; a larger number is a typo, not a model
 
 
@@ -48,6 +51,10 @@ class Settings:
     @property
     def is_demo(self) -> bool:
         return self.model == DEMO_MODEL or not self.base_url
+
+    @property
+    def is_local(self) -> bool:
+        return self.base_url == LOCAL_BASE and not self.is_demo
 
     @property
     def takes_images(self) -> bool:

@@ -18,6 +18,8 @@ export const APPROVAL_KINDS = shared.approval_kinds;
 export const VISION_CHOICES = ["auto", "yes", "no"];
 /** @type {(keyof UrlSettings)[]} */
 const URL_KEYS = ["base_url", "model", "dialect", "vision"];
+// The model in the page (docs/local-model.md): `model=local` selects it; its requests never leave the page.
+export const LOCAL_BASE = "local:";
 export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
 /**
@@ -152,6 +154,7 @@ export function normalize(settings) {
 export function load(storage, search) {
   const settings = normalize(bindKey({ ...readStored(storage), ...fromUrl(search) }));
   if (!settings.base_url && !settings.model) settings.model = "demo";
+  if (settings.model === "local") Object.assign(settings, { base_url: LOCAL_BASE, api_key: "", remember_key: false });
   return settings;
 }
 

@@ -6,6 +6,10 @@ chunks. The key travels only in the Authorization header and never appears in an
 body is delivered with the key masked (transport.KeyMask), so neither an HTTP error nor an in-stream error
 can repeat it. A task cancelled while the headers are awaited (the user stopped) aborts the fetch, so the
 server sees the connection close instead of answering into the void.
+
+`LocalTransport` is the same transport for the model in the page: its `local:` requests go to the agent
+worker's `agentliteLocalFetch` (web/src/worker/local-fetch.js), which answers like `fetch` with the page
+engine's stream, so every dialect reads it unchanged.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ MODEL_HEADERS = ("retry-after", "content-type", "x-request-id")
 # What an MCP exchange reads back: the session, the server's demand for a token, the answer's type
 MCP_HEADERS = ("mcp-session-id", "www-authenticate", "content-type", "retry-after")
 IDLE_TIMEOUT = 120.0  # seconds of silence between chunks (reasoning models pause long)
+LOCAL_CONNECT_TIMEOUT = 900.0  # seconds: the page's engine reads the whole prompt before the first chunk
 
 
 async def _settle(promise: Any) -> Any:
@@ -126,7 +131,7 @@ class FetchTransport:
             init["body"] = body if isinstance(body, str) else json.dumps(body)
         options = to_js(init, dict_converter=js.Object.fromEntries)
         try:
-            response = await asyncio.wait_for(_settle(js.fetch(request.url, options)), self.connect_timeout)
+            response = await asyncio.wait_for(_settle(self.fetch(request.url, options)), self.connect_timeout)
         except TimeoutError as exc:
             controller.abort()
             raise ModelError(ErrorType.TIMEOUT, f"no answer from {origin(request.url)} in time") from exc
@@ -141,6 +146,9 @@ class FetchTransport:
             raise
         return FetchResponse(response, controller, self.idle_timeout, request.api_key, self.keep)
 
+    def fetch(self, url: str, options: Any) -> Any:
+        return js.fetch(url, options)
+
     async def reachable(self, url: str) -> bool:
         """A `no-cors` GET (no headers, opaque answer): it succeeds when the server is up even if it
         sends no CORS headers, which tells a CORS block apart from an unreachable endpoint."""
@@ -154,3 +162,14 @@ class FetchTransport:
             controller.abort()
             return False
         return True
+
+
+class LocalTransport(FetchTransport):
+    """The model in the page: the same requests and streams, answered by the page's engine. Reading a
+    long prompt takes a small engine minutes, so the wait for the first byte is long."""
+
+    def __init__(self) -> None:
+        super().__init__(connect_timeout=LOCAL_CONNECT_TIMEOUT, idle_timeout=LOCAL_CONNECT_TIMEOUT)
+
+    def fetch(self, url: str, options: Any) -> Any:
+        return js.agentliteLocalFetch(url, options)

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agentlite.browser.fetch_transport import MCP_HEADERS, FetchTransport
+from agentlite.browser.fetch_transport import MCP_HEADERS, FetchTransport, LocalTransport
 from agentlite.browser.idb_storage import IndexedDBStorage
 from agentlite.browser.packages import load_packages
 from agentlite.demo import demo_transport
@@ -34,7 +34,9 @@ CLOSED_MESSAGE = (
 
 
 def transport_for(settings: Settings) -> ModelTransport:
-    return demo_transport() if settings.is_demo else FetchTransport()
+    if settings.is_demo:
+        return demo_transport()
+    return LocalTransport() if settings.is_local else FetchTransport()
 
 
 async def start(post_json: Callable[[str], Any]) -> AgentService:

@@ -20,6 +20,7 @@ export function describeModel(settings) {
   const base = (settings?.base_url || "").trim();
   const model = (settings?.model || "").trim();
   if (!base || model === "demo") return { demo: true, text: "the built-in demo model (offline, no key needed)" };
+  if (base === "local:") return { demo: false, text: "the model running in this browser" };
   let host = base;
   try {
     host = new URL(base).host;
@@ -30,10 +31,11 @@ export function describeModel(settings) {
 }
 
 /** `loadExamples()` resolves to [{prompt, detail}]; `onExample(prompt)` sends it; `onConnect()` opens
- * the settings.
+ * the settings; `onLocal()` the dialog of the model in the page.
  * @param {HTMLElement} messages
- * @param {{loadExamples: () => Promise<unknown>, onExample: (prompt: string) => unknown, onConnect: () => unknown}} actions */
-export function createWelcomeView(messages, { loadExamples, onExample, onConnect }) {
+ * @param {{loadExamples: () => Promise<unknown>, onExample: (prompt: string) => unknown, onConnect: () => unknown,
+ *   onLocal: () => unknown}} actions */
+export function createWelcomeView(messages, { loadExamples, onExample, onConnect, onLocal }) {
   const panel = el("section", "welcome");
   panel.dataset.testid = "welcome";
   panel.setAttribute("aria-label", "Welcome");
@@ -44,7 +46,11 @@ export function createWelcomeView(messages, { loadExamples, onExample, onConnect
   Object.assign(connect, { type: "button" });
   connect.dataset.testid = "connect-model";
   connect.addEventListener("click", () => onConnect());
-  model.append(icon("model"), modelText, connect);
+  const local = el("button", "welcome-connect", "Run a model in this browser");
+  Object.assign(local, { type: "button" });
+  local.dataset.testid = "local-model-open";
+  local.addEventListener("click", () => onLocal());
+  model.append(icon("model"), modelText, connect, local);
   const list = el("ul", "welcome-examples");
   list.setAttribute("aria-label", "Examples to try");
   panel.append(

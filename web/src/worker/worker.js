@@ -7,6 +7,7 @@ import { MSG } from "../protocol.js";
 import { fetchAgentWheel, installAgentWheel, loadDependencies } from "./agent-wheel.js";
 import * as idb from "./idb.js";
 import { Inbox, isTurnCall } from "./inbox.js";
+import { adoptPort, localFetch } from "./local-fetch.js";
 import { QuietSpell } from "./quiet-spell.js";
 import * as startPath from "./start-path.js";
 
@@ -32,8 +33,12 @@ let route = { path: null, detail: "" }; // the start path, repeated in every pha
 // The page's watchdog pings; the answer comes from this thread's message loop, so it comes whenever Python
 // is not running: between awaits, during a download, while held in the inbox. A Python step that never
 // yields leaves pings unanswered, and the page restarts the worker (web/src/watchdog.js).
+// The model in the page answers `local:` requests on a port the page hands over (local-fetch.js); Python's
+// LocalTransport calls `agentliteLocalFetch` instead of `fetch`.
+Object.assign(self, { agentliteLocalFetch: localFetch });
 self.onmessage = (event) => {
   if (event.data?.type === MSG.PING) return self.postMessage({ type: MSG.PONG, id: event.data.id });
+  if (event.data?.type === "local-model-port") return adoptPort(event.data.port);
   if (isTurnCall(event.data)) quiet.busy();
   inbox.receive(event.data);
 };

@@ -1,0 +1,158 @@
+"""The pure parts of the model in the page (docs/local-model.md): the GGUF header reader and the wire
+mapping (web/src/local-model/gguf-header.js, wire.js, under Node), and the agent's side of `local:`."""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentlite.engine.dialect import DialectChooser
+from agentlite.settings import LOCAL_BASE, Settings
+from buildsys import llama_server
+from tests.unit.node_json import run_node
+
+RUNNER = Path(__file__).with_name("gguf_runner.mjs")
+
+
+def gguf_string(text: str) -> bytes:
+    data = text.encode()
+    return struct.pack("<Q", len(data)) + data
+
+
+def gguf_header(pairs: list[tuple[str, int, bytes]], magic: bytes = b"GGUF") -> bytes:
+    """A GGUF v3 header with no tensors: (key, value type, encoded value) pairs."""
+    out = magic + struct.pack("<IQQ", 3, 0, len(pairs))
+    for key, kind, value in pairs:
+        out += gguf_string(key) + struct.pack("<I", kind) + value
+    return out
+
+
+SMALL = [
+    ("general.architecture", 8, gguf_string("llama")),
+    ("general.name", 8, gguf_string("Tiny Test")),
+    ("general.size_label", 8, gguf_string("1M")),
+    ("general.file_type", 4, struct.pack("<I", 7)),
+    ("llama.context_length", 4, struct.pack("<I", 2048)),
+    ("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, 2) + gguf_string("a") + gguf_string("b")),
+    ("tokenizer.chat_template", 8, gguf_string("{% for m in messages %}{{ m.content }}{% endfor %}")),
+]
+
+
+def node(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return run_node(RUNNER, cases)
+
+
+def header_case(data: bytes) -> dict[str, Any]:
+    return {"kind": "header", "base64": base64.b64encode(data).decode()}
+
+
+def test_a_generated_header_gives_the_model_facts() -> None:
+    [answer] = node([header_case(gguf_header(SMALL))])
+    facts = answer["value"]["facts"]
+    assert facts["name"] == "Tiny Test" and facts["architecture"] == "llama"
+    assert facts["parameters"] == "1M" and facts["quantisation"] == "Q8_0"
+    assert facts["contextLength"] == 2048 and facts["tools"] is False
+    assert answer["value"]["metadata"]["tokenizer.ggml.tokens"] == {"array": 2}
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"PK\x03\x04 not a model at all", "no GGUF magic"),
+        (b"", "no GGUF magic"),
+        (gguf_header(SMALL)[:-7], "cut short"),
+        (b"GGUF" + struct.pack("<IQQ", 3, 0, 2**40), "too many keys"),
+        (b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 2**62), "too large"),
+        (b"GGUF" + struct.pack("<IQQ", 9, 0, 0), "version 9"),
+    ],
+)
+def test_a_file_that_is_not_a_whole_gguf_header_is_refused(data: bytes, error: str) -> None:
+    [answer] = node([header_case(data)])
+    assert "GgufError" in answer["error"] and error in answer["error"]
+
+
+@pytest.mark.skipif(not llama_server.MODEL.exists(), reason="the SmolLM2 GGUF file is not installed")
+def test_the_real_smollm2_file_is_read() -> None:
+    [answer] = node([{"kind": "file", "path": str(llama_server.MODEL)}])
+    facts = answer["value"]
+    assert facts["architecture"] == "llama" and facts["parameters"] == "135M"
+    assert facts["contextLength"] == 8192 and "im_start" in facts["chatTemplate"]
+    assert facts["tools"] is False  # SmolLM2's template renders no tools: the json dialect
+
+
+def test_engine_chunks_become_server_sent_events_with_usage() -> None:
+    chunk = {
+        "id": "",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+        "timings": {"cache_n": 30, "prompt_n": 6, "predicted_n": 12},
+    }
+    [answer] = node([{"kind": "wire", "fn": "sseEvents", "args": [chunk, "SmolLM2"]}])
+    events = [json.loads(line[6:]) for line in answer["value"].split("\n\n") if line]
+    assert events[0]["model"] == "SmolLM2" and "timings" not in events[0]
+    assert events[1]["choices"] == []
+    assert events[1]["usage"] == {
+        "prompt_tokens": 36,
+        "completion_tokens": 12,
+        "total_tokens": 48,
+        "prompt_tokens_details": {"cached_tokens": 30},
+    }
+
+
+def test_the_request_keeps_what_the_engine_takes_and_flattens_content_parts() -> None:
+    body = {
+        "model": "local",
+        "stream": True,
+        "temperature": 0.2,
+        "stream_options": {"include_usage": True},
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi "}, {"type": "text", "text": "you"}]}
+        ],
+    }
+    [answer] = node([{"kind": "wire", "fn": "engineRequest", "args": [body]}])
+    assert answer["value"] == {
+        "messages": [{"role": "user", "content": "hi you"}],
+        "stream": True,
+        "temperature": 0.2,
+    }
+
+
+@pytest.mark.parametrize(
+    ("message", "status", "words"),
+    [
+        ("Cannot allocate WebAssembly.Memory", 507, "out of memory"),
+        ("the prompt exceeds the context size n_ctx", 400, "context window"),
+        ("something else", 500, "something else"),
+    ],
+)
+def test_engine_failures_become_answers_the_agent_classifies(message: str, status: int, words: str) -> None:
+    [answer] = node([{"kind": "wire", "fn": "errorAnswer", "args": [{"message": message}, 8192]}])
+    assert answer["value"]["status"] == status
+    assert words in json.loads(answer["value"]["body"])["error"]["message"]
+
+
+def test_local_settings_are_neither_demo_nor_network_and_start_on_json() -> None:
+    settings = Settings.from_message({"base_url": LOCAL_BASE, "model": "local"})
+    assert settings.is_local and not settings.is_demo
+    assert not Settings.from_message({"base_url": "http://x/v1", "model": "m"}).is_local
+    chooser = DialectChooser()
+    assert chooser.resolve("auto", LOCAL_BASE, "local") == "json"
+    assert chooser.resolve("auto", "http://x/v1", "m") == "native"
+    assert chooser.resolve("ndjson", LOCAL_BASE, "local") == "ndjson"
+
+
+def test_the_engine_is_neither_precached_nor_kept_after_activation_only_on_use() -> None:
+    from buildsys import local_engine, offline
+
+    files = {name: {"size": 1, "sha256": name * 2} for name in ("index.html", *sorted(local_engine.ON_USE))}
+    manifest = {"build": "0123abcd", "files": files}
+    source = offline.render(manifest, "")
+    build = json.loads(source.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
+    assert set(build["files"]) == {"index.html"} and build["later"] == {}
+    assert set(build["onUse"]) == set(local_engine.ON_USE)

@@ -1,0 +1,56 @@
+// The page's side of the model in the page for the agent worker: a MessagePort on which the worker's
+// `local:` requests arrive (web/src/worker/local-fetch.js) and their answers go back as an HTTP status and
+// then the body's text in pieces, so the agent reads them like any endpoint's (server-sent events of
+// `chat.completion.chunk`s). A new port is given to every worker the page starts.
+import { errorAnswer, modelsListing } from "./wire.js";
+
+export const LOCAL_PORT = "local-model-port"; // the message that hands the worker its port
+export const LOCAL_MODEL_ID = "local"; // the model id the settings and the listing use
+
+/** Serve `local` (a LocalModel) to `client`'s worker; `onSpeed(tokensPerSecond)` hears the live figure. */
+export function serveWorker(client, local, onSpeed) {
+  const connect = () => {
+    const channel = new MessageChannel();
+    const running = new Map(); // request id -> AbortController
+    channel.port1.onmessage = ({ data }) => {
+      if (data.cancel) return running.get(data.id)?.abort();
+      const controller = new AbortController();
+      running.set(data.id, controller);
+      const reply = (message) => channel.port1.postMessage({ id: data.id, ...message });
+      answer(local, data, controller.signal, reply, onSpeed).finally(() => running.delete(data.id));
+    };
+    client.worker.postMessage({ type: LOCAL_PORT, port: channel.port2 }, [channel.port2]);
+  };
+  connect();
+  client.on("restart", connect);
+}
+
+async function answer(local, { path, body }, signal, reply, onSpeed) {
+  const engine = local.engine;
+  if (!engine) {
+    const error = {
+      message: "no model is loaded in this browser: choose one in the settings",
+      type: "local_model_error",
+    };
+    return reply({ status: 503, text: JSON.stringify({ error }), end: true });
+  }
+  if (path === "models") return reply({ status: 200, text: modelsListing(local.facts, engine.contextSize), end: true });
+  if (path !== "chat/completions") return reply({ status: 404, text: "{}", end: true });
+  let started = false;
+  const began = performance.now();
+  let pieces = 0;
+  try {
+    await engine.chat(JSON.parse(body || "{}"), local.facts.name, signal, (text) => {
+      if (!started) reply({ status: 200 });
+      started = true;
+      pieces++;
+      onSpeed(pieces / Math.max(0.001, (performance.now() - began) / 1000));
+      reply({ text });
+    });
+    reply(started ? { end: true } : { status: 200, end: true });
+  } catch (err) {
+    if (signal.aborted) return reply({ end: true });
+    const { status, body: text } = errorAnswer(err, engine.contextSize);
+    reply(started ? { failed: String(err?.message || err) } : { status, text, end: true });
+  }
+}

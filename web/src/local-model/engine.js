@@ -1,0 +1,43 @@
+// The engine of the model in the page: wllama (llama.cpp built to WebAssembly), which runs in a worker of
+// its own. Bundled apart (dist/local-engine.js) and imported only when the user chooses a model in this
+// browser, with its wasm (dist/local-model/wllama.wasm; buildsys/local_engine.py).
+// One thread: the page is not cross-origin isolated (no SharedArrayBuffer to share with pthreads).
+import { Wllama } from "@wllama/wllama";
+import { engineRequest, SSE_DONE, sseEvents } from "./wire.js";
+
+const WASM = new URL("./local-model/wllama.wasm", import.meta.url).href;
+const MAX_CONTEXT = 8192; // tokens: the KV cache of a larger window costs memory a tab may not have
+const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };
+
+/** Load `blob` (a GGUF file) into a new engine. `contextLength` is the model's own window (its header). */
+export async function startEngine(blob, contextLength) {
+  const wllama = new Wllama({ default: WASM }, { logger: quiet, allowOffline: true });
+  wllama.setCompat(null); // never the compat build from another host
+  const n_ctx = Math.min(contextLength || 4096, MAX_CONTEXT);
+  await wllama.loadModel([blob], { n_threads: 1, n_ctx, n_batch: 512 });
+  return new LocalEngine(wllama, wllama.getLoadedContextInfo().n_ctx);
+}
+
+export class LocalEngine {
+  constructor(wllama, contextSize) {
+    this.wllama = wllama;
+    this.contextSize = contextSize;
+    this.lastTimings = null; // the last answer's, for the live speed figure and the benchmarks
+  }
+
+  /** Stream one chat request: `write(text)` gets server-sent events; resolves when the answer ends or
+   * `signal` stops it. */
+  async chat(body, model, signal, write) {
+    const stream = await this.wllama.createChatCompletion({ ...engineRequest(body), abortSignal: signal });
+    for await (const chunk of stream) {
+      if (signal.aborted) break;
+      if (chunk.timings) this.lastTimings = chunk.timings;
+      write(sseEvents(chunk, model));
+    }
+    if (!signal.aborted) write(SSE_DONE);
+  }
+
+  async exit() {
+    await this.wllama.exit();
+  }
+}

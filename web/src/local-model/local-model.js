@@ -1,0 +1,126 @@
+// The model in the page: its state (none, loading, ready, error), its facts, its stored file and its
+// engine. The file is copied into this origin's storage first (store.js), then the engine reads it from
+// there, so a later visit starts from the stored copy. The engine's bundle and wasm are fetched only here,
+// on first use (`import` of dist/local-engine.js).
+import { GgufError, modelFacts, readMetadata } from "./gguf-header.js";
+import { removeModel, storedModel, storeModel, writeFacts } from "./store.js";
+
+const HEADER_READS = [1 << 20, 8 << 20, 64 << 20]; // bytes: a header with a large vocabulary needs more
+const ENGINE_URL = "./local-engine.js"; // beside the page's bundle
+
+/** The facts of a GGUF file from its header; throws GgufError for a file that is not one. */
+export async function factsOf(blob, fileName) {
+  for (const size of HEADER_READS) {
+    const bytes = new Uint8Array(await blob.slice(0, size).arrayBuffer());
+    try {
+      return modelFacts(readMetadata(bytes).metadata, fileName);
+    } catch (err) {
+      const more = err instanceof GgufError && /cut short/.test(err.message) && size < blob.size;
+      if (!more) throw err;
+    }
+  }
+  throw new GgufError("the header is larger than 64 MB");
+}
+
+export class LocalModel {
+  constructor() {
+    this.state = "none";
+    this.facts = null; // {name, architecture, parameters, quantisation, contextLength, chatTemplate, tools, size}
+    this.engine = null;
+    this.detail = ""; // what the state view says: progress, the error, the speed
+    this.listeners = [];
+  }
+
+  on(listener) {
+    this.listeners.push(listener);
+  }
+
+  set(state, detail = "") {
+    Object.assign(this, { state, detail });
+    for (const listener of this.listeners) listener(this);
+  }
+
+  /** A stored model from an earlier visit: shown, and started when `start` says it is the chosen model. */
+  async restore(start) {
+    const stored = await storedModel();
+    if (!stored) return false;
+    this.facts = stored.facts;
+    this.set("none", "stored in this browser");
+    if (start) await this.start(stored.file);
+    return true;
+  }
+
+  async fromFile(file) {
+    await this.guard(async () => {
+      const facts = await factsOf(file, file.name);
+      await this.keep(file.stream(), file.size, facts);
+    });
+  }
+
+  /** A model at a URL (this origin's, or another that allows it by CORS and the page's connect-src). */
+  async fromUrl(url) {
+    await this.guard(async () => {
+      const response = await fetch(url);
+      if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
+      const total = Number(response.headers.get("Content-Length")) || 0;
+      const name = new URL(url, location.href).pathname.split("/").pop() || "model.gguf";
+      await this.keep(response.body, total, null, name);
+    });
+  }
+
+  async keep(source, total, facts, name = "") {
+    if (this.engine) await this.unload();
+    const megabytes = (n) => (n / 1e6).toFixed(1);
+    const file = await storeModel(source, (written) =>
+      this.set("loading", `Storing the model: ${megabytes(written)}${total ? ` of ${megabytes(total)}` : ""} MB`),
+    );
+    const known = facts || (await factsOf(file, name).catch(async (err) => Promise.reject(await dropped(err))));
+    this.facts = { ...known, size: file.size };
+    await writeFacts(this.facts);
+    await this.start(file);
+  }
+
+  async start(file) {
+    this.set("loading", "Starting the engine");
+    const { startEngine } = await import(/* @vite-ignore */ new URL(ENGINE_URL, document.baseURI).href);
+    this.engine = await startEngine(file, this.facts.contextLength);
+    this.set("ready", "");
+  }
+
+  async guard(work) {
+    try {
+      await work();
+    } catch (err) {
+      console.warn("agentlite: local model", err);
+      this.set("error", describe(err));
+    }
+  }
+
+  async unload() {
+    const engine = this.engine;
+    this.engine = null;
+    await engine?.exit().catch(() => {});
+  }
+
+  async remove() {
+    await this.unload();
+    await removeModel();
+    this.facts = null;
+    this.set("none", "");
+  }
+}
+
+async function dropped(err) {
+  await removeModel();
+  return err;
+}
+
+/** A failure in words the user can act on. */
+export function describe(err) {
+  const text = String(err?.message || err);
+  if (err instanceof GgufError) return `This file is not a model the page can run: ${text}.`;
+  if (/memory|allocate/i.test(text)) return "The model does not fit in this tab's memory: choose a smaller one.";
+  if (/quota/i.test(text))
+    return "The browser's storage for this site is full: free some space or choose a smaller model.";
+  return `The model could not be loaded: ${text}`;
+}

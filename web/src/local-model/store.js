@@ -1,0 +1,61 @@
+// Where the model in the page is kept between visits: the origin private file system (OPFS), one folder
+// with the GGUF file and a small JSON of its facts. The browser counts it against the origin's quota and
+// removes it with the site's data; "Remove" deletes it at once.
+const FOLDER = "local-model";
+const MODEL_FILE = "model.gguf";
+const FACTS_FILE = "model.json";
+
+async function folder(create = false) {
+  const root = await navigator.storage.getDirectory();
+  return root.getDirectoryHandle(FOLDER, { create });
+}
+
+/** The stored model: {file, facts}, or null when none is stored (or the storage cannot be read). */
+export async function storedModel() {
+  try {
+    const dir = await folder();
+    const facts = JSON.parse(await (await (await dir.getFileHandle(FACTS_FILE)).getFile()).text());
+    const file = await (await dir.getFileHandle(MODEL_FILE)).getFile();
+    return file.size === facts.size ? { file, facts } : null; // a copy cut short is not a model
+  } catch {
+    return null;
+  }
+}
+
+/** Store the bytes of `source` (a ReadableStream of Uint8Array) as the model, reporting bytes written;
+ * resolves to the stored File. Its facts are written after it (`writeFacts`), so a copy cut short is never
+ * found. */
+export async function storeModel(source, onBytes) {
+  await removeModel();
+  const dir = await folder(true);
+  const writable = await (await dir.getFileHandle(MODEL_FILE, { create: true })).createWritable();
+  let written = 0;
+  const reader = source.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await writable.write(value);
+      written += value.byteLength;
+      onBytes(written);
+    }
+    await writable.close();
+  } catch (err) {
+    await writable.abort().catch(() => {});
+    throw err;
+  }
+  return (await dir.getFileHandle(MODEL_FILE)).getFile();
+}
+
+/** The facts of the stored model (with its `size`, which must match the stored file's). */
+export async function writeFacts(facts) {
+  const dir = await folder(true);
+  const writable = await (await dir.getFileHandle(FACTS_FILE, { create: true })).createWritable();
+  await writable.write(JSON.stringify(facts));
+  await writable.close();
+}
+
+export async function removeModel() {
+  const root = await navigator.storage.getDirectory();
+  await root.removeEntry(FOLDER, { recursive: true }).catch(() => {});
+}

@@ -1,0 +1,79 @@
+// The OpenAI wire format on both sides of the model in the page: a chat request as the agent sends it
+// becomes the engine's parameters; the engine's chunks become the server-sent events an endpoint would
+// stream (with `usage`, read from the engine's timings); the engine's failures become the HTTP answers
+// the agent already knows how to classify (py/agentlite/errors.py). Pure: no engine, no DOM.
+
+const PASSED = ["temperature", "top_p", "max_tokens", "stop", "seed", "tools", "tool_choice", "frequency_penalty"];
+
+/** The engine's chat parameters for one request body of the agent (always streamed). */
+export function engineRequest(body) {
+  const request = { messages: (body.messages || []).map(plainMessage), stream: true };
+  for (const key of PASSED) if (body[key] !== undefined && body[key] !== null) request[key] = body[key];
+  if (body.max_completion_tokens && request.max_tokens === undefined) request.max_tokens = body.max_completion_tokens;
+  return request;
+}
+
+// Content given as parts becomes its text (the engine's text models take a string).
+function plainMessage(message) {
+  if (!Array.isArray(message.content)) return message;
+  const text = message.content.map((part) => (part?.type === "text" ? part.text : "")).join("");
+  return { ...message, content: text };
+}
+
+/** The usage block of an answer, from the engine's timings: prompt tokens include those reused from the
+ * cache (`cached_tokens`), as a server that caches prompts reports them. */
+export function usageOf(timings) {
+  if (!timings) return null;
+  const cached = timings.cache_n || 0;
+  const prompt = (timings.prompt_n || 0) + cached;
+  const completion = timings.predicted_n || 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: cached },
+  };
+}
+
+/** One engine chunk as SSE text, named after `model`; the chunk that carries timings is followed by a
+ * usage-only chunk (as with `stream_options.include_usage`). */
+export function sseEvents(chunk, model) {
+  const { timings, ...rest } = chunk;
+  const events = [{ ...rest, model }];
+  const usage = usageOf(timings);
+  if (usage)
+    events.push({
+      id: rest.id || "",
+      object: "chat.completion.chunk",
+      created: rest.created,
+      model,
+      choices: [],
+      usage,
+    });
+  return events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
+}
+
+export const SSE_DONE = "data: [DONE]\n\n";
+
+/** What the engine's failure looks like to the agent: an HTTP status and an OpenAI-style error body. */
+export function errorAnswer(error, contextSize = 0) {
+  const text = String(error?.message || error || "the engine failed");
+  let status = 500;
+  let message = `the model in this browser failed: ${text}`;
+  if (/out of memory|cannot allocate|memory access out of bounds|array buffer allocation|oom/i.test(text)) {
+    status = 507;
+    message = "the model in this browser ran out of memory: choose a smaller model or a shorter conversation";
+  } else if (/context|too long|exceeds|n_ctx/i.test(text)) {
+    status = 400;
+    message = `the conversation is longer than the model's context window (maximum ${contextSize} tokens)`;
+  }
+  return { status, body: JSON.stringify({ error: { message, type: "local_model_error" } }) };
+}
+
+/** The model listing (`GET /models`) of the model in the page. */
+export function modelsListing(facts, contextSize) {
+  return JSON.stringify({
+    object: "list",
+    data: [{ id: facts.name, object: "model", context_length: contextSize, tools: facts.tools }],
+  });
+}
