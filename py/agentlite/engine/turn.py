@@ -15,7 +15,7 @@ import asyncio
 import logging
 from typing import Any
 
-from agentlite.engine import prompt
+from agentlite.engine import lean, prompt
 from agentlite.engine.chat_events import (
     LoopStopped,
     Notice,
@@ -69,7 +69,8 @@ class Turn:
         self.text, self.options = text, options
         self.again = again  # a user message already in the history, answered again (regenerate)
         self.mode, self.max_rounds = deps.limits.mode, deps.limits.max_rounds
-        self.system = prompt.system_prompt(self.mode)
+        self.lean = lean.wanted(link.base_url)  # the model in the page: a short prompt, few tools
+        self.system = (lean if self.lean else prompt).system_prompt(self.mode)
         self.guard = LoopGuard()
         self.round, self.invalid_rounds = 0, 0
         self.winding_down = False  # set once stopping: a second stop must not cut the clean-up short
@@ -391,7 +392,9 @@ class Turn:
     # --- what the loop leans on: tools, the meter, the dialect, stops, the endpoint ---------------------
 
     def _tools(self) -> list[dict[str, Any]]:
-        return [] if self.mode == "chat" else self.shared.registry.definitions()
+        if self.mode == "chat":
+            return []
+        return self.shared.registry.definitions(lean.LEAN_TOOLS if self.lean else None)
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)
