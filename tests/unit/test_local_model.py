@@ -156,3 +156,20 @@ def test_the_engine_is_neither_precached_nor_kept_after_activation_only_on_use()
     build = json.loads(source.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
     assert set(build["files"]) == {"index.html"} and build["later"] == {}
     assert set(build["onUse"]) == set(local_engine.ON_USE)
+
+
+def test_the_worker_answers_local_requests_like_fetch_and_a_stop_cancels_the_page_engine() -> None:
+    [result] = run_node(Path(__file__).with_name("local_fetch_runner.mjs"), None)
+    assert result["before"]["status"] == 503 and "not connected" in result["before"]["body"]
+    assert result["whole"] == {
+        "status": 200,
+        "type": "text/event-stream",
+        "body": "data: one\n\ndata: two\n\n",
+    }
+    stopped = result["stopped"]
+    assert stopped["first"] == "data: one\n\n" and stopped["after"] == {"error": "AbortError"}
+    assert stopped["sent"] == [
+        {"id": 1, "path": "models", "body": None},
+        {"id": 2, "path": "chat/completions", "body": '{"a":1}'},
+        {"id": 2, "cancel": True},
+    ]
