@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -64,3 +65,27 @@ def test_a_chosen_gguf_file_answers_stops_and_is_found_again_after_a_reload(page
     assert "Smollm2" in (app.get_by_test_id("local-model").get_attribute("data-name") or "")
     send(app, "Say yes.")
     assert answer_done(app).strip()  # the stopped engine answers again, from the stored copy
+
+
+def test_a_model_used_once_starts_again_with_the_server_gone(context_factory: Any) -> None:
+    from buildsys.common import DIST
+    from buildsys.serve import StaticServer
+    from tests.e2e.conftest import pipe_console, wait_ready
+    from tests.e2e.test_offline import SW_ALLOWED, Gone, offline_ready
+
+    context = context_factory(**SW_ALLOWED)
+    page = context.new_page()
+    pipe_console(page)
+    with StaticServer(DIST) as server:
+        origin = server.origin
+        page.goto(f"{origin}/index.html")
+        wait_ready(page)
+        assert offline_ready(page).startswith("agentlite-build-")
+        page.reload()  # the service worker now answers the page and what it fetches
+        wait_ready(page)
+        choose_model(page, MODEL)
+    gone = Gone(context, origin)
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_test_id("local-model")).to_have_attribute("data-state", "ready", timeout=LOAD_MS)
+    assert gone.aborted == [], f"requests that needed the app's server: {gone.aborted}"
