@@ -11,6 +11,8 @@ declare const BUILD: {
   files: Record<string, string>;
   /** path -> sha256 of the files kept after activation or at first use */
   later: Record<string, string>;
+  /** path -> sha256 of the files kept only when a page first asks for them (the model in the page's engine) */
+  onUse: Record<string, string>;
   manifest: Record<string, unknown>;
 };
 
