@@ -5,6 +5,12 @@
 // before the engine sees it. A hostile header cannot make it read past the bytes it was given, loop
 // long, or allocate much: counts and lengths are checked against what is left.
 
+/** A metadata value: a scalar, a string, or an array (skipped: only its length is kept).
+ * @typedef {number | boolean | string | {array: number}} GgufValue */
+/** What the page shows about a model; `size` (bytes) once its file is stored.
+ * @typedef {{name: string, architecture: string, parameters: string, quantisation: string,
+ *   contextLength: number, chatTemplate: string, tools: boolean, size?: number}} ModelFacts */
+
 export const GGUF_MAGIC = 0x46554747; // "GGUF" little-endian
 const MAX_KEYS = 10_000;
 const MAX_STRING = 1 << 20; // a chat template is a few KB; a longer string is not read
@@ -15,6 +21,7 @@ export class GgufError extends Error {
 }
 
 // general.file_type -> the quantisation's name (llama.cpp's llama_ftype, the common ones)
+/** @type {Record<string, string>} */
 const FILE_TYPES = {
   0: "F32",
   1: "F16",
@@ -41,14 +48,17 @@ const FILE_TYPES = {
   32: "BF16",
 };
 // value type -> byte size of a scalar (8 = string, 9 = array)
+/** @type {Record<number, number>} */
 const SCALAR = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 
 class Reader {
+  /** @param {Uint8Array} bytes */
   constructor(bytes) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.bytes = bytes;
     this.at = 0;
   }
+  /** @param {number} n */
   need(n) {
     if (n < 0 || this.at + n > this.bytes.length) throw new GgufError("the header is cut short");
   }
@@ -73,6 +83,7 @@ class Reader {
     this.at += length;
     return text;
   }
+  /** @param {number} type @returns {number | boolean} */
   scalar(type) {
     const size = SCALAR[type];
     if (size === undefined) throw new GgufError(`unknown value type ${type}`);
@@ -80,6 +91,7 @@ class Reader {
     const v = this.view;
     const at = this.at;
     this.at += size;
+    /** @type {Record<number, () => number | boolean>} */
     const read = {
       0: () => v.getUint8(at),
       1: () => v.getInt8(at),
@@ -95,6 +107,7 @@ class Reader {
     };
     return read[type]();
   }
+  /** @param {number} type @returns {GgufValue} */
   value(type) {
     if (type === 8) return this.string();
     if (type !== 9) return this.scalar(type);
@@ -116,6 +129,7 @@ export function readMetadata(bytes) {
   const tensors = reader.u64();
   const keys = reader.u64();
   if (keys > MAX_KEYS) throw new GgufError("too many keys in the header");
+  /** @type {Record<string, GgufValue>} */
   const metadata = {};
   for (let i = 0; i < keys; i++) {
     const key = reader.string();
@@ -124,7 +138,9 @@ export function readMetadata(bytes) {
   return { version, tensors, metadata };
 }
 
-/** The facts the page shows about a model, from its metadata. */
+/** The facts the page shows about a model, from its metadata.
+ * @param {Record<string, GgufValue | undefined>} metadata @param {string} [fileName]
+ * @returns {ModelFacts} */
 export function modelFacts(metadata, fileName = "") {
   const arch = String(metadata["general.architecture"] ?? "");
   const fileType = metadata["general.file_type"];
@@ -133,7 +149,7 @@ export function modelFacts(metadata, fileName = "") {
     name: String(metadata["general.name"] || fileName.replace(/\.gguf$/i, "") || "local model"),
     architecture: arch,
     parameters: String(metadata["general.size_label"] ?? ""),
-    quantisation: FILE_TYPES[fileType] ?? (fileType === undefined ? "" : `type ${fileType}`),
+    quantisation: FILE_TYPES[/** @type {number} */ (fileType)] ?? (fileType === undefined ? "" : `type ${fileType}`),
     contextLength: Number(metadata[`${arch}.context_length`] ?? 0) || 0,
     chatTemplate: template,
     tools: /\btools\b/.test(template), // the template renders a tools list: native tool calling may work
