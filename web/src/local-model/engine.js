@@ -5,11 +5,16 @@
 import { Wllama } from "@wllama/wllama";
 import { engineRequest, SSE_DONE, sseEvents } from "./wire.js";
 
+/** @import { ResultTimings } from "@wllama/wllama" */
+/** @import { AgentBody } from "./wire.js" */
+
 const WASM = new URL("./local-model/wllama.wasm", import.meta.url).href;
 const MAX_CONTEXT = 8192; // tokens: the KV cache of a larger window costs memory a tab may not have
+/** @type {import("@wllama/wllama").WllamaLogger} */
 const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };
 
-/** Load `blob` (a GGUF file) into a new engine. `contextLength` is the model's own window (its header). */
+/** Load `blob` (a GGUF file) into a new engine. `contextLength` is the model's own window (its header).
+ * @param {Blob} blob @param {number} contextLength */
 export async function startEngine(blob, contextLength) {
   const wllama = new Wllama({ default: WASM }, { logger: quiet, allowOffline: true });
   wllama.setCompat(null); // never the compat build from another host
@@ -19,14 +24,17 @@ export async function startEngine(blob, contextLength) {
 }
 
 export class LocalEngine {
+  /** @param {Wllama} wllama @param {number} contextSize the window the engine was started with (tokens) */
   constructor(wllama, contextSize) {
     this.wllama = wllama;
     this.contextSize = contextSize;
+    /** @type {ResultTimings | null} */
     this.lastTimings = null; // the last answer's, for the live speed figure and the benchmarks
   }
 
   /** Stream one chat request: `write(text)` gets server-sent events; resolves when the answer ends or
-   * `signal` stops it. */
+   * `signal` stops it.
+   * @param {AgentBody} body @param {string} model @param {AbortSignal} signal @param {(text: string) => void} write */
   async chat(body, model, signal, write) {
     const stream = await this.wllama.createChatCompletion({ ...engineRequest(body), abortSignal: signal });
     for await (const chunk of stream) {

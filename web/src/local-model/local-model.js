@@ -5,10 +5,17 @@
 import { GgufError, modelFacts, readMetadata } from "./gguf-header.js";
 import { removeModel, storedModel, storeModel, writeFacts } from "./store.js";
 
+/** @import { LocalEngine } from "./engine.js" */
+/** @import { ModelFacts } from "./gguf-header.js" */
+/** @typedef {"none" | "loading" | "ready" | "error"} LocalState */
+/** Hears every change of state (and of its detail): given the LocalModel itself.
+ * @typedef {(local: LocalModel) => void} LocalListener */
+
 const HEADER_READS = [1 << 20, 8 << 20, 64 << 20]; // bytes: a header with a large vocabulary needs more
 const ENGINE_URL = "./local-engine.js"; // beside the page's bundle
 
-/** The facts of a GGUF file from its header; throws GgufError for a file that is not one. */
+/** The facts of a GGUF file from its header; throws GgufError for a file that is not one.
+ * @param {Blob} blob @param {string} fileName */
 export async function factsOf(blob, fileName) {
   for (const size of HEADER_READS) {
     const bytes = new Uint8Array(await blob.slice(0, size).arrayBuffer());
@@ -24,23 +31,30 @@ export async function factsOf(blob, fileName) {
 
 export class LocalModel {
   constructor() {
+    /** @type {LocalState} */
     this.state = "none";
+    /** @type {ModelFacts | null} */
     this.facts = null; // {name, architecture, parameters, quantisation, contextLength, chatTemplate, tools, size}
+    /** @type {LocalEngine | null} */
     this.engine = null;
     this.detail = ""; // what the state view says: progress, the error, the speed
+    /** @type {LocalListener[]} */
     this.listeners = [];
   }
 
+  /** @param {LocalListener} listener */
   on(listener) {
     this.listeners.push(listener);
   }
 
+  /** @param {LocalState} state @param {string} [detail] */
   set(state, detail = "") {
     Object.assign(this, { state, detail });
     for (const listener of this.listeners) listener(this);
   }
 
-  /** A stored model from an earlier visit: shown, and started when `start` says it is the chosen model. */
+  /** A stored model from an earlier visit: shown, and started when `start` says it is the chosen model.
+   * @param {boolean} start */
   async restore(start) {
     const stored = await storedModel();
     if (!stored) return false;
@@ -50,6 +64,7 @@ export class LocalModel {
     return true;
   }
 
+  /** @param {File} file */
   async fromFile(file) {
     await this.guard(async () => {
       const facts = await factsOf(file, file.name);
@@ -57,7 +72,8 @@ export class LocalModel {
     });
   }
 
-  /** A model at a URL (this origin's, or another that allows it by CORS and the page's connect-src). */
+  /** A model at a URL (this origin's, or another that allows it by CORS and the page's connect-src).
+   * @param {string} url */
   async fromUrl(url) {
     await this.guard(async () => {
       const response = await fetch(url);
@@ -68,25 +84,32 @@ export class LocalModel {
     });
   }
 
+  /** Store `source` (`total` bytes, 0 when unknown), then start it; `facts` null: read from the stored file.
+   * @param {ReadableStream<Uint8Array<ArrayBuffer>>} source @param {number} total
+   * @param {ModelFacts | null} facts @param {string} [name] */
   async keep(source, total, facts, name = "") {
     if (this.engine) await this.unload();
-    const megabytes = (n) => (n / 1e6).toFixed(1);
+    const megabytes = (/** @type {number} */ n) => (n / 1e6).toFixed(1);
     const file = await storeModel(source, (written) =>
       this.set("loading", `Storing the model: ${megabytes(written)}${total ? ` of ${megabytes(total)}` : ""} MB`),
     );
+    /** @type {ModelFacts} */
     const known = facts || (await factsOf(file, name).catch(async (err) => Promise.reject(await dropped(err))));
     this.facts = { ...known, size: file.size };
     await writeFacts(this.facts);
     await this.start(file);
   }
 
+  /** @param {Blob} file */
   async start(file) {
     this.set("loading", "Starting the engine");
+    /** @type {typeof import("./engine.js")} */
     const { startEngine } = await import(/* @vite-ignore */ new URL(ENGINE_URL, document.baseURI).href);
-    this.engine = await startEngine(file, this.facts.contextLength);
+    this.engine = await startEngine(file, /** @type {ModelFacts} */ (this.facts).contextLength); // set before start
     this.set("ready", "");
   }
 
+  /** @param {() => Promise<void>} work */
   async guard(work) {
     try {
       await work();
@@ -110,14 +133,16 @@ export class LocalModel {
   }
 }
 
+/** @param {unknown} err */
 async function dropped(err) {
   await removeModel();
   return err;
 }
 
-/** A failure in words the user can act on. */
+/** A failure in words the user can act on.
+ * @param {unknown} err */
 export function describe(err) {
-  const text = String(err?.message || err);
+  const text = String(/** @type {Error | undefined} */ (err)?.message || err);
   if (err instanceof GgufError) return `This file is not a model the page can run: ${text}.`;
   if (/memory|allocate/i.test(text)) return "The model does not fit in this tab's memory: choose a smaller one.";
   if (/quota/i.test(text))

@@ -1,19 +1,23 @@
 // Where the model in the page is kept between visits: the origin private file system (OPFS), one folder
 // with the GGUF file and a small JSON of its facts. The browser counts it against the origin's quota and
 // removes it with the site's data; "Remove" deletes it at once.
+/** @import { ModelFacts } from "./gguf-header.js" */
 const FOLDER = "local-model";
 const MODEL_FILE = "model.gguf";
 const FACTS_FILE = "model.json";
 
+/** @param {boolean} [create] */
 async function folder(create = false) {
   const root = await navigator.storage.getDirectory();
   return root.getDirectoryHandle(FOLDER, { create });
 }
 
-/** The stored model: {file, facts}, or null when none is stored (or the storage cannot be read). */
+/** The stored model: {file, facts}, or null when none is stored (or the storage cannot be read).
+ * @returns {Promise<{file: File, facts: ModelFacts} | null>} */
 export async function storedModel() {
   try {
     const dir = await folder();
+    /** @type {ModelFacts} */
     const facts = JSON.parse(await (await (await dir.getFileHandle(FACTS_FILE)).getFile()).text());
     const file = await (await dir.getFileHandle(MODEL_FILE)).getFile();
     return file.size === facts.size ? { file, facts } : null; // a copy cut short is not a model
@@ -24,7 +28,8 @@ export async function storedModel() {
 
 /** Store the bytes of `source` (a ReadableStream of Uint8Array) as the model, reporting bytes written;
  * resolves to the stored File. Its facts are written after it (`writeFacts`), so a copy cut short is never
- * found. */
+ * found.
+ * @param {ReadableStream<Uint8Array<ArrayBuffer>>} source @param {(written: number) => void} onBytes */
 export async function storeModel(source, onBytes) {
   await removeModel();
   const dir = await folder(true);
@@ -47,7 +52,8 @@ export async function storeModel(source, onBytes) {
   return (await dir.getFileHandle(MODEL_FILE)).getFile();
 }
 
-/** The facts of the stored model (with its `size`, which must match the stored file's). */
+/** The facts of the stored model (with its `size`, which must match the stored file's).
+ * @param {ModelFacts} facts */
 export async function writeFacts(facts) {
   const dir = await folder(true);
   const writable = await (await dir.getFileHandle(FACTS_FILE, { create: true })).createWritable();
