@@ -4,18 +4,27 @@
 // `chat.completion.chunk`s). A new port is given to every worker the page starts.
 import { errorAnswer, modelsListing } from "./wire.js";
 
+/** @import { AgentClient } from "../agent-client.js" */
+/** @import { LocalModel } from "./local-model.js" */
+/** @import { ModelFacts } from "./gguf-header.js" */
+/** Sends one piece of the answer to a request (its id is added).
+ * @typedef {(message: Omit<LocalPortAnswer, "id">) => void} Reply */
+
 export const LOCAL_PORT = "local-model-port"; // the message that hands the worker its port
 export const LOCAL_MODEL_ID = "local"; // the model id the settings and the listing use
 
-/** Serve `local` (a LocalModel) to `client`'s worker; `onSpeed(tokensPerSecond)` hears the live figure. */
+/** Serve `local` (a LocalModel) to `client`'s worker; `onSpeed(tokensPerSecond)` hears the live figure.
+ * @param {AgentClient} client @param {LocalModel} local @param {(perSecond: number) => void} onSpeed */
 export function serveWorker(client, local, onSpeed) {
   const connect = () => {
     const channel = new MessageChannel();
+    /** @type {Map<number, AbortController>} */
     const running = new Map(); // request id -> AbortController
-    channel.port1.onmessage = ({ data }) => {
+    channel.port1.onmessage = (/** @type {MessageEvent<LocalPortRequest | LocalPortCancel>} */ { data }) => {
       if (data.cancel) return running.get(data.id)?.abort();
       const controller = new AbortController();
       running.set(data.id, controller);
+      /** @type {Reply} */
       const reply = (message) => channel.port1.postMessage({ id: data.id, ...message });
       answer(local, data, controller.signal, reply, onSpeed).finally(() => running.delete(data.id));
     };
@@ -25,6 +34,8 @@ export function serveWorker(client, local, onSpeed) {
   client.on("restart", connect);
 }
 
+/** @param {LocalModel} local @param {LocalPortRequest} request @param {AbortSignal} signal @param {Reply} reply
+ * @param {(perSecond: number) => void} onSpeed */
 async function answer(local, { path, body }, signal, reply, onSpeed) {
   const engine = local.engine;
   if (!engine) {
@@ -34,13 +45,15 @@ async function answer(local, { path, body }, signal, reply, onSpeed) {
     };
     return reply({ status: 503, text: JSON.stringify({ error }), end: true });
   }
-  if (path === "models") return reply({ status: 200, text: modelsListing(local.facts, engine.contextSize), end: true });
+  // A started engine's facts are set (LocalModel.start runs after them).
+  const facts = /** @type {ModelFacts} */ (local.facts);
+  if (path === "models") return reply({ status: 200, text: modelsListing(facts, engine.contextSize), end: true });
   if (path !== "chat/completions") return reply({ status: 404, text: "{}", end: true });
   let started = false;
   const began = performance.now();
   let pieces = 0;
   try {
-    await engine.chat(JSON.parse(body || "{}"), local.facts.name, signal, (text) => {
+    await engine.chat(JSON.parse(body || "{}"), facts.name, signal, (text) => {
       if (!started) reply({ status: 200 });
       started = true;
       pieces++;
@@ -51,6 +64,10 @@ async function answer(local, { path, body }, signal, reply, onSpeed) {
   } catch (err) {
     if (signal.aborted) return reply({ end: true });
     const { status, body: text } = errorAnswer(err, engine.contextSize);
-    reply(started ? { failed: String(err?.message || err) } : { status, text, end: true });
+    reply(
+      started
+        ? { failed: String(/** @type {Error | undefined} */ (err)?.message || err) }
+        : { status, text, end: true },
+    );
   }
 }

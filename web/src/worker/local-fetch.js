@@ -2,17 +2,24 @@
 // answers a `local:` request like `fetch` would, with a Response whose body streams the page's answer, so
 // Python's FetchTransport reads it unchanged (py/agentlite/browser/fetch_transport.py, LocalTransport).
 // Aborting `init.signal` (the user stopped) tells the page to stop the engine.
+/** A request waiting for its answer: `resolve` settles localFetch's promise with the Response whose `body`
+ * streams what `controller` is given.
+ * @typedef {{resolve: (response: Response) => void, controller: ReadableStreamDefaultController<Uint8Array>,
+ *   body: ReadableStream<Uint8Array>}} OpenRequest */
 const LOCAL = "local:";
+/** @type {MessagePort | null} */
 let port = null;
 let nextId = 1;
+/** @type {Map<number, OpenRequest>} */
 const open = new Map(); // id -> {resolve, stream controller}
 
-/** The port the page handed over; requests before it came get a 503. */
+/** The port the page handed over; requests before it came get a 503. @param {MessagePort} given */
 export function adoptPort(given) {
   port = given;
-  port.onmessage = ({ data }) => receive(data);
+  port.onmessage = (/** @type {MessageEvent<LocalPortAnswer>} */ { data }) => receive(data);
 }
 
+/** @param {LocalPortAnswer} answer */
 function receive({ id, status, text, end, failed }) {
   const request = open.get(id);
   if (!request) return;
@@ -23,6 +30,7 @@ function receive({ id, status, text, end, failed }) {
   if (end || failed) open.delete(id);
 }
 
+/** @param {number} status @param {BodyInit | null} body */
 function respond(status, body) {
   return new Response(body, {
     status,
@@ -30,7 +38,8 @@ function respond(status, body) {
   });
 }
 
-/** @param {string} url @param {{method?: string, body?: string, signal?: AbortSignal}} init */
+/** @param {string} url @param {{method?: string, body?: string, signal?: AbortSignal}} init
+ * @returns {Promise<Response>} */
 export function localFetch(url, init = {}) {
   if (!port) {
     const error = { message: "the page has not connected the model in this browser yet", type: "local_model_error" };
@@ -39,7 +48,8 @@ export function localFetch(url, init = {}) {
   const id = nextId++;
   const path = url.slice(LOCAL.length).replace(/^\/+/, "");
   return new Promise((resolve, reject) => {
-    const request = { resolve, controller: null, body: null };
+    // Both filled in at once below: the stream's `start` runs inside its constructor.
+    const request = /** @type {OpenRequest} */ (/** @type {unknown} */ ({ resolve, controller: null, body: null }));
     request.body = new ReadableStream({
       start: (controller) => {
         request.controller = controller;
@@ -54,10 +64,11 @@ export function localFetch(url, init = {}) {
       reject(aborted);
       request.controller.error(aborted);
     });
-    port.postMessage({ id, path, method: init.method || "GET", body: init.body ?? null });
+    /** @type {MessagePort} */ (port).postMessage({ id, path, method: init.method || "GET", body: init.body ?? null });
   });
 }
 
+/** @param {number} id */
 function stop(id) {
   if (!open.delete(id)) return;
   port?.postMessage({ id, cancel: true });
