@@ -4,11 +4,15 @@
 // first screen (`openButton`). docs/local-model.md.
 import { button, el } from "../dom.js";
 
+/** @import { ModelFacts } from "../local-model/gguf-header.js" */
+/** @import { LocalModel } from "../local-model/local-model.js" */
+
 const FIRST_LINE =
   "Runs a GGUF model (llama.cpp in WebAssembly) inside this page: no server, no key, and nothing leaves this " +
   "browser. Small models (up to about 1–2 GB) fit a tab's memory; they are slow on a CPU.";
 
-/** `local` is the LocalModel; `onUse()` makes it the chat's model. */
+/** `local` is the LocalModel; `onUse()` makes it the chat's model.
+ * @param {HTMLElement} root @param {LocalModel} local @param {{onUse: () => void}} actions */
 export function createLocalModelView(root, local, { onUse }) {
   const dialog = el("dialog", "local-model-dialog", null, { "aria-labelledby": "local-model-title" });
   const panel = el("section", "local-model", null, { testid: "local-model", "aria-live": "polite" });
@@ -51,7 +55,7 @@ export function createLocalModelView(root, local, { onUse }) {
 
   return {
     open: () => dialog.open || dialog.showModal(),
-    /** The live answer speed, in tokens per second. */
+    /** The live answer speed, in tokens per second. @param {number} perSecond */
     speed: (perSecond) => {
       speed.textContent = `${perSecond.toFixed(1)} tokens/s`;
     },
@@ -59,6 +63,7 @@ export function createLocalModelView(root, local, { onUse }) {
 }
 
 /** "llama · 135M · Q4_1 · 8192-token window · 98.4 MB" */
+/** @param {ModelFacts} facts */
 export function describeFacts(facts) {
   const parts = [facts.architecture, facts.parameters, facts.quantisation];
   if (facts.contextLength) parts.push(`${facts.contextLength}-token window`);
@@ -67,7 +72,7 @@ export function describeFacts(facts) {
   return parts.filter(Boolean).join(" · ");
 }
 
-/** A "Run a model in this browser" button (test id `local-model-open`). */
+/** A "Run a model in this browser" button (test id `local-model-open`). @param {() => void} onOpen */
 export function openButton(onOpen) {
   return button("Run a model in this browser", "local-model-open", onOpen);
 }
