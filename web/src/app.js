@@ -29,7 +29,8 @@ import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/page/host.js";
 import { createLocalModelView, openButton } from "./views/local-model-view.js";
 import { LocalModel } from "./local-model/local-model.js";
-import { LOCAL_MODEL_ID, serveWorker } from "./local-model/bridge.js";
+import { serveWorker } from "./local-model/bridge.js";
+import { followLocalModel, withLocalModel } from "./local-model/local-choice.js";
 import { installTestingApi } from "./testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";
@@ -227,18 +228,10 @@ createSettingsView(root, {
 });
 // The model in the page (docs/local-model.md): chosen in its dialog, served to the worker's `local:` requests.
 const local = new LocalModel();
-const LOCAL_SETTINGS = { base_url: settingsStore.LOCAL_BASE, model: LOCAL_MODEL_ID, api_key: "", remember_key: false };
-const isLocal = () => settings.base_url === settingsStore.LOCAL_BASE;
-const localView = createLocalModelView(root, local, { onUse: () => applySettings({ ...settings, ...LOCAL_SETTINGS }) });
+const localView = createLocalModelView(root, local, { onUse: () => applySettings(withLocalModel(settings)) });
 root.querySelector("dialog.settings form h2")?.after(openButton(() => localView.open()));
 serveWorker(client, local, (perSecond) => localView.speed(perSecond));
-let localChosen = false; // a model the user chose now becomes the chat's model once it is ready
-local.on(({ state, facts }) => {
-  if (state === "loading") localChosen = true;
-  if (state === "ready" && localChosen && !isLocal()) applySettings({ ...settings, ...LOCAL_SETTINGS });
-  if (state === "none" && !facts && isLocal()) applySettings({ ...settings, base_url: "", model: "demo" });
-});
-local.restore(isLocal()).catch((err) => console.warn("agentlite: stored local model", err));
+followLocalModel(local, { current: () => settings, apply: applySettings });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
 // preview_page is answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
