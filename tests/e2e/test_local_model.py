@@ -63,6 +63,7 @@ def test_a_chosen_gguf_file_answers_stops_and_is_found_again_after_a_reload(page
     app.reload()
     expect(app.get_by_test_id("local-model")).to_have_attribute("data-state", "ready", timeout=LOAD_MS)
     assert "Smollm2" in (app.get_by_test_id("local-model").get_attribute("data-name") or "")
+    app.get_by_test_id("chat-tab-new").click()  # a chat of its own: the stopped story is not its prompt
     send(app, "Say yes.")
     assert answer_done(app).strip()  # the stopped engine answers again, from the stored copy
 

@@ -120,7 +120,14 @@ def test_the_request_keeps_what_the_engine_takes_and_flattens_content_parts() ->
         "messages": [{"role": "user", "content": "hi you"}],
         "stream": True,
         "temperature": 0.2,
+        "max_tokens": 1024,  # a small model that repeats itself stops
     }
+
+
+def test_a_limit_the_agent_sets_is_kept() -> None:
+    cases = [{"max_tokens": 50}, {"max_completion_tokens": 70}]
+    answers = node([{"kind": "wire", "fn": "engineRequest", "args": [{"messages": [], **c}]} for c in cases])
+    assert [a["value"]["max_tokens"] for a in answers] == [50, 70]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,10 @@
  * @typedef {ChatCompletionParams & {stream: true}} EngineRequest */
 
 const PASSED = ["temperature", "top_p", "max_tokens", "stop", "seed", "tools", "tool_choice", "frequency_penalty"];
+// The longest answer when the agent sets no limit: a small model can repeat itself without end, and at
+// about ten tokens a second 1,024 tokens is under two minutes. The answer then ends with
+// `finish_reason` "length", as a server's would.
+export const DEFAULT_MAX_TOKENS = 1024;
 
 /** The engine's chat parameters for one request body of the agent (always streamed).
  * @param {AgentBody} body
@@ -22,6 +26,7 @@ export function engineRequest(body) {
   const request = { messages: (body.messages || []).map(plainMessage), stream: true };
   for (const key of PASSED) if (body[key] !== undefined && body[key] !== null) request[key] = body[key];
   if (body.max_completion_tokens && request.max_tokens === undefined) request.max_tokens = body.max_completion_tokens;
+  if (request.max_tokens === undefined) request.max_tokens = DEFAULT_MAX_TOKENS;
   return request;
 }
 
