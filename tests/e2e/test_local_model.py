@@ -20,7 +20,12 @@ LOAD_MS = 300_000  # storing ~100 MB and starting the engine on a busy 2-core ma
 ANSWER_MS = 600_000  # the engine reads the prompt at a few tens of tokens/s (docs/local-model.md)
 ANSWERS = "[data-testid=message][data-role=assistant]"
 
-pytestmark = pytest.mark.skipif(not MODEL.exists(), reason="the SmolLM2 GGUF file is not installed")
+pytestmark = [
+    pytest.mark.skipif(not MODEL.exists(), reason="the SmolLM2 GGUF file is not installed"),
+    # Two loads and three answers of a real model on a CPU: past the suite's 300 s per test beside a
+    # second worker (each wait above has its own bound).
+    pytest.mark.timeout(1200),
+]
 
 
 def choose_model(page: Page, path: Path) -> None:
