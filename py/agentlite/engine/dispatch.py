@@ -108,6 +108,7 @@ class Dispatcher:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._last_change: asyncio.Task[None] | None = None
         self._file_ops = 0
+        self.offered: frozenset[str] | None = None  # the tools the request offered, when not all (lean.py)
 
     def submit(self, calls: list[Call]) -> None:
         """Schedule calls in order; the batch size for approvals counts every file operation of the reply
@@ -129,6 +130,13 @@ class Dispatcher:
             self.fail(call, ToolResult.from_error(error))
             return False
         call.name = tool.name
+        if self.offered is not None and tool.name not in self.offered:
+            tools = ", ".join(sorted(self.offered))
+            self.fail(
+                call,
+                ToolResult.failure(ToolErrorType.NOT_FOUND, f"{tool.name} is not offered here; use {tools}"),
+            )
+            return False
         return True
 
     def fail(self, call: Call, result: ToolResult, status: str = "failed", reason: str | None = None) -> None:

@@ -7,7 +7,9 @@
   tool-only reply repeated is the call counter's business, so its 3 → warn / 5 → stop rule applies
   instead of a stop at the second reply.
 - `finish_reason: "length"` continues automatically at most `MAX_CONTINUATIONS` times in a row: a round
-  that ends any other way resets the count (origins: engine §10.4).
+  that ends any other way resets the count (origins: engine §10.4). The model in the page gets none
+  (`max_continuations=0`): a small model that hits the limit is usually repeating itself, and each
+  continuation costs minutes on a CPU (docs/local-model.md).
 Counts are per turn: a new user message is a new intent. When the user chooses to go on after a stop,
 the call counts start again.
 """
@@ -41,6 +43,7 @@ class LoopGuard:
     calls: dict[str, int] = field(default_factory=dict)
     last_reply: str | None = None
     continuations: int = 0
+    max_continuations: int = MAX_CONTINUATIONS
 
     def check_call(self, name: str, arguments: dict[str, Any]) -> Verdict:
         key = call_key(name, arguments)
@@ -71,7 +74,7 @@ class LoopGuard:
 
     def may_continue(self) -> bool:
         """One more automatic continuation after `length`, within the limit of continuations in a row."""
-        if self.continuations >= MAX_CONTINUATIONS:
+        if self.continuations >= self.max_continuations:
             return False
         self.continuations += 1
         return True

@@ -71,7 +71,7 @@ class Turn:
         self.mode, self.max_rounds = deps.limits.mode, deps.limits.max_rounds
         self.lean = lean.wanted(link.base_url)  # the model in the page: a short prompt, few tools
         self.system = (lean if self.lean else prompt).system_prompt(self.mode)
-        self.guard = LoopGuard()
+        self.guard = LoopGuard(max_continuations=0 if self.lean else MAX_CONTINUATIONS)
         self.round, self.invalid_rounds = 0, 0
         self.winding_down = False  # set once stopping: a second stop must not cut the clean-up short
         self.reply: Reply | None = None
@@ -99,6 +99,7 @@ class Turn:
         )
         known = tool and self.shared.registry.get(tool)
         request.forced = known.name if known and self.mode == "agent" else None
+        request.lean = self.lean
         return request
 
     def _compactor(self) -> Compactor:
@@ -156,7 +157,7 @@ class Turn:
         instructions, forced = [], self.request.forced
         if forced and self.link.dialect != "native":
             instructions.append(prompt.forced_tool_instruction(forced))
-        if self.mode == "agent" and is_complex(self.text):
+        if self.mode == "agent" and not self.lean and is_complex(self.text):  # a small model copies the ask
             self.planner.requested = True
             instructions.append(prompt.PLAN_INSTRUCTION)
         # regenerate: the message already in the history keeps the context it was first sent with
@@ -164,7 +165,7 @@ class Turn:
         user = (
             again
             if again is not None
-            else await open_message(self.deps, self.text, self.options, instructions)
+            else await open_message(self.deps, self.text, self.options, instructions, lean=self.lean)
         )
         self.user_message = self.request.current = user
         turn, dialect, regenerate = self.turn_id, self.link.dialect, again is not None
@@ -268,6 +269,8 @@ class Turn:
         self.dispatcher = dispatcher = self.deps.dispatcher(
             self.context, self.guard, f"{self.turn_id}-r{self.round + 1}"
         )
+        if self.lean:  # a small model copies tool names from the conversation: only the lean ones run
+            dispatcher.offered = frozenset(str(d["name"]) for d in self.request.tool_defs())
         streaming = self.link.streaming
         decoder = StreamDecoder(
             self.link.dialect, self.request.tool_defs(), id_prefix=f"{self.turn_id}-r{self.round + 1}-"
@@ -334,10 +337,7 @@ class Turn:
             return self._next_round()
         if reply.finish == "length":
             if not self.guard.may_continue():
-                return self.stopped(
-                    "length",
-                    f"The answer hit the output limit {MAX_CONTINUATIONS} times in a row, so it stopped.",
-                )
+                return self.stopped("length", _length_stop(self.guard.max_continuations))
             self.records.note(prompt.CONTINUE_AFTER_LENGTH)  # the bubble stays open: the answer goes on in it
             return NEXT
         return FINAL
@@ -394,7 +394,9 @@ class Turn:
     def _tools(self) -> list[dict[str, Any]]:
         if self.mode == "chat":
             return []
-        return self.shared.registry.definitions(lean.LEAN_TOOLS if self.lean else None)
+        if self.lean:
+            return lean.brief(self.shared.registry.definitions(lean.LEAN_TOOLS))
+        return self.shared.registry.definitions()
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)
@@ -413,6 +415,12 @@ class Turn:
         )
         self.link.adopt(self.shared.endpoint())
         return choice
+
+
+def _length_stop(continuations: int) -> str:
+    if continuations == 0:
+        return "The answer hit the output limit, so it stopped."
+    return f"The answer hit the output limit {continuations + 1} times in a row, so it stopped."
 
 
 def _empty() -> ModelError:

@@ -8,6 +8,7 @@ import re
 from agentlite.engine import prompt
 from agentlite.engine.chat_events import Emit, MemoryAdded
 from agentlite.engine.history import Message
+from agentlite.engine.lean import LEAN_OUTLINE
 from agentlite.engine.memory import MemoryStore, extract
 from agentlite.engine.turn_deps import Attachment, TurnDeps, TurnOptions
 from agentlite.skills.skill_invocation import invoked_skill
@@ -18,15 +19,22 @@ MENTION = re.compile(r"(?<!\S)@(/?[\w.-]+(?:/[\w.-]+)*\.\w+|/[\w./-]+\w)")
 
 
 async def message_layers(
-    text: str, options: TurnOptions, workspace: Workspace | None, memory: MemoryStore | None
+    text: str,
+    options: TurnOptions,
+    workspace: Workspace | None,
+    memory: MemoryStore | None,
+    *,
+    lean: bool = False,
 ) -> prompt.TurnContext:
-    """Everything but the turn's instructions (the turn adds those: they depend on its dialect)."""
+    """Everything but the turn's instructions (the turn adds those: they depend on its dialect). `lean`
+    (the model in the page): the open file by name only and a short outline (lean.py)."""
     layers = prompt.TurnContext(open_file=options.open_file, selection=options.selection)
     if workspace is not None:
-        if options.open_file:
+        if options.open_file and not lean:
             layers.open_text = await _read(workspace, options.open_file)
         files = [e["path"] for e in await workspace.list("/", recursive=True) if e.get("kind") == "file"]
-        layers.outline, layers.outline_total = files[:OUTLINE], len(files)
+        shown = LEAN_OUTLINE if lean else OUTLINE
+        layers.outline, layers.outline_total = files[:shown], len(files)
     layers.references = await references(text, options.references, workspace)
     invoked = await invoked_skill(text, workspace)
     if invoked is not None:
@@ -36,9 +44,11 @@ async def message_layers(
     return layers
 
 
-async def open_message(deps: TurnDeps, text: str, options: TurnOptions, instructions: list[str]) -> Message:
+async def open_message(
+    deps: TurnDeps, text: str, options: TurnOptions, instructions: list[str], *, lean: bool = False
+) -> Message:
     """A new user message with its context layers; the references it pins stay in the chat's memo."""
-    layers = await message_layers(text, options, deps.shared.workspace, deps.shared.memory)
+    layers = await message_layers(text, options, deps.shared.workspace, deps.shared.memory, lean=lean)
     layers.instructions.extend(instructions)
     deps.memo.pin(layers.references)
     context = "\n".join([layers.render(), *(f"[attachment left out: {n}]" for n in options.attachment_notes)])
