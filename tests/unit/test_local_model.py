@@ -119,9 +119,18 @@ def test_the_request_keeps_what_the_engine_takes_and_flattens_content_parts() ->
     assert answer["value"] == {
         "messages": [{"role": "user", "content": "hi you"}],
         "stream": True,
-        "temperature": 0.2,
+        "temperature": 0.2,  # the agent's choice wins
         "max_tokens": 1024,  # a small model that repeats itself stops
     }
+
+
+def test_sampling_the_agent_leaves_open_is_greedy_and_copies_freely() -> None:
+    cases = [{"messages": []}, {"messages": [], "repeat_penalty": 1.3}]
+    plain, penalised = (
+        a["value"] for a in node([{"kind": "wire", "fn": "engineRequest", "args": [c]} for c in cases])
+    )
+    assert plain["temperature"] == 0 and "repeat_penalty" not in plain
+    assert penalised["repeat_penalty"] == 1.3  # the agent's choice is passed on
 
 
 def test_a_limit_the_agent_sets_is_kept() -> None:

@@ -12,11 +12,26 @@
 /** The engine's parameters for one streamed chat request.
  * @typedef {ChatCompletionParams & {stream: true}} EngineRequest */
 
-const PASSED = ["temperature", "top_p", "max_tokens", "stop", "seed", "tools", "tool_choice", "frequency_penalty"];
+const PASSED = [
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "stop",
+  "seed",
+  "tools",
+  "tool_choice",
+  "frequency_penalty",
+  "repeat_penalty",
+];
 // The longest answer when the agent sets no limit: a small model can repeat itself without end, and at
 // about ten tokens a second 1,024 tokens is under two minutes. The answer then ends with
 // `finish_reason` "length", as a server's would.
 export const DEFAULT_MAX_TOKENS = 1024;
+// Sampling when the agent sets none: greedy, as coding agents ask of hosted models, so a tool call is the
+// model's likeliest text and the same request gets the same answer. No penalty on repeats: a call copies
+// paths and code from the conversation (edit_file's originalCode), and with llama.cpp's 1.1 over the last
+// 64 tokens SmolLM2-135M no longer copied a call it was shown (docs/local-model.md).
+export const DEFAULT_SAMPLING = Object.freeze({ temperature: 0 });
 
 /** The engine's chat parameters for one request body of the agent (always streamed).
  * @param {AgentBody} body
@@ -27,6 +42,7 @@ export function engineRequest(body) {
   for (const key of PASSED) if (body[key] !== undefined && body[key] !== null) request[key] = body[key];
   if (body.max_completion_tokens && request.max_tokens === undefined) request.max_tokens = body.max_completion_tokens;
   if (request.max_tokens === undefined) request.max_tokens = DEFAULT_MAX_TOKENS;
+  for (const [key, value] of Object.entries(DEFAULT_SAMPLING)) if (request[key] === undefined) request[key] = value;
   return request;
 }
 
