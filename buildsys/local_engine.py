@@ -1,10 +1,12 @@
 """The engine that runs a GGUF model in the page (docs/local-model.md): wllama's WebAssembly build.
 
-`python build.py` copies the one wasm file the pinned `@wllama/wllama` ships into dist/local-model/ beside
-the page-side bundle (`local-engine.js`). Both are fetched only when the user chooses a model in this
-browser: the service worker does not precache them (the first visit's bytes do not grow) and keeps them,
-checked against this build's sha256, the first time the page asks for them (`ON_USE`), so a model used
-once keeps working offline.
+`python build.py` copies the wasm file the pinned `@wllama/wllama` ships into dist/local-model/ beside
+the page-side bundle (`local-engine.js`), and the compat build of the pinned `@wllama/wllama-compat` (a
+wasm32 build with Asyncify instead of JSPI and Memory64, ~19 MB) into dist/local-model/compat/: wllama
+switches to it by itself in an engine that lacks either feature (WebKit); Firefox runs the default build.
+All are fetched only when the user chooses a model in this browser: the service worker does not precache
+them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
+first time the page asks for them (`ON_USE`), so a model used once keeps working offline.
 
 The package's wasm is built with shared memory, Memory64 and JSPI. It runs single-threaded here: the page is
 not cross-origin isolated, so no SharedArrayBuffer can be posted to pthread workers; isolating the page
@@ -13,21 +15,31 @@ not cross-origin isolated, so no SharedArrayBuffer can be posted to pthread work
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from buildsys.common import DIST, NODE_MODULES, BuildError
 
 PACKAGE = NODE_MODULES / "@wllama" / "wllama"
 WASM_SOURCE = PACKAGE / "esm" / "wasm" / "wllama.wasm"
 WASM = "local-model/wllama.wasm"
+COMPAT_PACKAGE = NODE_MODULES / "@wllama" / "wllama-compat" / "wasm"
+COMPAT = {"local-model/compat/wllama.wasm": "wllama.wasm", "local-model/compat/wllama.js": "wllama.js"}
 BUNDLE = "local-engine.js"
-ON_USE = frozenset({BUNDLE, WASM})  # fetched and kept by the service worker on first use only
+ON_USE = frozenset({BUNDLE, WASM, *COMPAT})  # fetched and kept by the service worker on first use only
 
 
 def copy() -> None:
-    """Copy the engine's wasm into dist/ (skipped when the copy already holds the same bytes)."""
-    if not WASM_SOURCE.exists():
-        raise BuildError(f"{WASM_SOURCE} is missing: is @wllama/wllama installed (web/package.json)?")
-    target = DIST / WASM
+    """Copy the engine's files into dist/ (each skipped when the copy already holds the same bytes)."""
+    _copy_file(WASM_SOURCE, WASM, "@wllama/wllama")
+    for name, source in COMPAT.items():
+        _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat")
+
+
+def _copy_file(source: Path, name: str, package: str) -> None:
+    if not source.exists():
+        raise BuildError(f"{source} is missing: is {package} installed (web/package.json)?")
+    target = DIST / name
     target.parent.mkdir(parents=True, exist_ok=True)
-    data = WASM_SOURCE.read_bytes()
+    data = source.read_bytes()
     if not target.exists() or target.read_bytes() != data:
         target.write_bytes(data)

@@ -1,13 +1,16 @@
 """The pages the engine suite serves beside dist/: a sandbox harness that drives the SandboxHost directly
-(a frame-per-runtime page with a paint counter), at the app's own origin like tests/e2e/test_sandbox.py."""
+(a frame-per-runtime page with a paint counter), at the app's own origin like tests/e2e/test_sandbox.py;
+and the test model's GGUF file (never part of dist/), for the model in the page to load from a URL."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from buildsys import llama_server
 from buildsys.serve import Handler
 
 HARNESS = "/__engine_harness.html"
+MODEL_PATH = "/__test_model.gguf"  # SmolLM2-135M-Instruct from the pinned wheel (buildsys/llama_server.py)
 GUARD_MS = 150_000  # a page-side bound on each run, so no probe waits forever
 
 HTML = f"""<!doctype html>
@@ -40,6 +43,11 @@ class HarnessHandler(Handler):
     """dist/ as the app serves it, plus the harness page."""
 
     pages: ClassVar[dict[str, bytes]] = {HARNESS: HTML.encode()}
+
+    def translate_path(self, path: str) -> str:
+        if path.split("?", 1)[0] == MODEL_PATH:
+            return str(llama_server.MODEL)
+        return super().translate_path(path)
 
     def do_GET(self) -> None:
         body = self.pages.get(self.path.split("?", 1)[0])

@@ -3,7 +3,8 @@ JS, the shell and Python off the page's thread; a runaway loop in any runtime en
 while the page keeps painting, and the next run works; the app starts, the demo answers through the JS
 sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, a PDF
 reads as text page by page, the preview shows a page and a React page and stops a page's endless loops
-while the app keeps answering, and after one visit the app reloads and works offline. The tests of a
+while the app keeps answering, a model in the page loads from a URL and streams an answer (WebKit: the
+compat build), and after one visit the app reloads and works offline. The tests of a
 module run in order on one browser; the offline test stops the server, the runaway loops come last of
 all."""
 
@@ -14,12 +15,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from buildsys import llama_server
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from buildsys.pdf_sample import page_lines, sample_pdf
 from buildsys.serve import StaticServer
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
-from tests.engines.harness import HARNESS, HarnessHandler
+from tests.engines.harness import HARNESS, MODEL_PATH, HarnessHandler
 from tests.engines.preview import (
     CARD_PIXELS,
     EVAL_OFF,
@@ -72,6 +76,70 @@ def test_the_app_starts_and_the_demo_answers_through_the_js_sandbox(probe: Probe
     probe.wait_ready()
     status, answer = probe.turn("sum of primes below 1000", "browser_js_eval")
     assert status == "completed" and "76127" in answer, answer
+
+
+LOCAL_STATE = "document.querySelector('[data-testid=local-model]')?.dataset.state"
+ACTIVE_CHAT = "document.querySelector('.message-list:not([hidden])')"  # other chats' lists stay in the DOM
+# What the page shows of the model and the chat, printed however the test ends.
+LOCAL_SEEN = (
+    "[document.querySelector('[data-testid=local-model]')?.innerText,"
+    " document.querySelector('.local-model-speed')?.textContent,"
+    f" [...{ACTIVE_CHAT}.querySelectorAll('[data-testid=message]')].slice(-2)"
+    " .map((m) => m.dataset.state + ': ' +"
+    " m.innerText.slice(0, 200)), document.querySelector('[data-testid=error-banner]')?.innerText]"
+)
+LOCAL_LOAD_S = 300.0  # storing ~100 MB in the origin's private file system and starting the engine
+LOCAL_ANSWER_S = 600.0  # a few tokens a second in the compat build on a loaded machine
+
+
+def test_a_model_in_the_page_loads_from_a_url_and_streams_an_answer(probe: Probe) -> None:
+    """The model in the page with the build this engine runs (docs/local-model.md): WebKit lacks JSPI and
+    Memory64, so wllama takes the compat build; Firefox runs the default one. Early in the module, on a
+    workspace the other tests have not filled; removed at the end, so the tests after it talk to the demo
+    model again."""
+    if not llama_server.MODEL.exists():
+        pytest.skip("the SmolLM2 GGUF file is not installed")
+    probe.open("index.html")
+    probe.wait_ready()
+    probe.value("document.querySelector('[data-testid=chat-tab-new]').click() || true")  # the first screen
+    probe.wait_for(
+        "document.querySelector('[data-testid=welcome]')?.hidden === false", 20, "the first screen"
+    )
+    probe.value(
+        "document.querySelector('[data-testid=welcome] [data-testid=local-model-open]').click() || true"
+    )
+    probe.value(
+        "(() => { const url = document.querySelector('[data-testid=local-model-url]');"
+        f" url.value = location.origin + {json.dumps(MODEL_PATH)};"
+        " url.dispatchEvent(new Event('input', {bubbles: true}));"
+        " document.querySelector('[data-testid=local-model-url-load]').click(); return true; })()"
+    )
+    state = probe.wait_for(
+        f"['ready', 'error'].includes({LOCAL_STATE}) && {LOCAL_STATE}", LOCAL_LOAD_S, "load"
+    )
+    assert state == "ready", probe.value("document.querySelector('[data-testid=local-model]').innerText")
+    probe.value("document.querySelector('[data-testid=local-model-close]').click() || true")
+    try:
+        answer = local_answer(probe, "Say yes.")
+    finally:  # the tests after this one talk to the demo model
+        print(f"{probe.engine.name}: {probe.value(LOCAL_SEEN)}")
+        probe.value("document.querySelector('[data-testid=local-model-open]').click() || true")
+        probe.value("document.querySelector('[data-testid=local-model-remove]').click() || true")
+        probe.wait_for(f"{LOCAL_STATE} === 'none'", 60, "the model's removal")
+    assert answer.strip(), answer
+    print(f"{probe.engine.name}: the model in the page answered {answer.strip()[:60]!r}")
+
+
+def local_answer(probe: Probe, text: str) -> str:
+    probe.value(
+        "(() => { const input = document.querySelector('[data-testid=chat-input]');"
+        f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
+        " document.querySelector('[data-testid=chat-send]').click(); return true; })()"
+    )
+    last = f"[...{ACTIVE_CHAT}.querySelectorAll('[data-testid=message][data-role=assistant]')].pop()"
+    probe.wait_for(f"{last}?.dataset.state === 'streaming'", LOCAL_ANSWER_S, "a streamed answer")
+    probe.wait_for(f"{last}?.dataset.state === 'done'", LOCAL_ANSWER_S, "the answer's end")
+    return str(probe.value(f"{last}.innerText"))
 
 
 def test_the_shell_and_python_run_on_the_workspace(probe: Probe) -> None:

@@ -3,7 +3,7 @@
 // there, so a later visit starts from the stored copy. The engine's bundle and wasm are fetched only here,
 // on first use (`import` of dist/local-engine.js).
 import { GgufError, modelFacts, readMetadata } from "./gguf-header.js";
-import { removeModel, storedModel, storeModel, writeFacts } from "./store.js";
+import { canStore, memoryCopy, removeModel, storedModel, storeModel, writeFacts } from "./store.js";
 
 /** @import { LocalEngine } from "./engine.js" */
 /** @import { ModelFacts } from "./gguf-header.js" */
@@ -13,6 +13,7 @@ import { removeModel, storedModel, storeModel, writeFacts } from "./store.js";
 
 const HEADER_READS = [1 << 20, 8 << 20, 64 << 20]; // bytes: a header with a large vocabulary needs more
 const ENGINE_URL = "./local-engine.js"; // beside the page's bundle
+export const NOT_KEPT = "This browser cannot keep the model between visits: choose it again next time.";
 
 /** The facts of a GGUF file from its header; throws GgufError for a file that is not one.
  * @param {Blob} blob @param {string} fileName */
@@ -68,7 +69,8 @@ export class LocalModel {
   async fromFile(file) {
     await this.guard(async () => {
       const facts = await factsOf(file, file.name);
-      await this.keep(file.stream(), file.size, facts);
+      if (canStore()) return this.keep(file.stream(), file.size, facts);
+      await this.startUnkept(file, facts); // the File itself: no copy in memory
     });
   }
 
@@ -90,14 +92,26 @@ export class LocalModel {
   async keep(source, total, facts, name = "") {
     if (this.engine) await this.unload();
     const megabytes = (/** @type {number} */ n) => (n / 1e6).toFixed(1);
-    const file = await storeModel(source, (written) =>
-      this.set("loading", `Storing the model: ${megabytes(written)}${total ? ` of ${megabytes(total)}` : ""} MB`),
-    );
+    const stored = canStore();
+    const verb = stored ? "Storing" : "Reading";
+    const progress = (/** @type {number} */ bytes) =>
+      this.set("loading", `${verb} the model: ${megabytes(bytes)}${total ? ` of ${megabytes(total)}` : ""} MB`);
+    if (!stored) return this.startUnkept(await memoryCopy(source, progress), facts, name);
+    const file = await storeModel(source, progress);
     /** @type {ModelFacts} */
     const known = facts || (await factsOf(file, name).catch(async (err) => Promise.reject(await dropped(err))));
     this.facts = { ...known, size: file.size };
     await writeFacts(this.facts);
     await this.start(file);
+  }
+
+  /** Start a model this browser cannot store (no writable OPFS): for this visit only.
+   * @param {Blob} blob @param {ModelFacts | null} facts @param {string} [name] */
+  async startUnkept(blob, facts, name = "") {
+    if (this.engine) await this.unload();
+    this.facts = { ...(facts || (await factsOf(blob, name))), size: blob.size };
+    await this.start(blob);
+    this.set("ready", NOT_KEPT);
   }
 
   /** @param {Blob} file */

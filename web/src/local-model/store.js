@@ -1,10 +1,16 @@
 // Where the model in the page is kept between visits: the origin private file system (OPFS), one folder
 // with the GGUF file and a small JSON of its facts. The browser counts it against the origin's quota and
-// removes it with the site's data; "Remove" deletes it at once.
+// removes it with the site's data; "Remove" deletes it at once. An engine without a writable OPFS (the
+// WebKitGTK of the engine suite) keeps the model in the tab's memory for the visit instead (`canStore`).
 /** @import { ModelFacts } from "./gguf-header.js" */
 const FOLDER = "local-model";
 const MODEL_FILE = "model.gguf";
 const FACTS_FILE = "model.json";
+
+/** Whether this browser can keep the model between visits: OPFS with writable files. */
+export function canStore() {
+  return typeof navigator.storage?.getDirectory === "function" && "createWritable" in FileSystemFileHandle.prototype;
+}
 
 /** @param {boolean} [create] */
 async function folder(create = false) {
@@ -52,6 +58,23 @@ export async function storeModel(source, onBytes) {
   return (await dir.getFileHandle(MODEL_FILE)).getFile();
 }
 
+/** The bytes of `source` as a Blob in memory, for this visit only, reporting bytes read.
+ * @param {ReadableStream<Uint8Array<ArrayBuffer>>} source @param {(read: number) => void} onBytes */
+export async function memoryCopy(source, onBytes) {
+  /** @type {Uint8Array<ArrayBuffer>[]} */
+  const chunks = [];
+  let read = 0;
+  const reader = source.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    read += value.byteLength;
+    onBytes(read);
+  }
+  return new Blob(chunks);
+}
+
 /** The facts of the stored model (with its `size`, which must match the stored file's).
  * @param {ModelFacts} facts */
 export async function writeFacts(facts) {
@@ -62,6 +85,7 @@ export async function writeFacts(facts) {
 }
 
 export async function removeModel() {
+  if (!canStore()) return;
   const root = await navigator.storage.getDirectory();
   await root.removeEntry(FOLDER, { recursive: true }).catch(() => {});
 }
