@@ -1,6 +1,7 @@
 """The model in the page (docs/local-model.md): `local_prefill` and `local_decode` (tokens/s, one thread,
 in Chromium; floor: native llama.cpp through llama-cpp-python, one thread, same GGUF file), `local_reuse`
-(the share of a follow-up request's prompt the engine took from its cache), `local_load` (ms from a
+(the prompt tokens a follow-up request made the engine read, against the first request's whole prompt;
+goal ≤ 0.15), `local_load` (ms from a
 model Blob to a ready engine) and `local_first_answer` (ms from a 1,000-token chat request to its first
 chunk, about the lean agent prompt's size).
 
@@ -100,7 +101,8 @@ def in_page() -> dict[str, Any]:
 def local_model() -> list[Figure]:
     page, floor = in_page(), native()
     reuse = page["reuse"]
-    share = reuse["cache_n"] / max(1, reuse["cache_n"] + reuse["prompt_n"])
+    first = page["prefill"]
+    share = reuse["prompt_n"] / max(1, first["prompt_n"] + first["cache_n"])
     return [
         Figure("local_prefill", page["prefill"]["prompt_per_second"], "tokens/s", floor["prefill"], 1),
         Figure("local_decode", page["decode"]["predicted_per_second"], "tokens/s", floor["decode"], 1),

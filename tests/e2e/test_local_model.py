@@ -5,12 +5,13 @@ printed, never asserted."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from buildsys import llama_server
 from tests.e2e.conftest import open_app, send
@@ -19,6 +20,8 @@ MODEL = llama_server.MODEL
 LOAD_MS = 300_000  # storing ~100 MB and starting the engine on a busy 2-core machine
 ANSWER_MS = 600_000  # the engine reads the prompt at a few tens of tokens/s (docs/local-model.md)
 ANSWERS = "[data-testid=message][data-role=assistant]"
+# SmolLM2-135M calls no tool unprompted; told the exact line, it writes it (greedy, the engine's default).
+CALL = 'Reply with exactly this line: {"tool": "list_directory", "arguments": {"path": "/"}}'
 
 pytestmark = [
     pytest.mark.skipif(not MODEL.exists(), reason="the SmolLM2 GGUF file is not installed"),
@@ -26,6 +29,15 @@ pytestmark = [
     # second worker (each wait above has its own bound).
     pytest.mark.timeout(1200),
 ]
+
+
+def speed_line(page: Page) -> Locator:
+    return page.locator(".local-model-speed")
+
+
+def prompt_figure(page: Page) -> str:
+    """The last answer's prompt tokens as the dialog keeps them: "new+cached" ("" before any answer)."""
+    return speed_line(page).get_attribute("data-prompt") or ""
 
 
 def choose_model(page: Page, path: Path) -> None:
@@ -41,7 +53,9 @@ def answer_done(page: Page) -> str:
     return answer.inner_text()
 
 
-def test_a_chosen_gguf_file_answers_stops_and_is_found_again_after_a_reload(page: Page, origin: str) -> None:
+def test_a_chosen_gguf_file_answers_calls_a_tool_stops_and_is_found_again_after_a_reload(
+    page: Page, origin: str
+) -> None:
     app = open_app(page, origin)
     began = time.monotonic()
     choose_model(app, MODEL)
@@ -53,6 +67,18 @@ def test_a_chosen_gguf_file_answers_stops_and_is_found_again_after_a_reload(page
     send(app, "Say hello.")
     assert answer_done(app).strip()
     print(f"[figure] local_first_answer {1000 * (time.monotonic() - began):.0f} ms")
+
+    app.get_by_test_id("chat-tab-new").click()  # a chat of its own: the call is the model's whole context
+    before = prompt_figure(app)
+    send(app, CALL)  # the json dialect: the protocol is in the lean prompt, the call in the text
+    card = app.locator("[data-testid=tool-card][data-tool=list_directory]").first
+    expect(card).to_have_attribute("data-status", re.compile("completed|failed"), timeout=ANSWER_MS)  # it ran
+    expect(speed_line(app)).not_to_have_attribute("data-prompt", before, timeout=ANSWER_MS)
+    first = prompt_figure(app)  # the round that wrote the call
+    expect(app.get_by_test_id("chat-stop")).to_be_hidden(timeout=ANSWER_MS)  # the turn goes on to its end
+    second = prompt_figure(app)  # the round after the call's result
+    new, whole = int(second.split("+")[0]), sum(int(n) for n in first.split("+"))
+    print(f"[figure] local_reuse {new / max(1, whole):.2f} (round 2 read {new}, round 1's prompt {whole})")
 
     send(app, "Write a very long story about a dragon and a castle.")
     streaming = app.locator(f"{ANSWERS}[data-state=streaming]")

@@ -230,7 +230,7 @@ createSettingsView(root, {
 const local = new LocalModel();
 const localView = createLocalModelView(root, local, { onUse: () => applySettings(withLocalModel(settings)) });
 root.querySelector("dialog.settings form h2")?.after(openButton(() => localView.open()));
-serveWorker(client, local, (perSecond) => localView.speed(perSecond));
+serveWorker(client, local, localView.speed);
 followLocalModel(local, { current: () => settings, apply: applySettings });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();

@@ -7,14 +7,18 @@ import { errorAnswer, modelsListing } from "./wire.js";
 /** @import { AgentClient } from "../agent-client.js" */
 /** @import { LocalModel } from "./local-model.js" */
 /** @import { ModelFacts } from "./gguf-header.js" */
+/** @import { ResultTimings } from "@wllama/wllama" */
+/** Hears the answer speed in tokens/s; `timings` once the answer is over.
+ * @typedef {(perSecond: number, timings?: ResultTimings) => void} SpeedListener */
 /** Sends one piece of the answer to a request (its id is added).
  * @typedef {(message: Omit<LocalPortAnswer, "id">) => void} Reply */
 
 export const LOCAL_PORT = "local-model-port"; // the message that hands the worker its port
 export const LOCAL_MODEL_ID = "local"; // the model id the settings and the listing use
 
-/** Serve `local` (a LocalModel) to `client`'s worker; `onSpeed(tokensPerSecond)` hears the live figure.
- * @param {AgentClient} client @param {LocalModel} local @param {(perSecond: number) => void} onSpeed */
+/** Serve `local` (a LocalModel) to `client`'s worker; `onSpeed(tokensPerSecond)` hears the live figure,
+ * and once an answer is over, with the engine's timings for it.
+ * @param {AgentClient} client @param {LocalModel} local @param {SpeedListener} onSpeed */
 export function serveWorker(client, local, onSpeed) {
   const connect = () => {
     const channel = new MessageChannel();
@@ -35,7 +39,7 @@ export function serveWorker(client, local, onSpeed) {
 }
 
 /** @param {LocalModel} local @param {LocalPortRequest} request @param {AbortSignal} signal @param {Reply} reply
- * @param {(perSecond: number) => void} onSpeed */
+ * @param {SpeedListener} onSpeed */
 async function answer(local, { path, body }, signal, reply, onSpeed) {
   const engine = local.engine;
   if (!engine) {
@@ -61,6 +65,7 @@ async function answer(local, { path, body }, signal, reply, onSpeed) {
       reply({ text });
     });
     reply(started ? { end: true } : { status: 200, end: true });
+    if (engine.lastTimings) onSpeed(engine.lastTimings.predicted_per_second, engine.lastTimings);
   } catch (err) {
     if (signal.aborted) return reply({ end: true });
     const { status, body: text } = errorAnswer(err, engine.contextSize);

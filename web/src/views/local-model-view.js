@@ -6,6 +6,7 @@ import { button, el } from "../dom.js";
 
 /** @import { ModelFacts } from "../local-model/gguf-header.js" */
 /** @import { LocalModel } from "../local-model/local-model.js" */
+/** @import { ResultTimings } from "@wllama/wllama" */
 
 const FIRST_LINE =
   "Runs a GGUF model (llama.cpp in WebAssembly) inside this page: no server, no key, and nothing leaves this " +
@@ -55,11 +56,24 @@ export function createLocalModelView(root, local, { onUse }) {
 
   return {
     open: () => dialog.open || dialog.showModal(),
-    /** The live answer speed, in tokens per second. @param {number} perSecond */
-    speed: (perSecond) => {
-      speed.textContent = `${perSecond.toFixed(1)} tokens/s`;
+    /** The live answer speed in tokens per second; with `timings`, the figures of the answer just over
+     * (`data-prompt` = "new+cached" prompt tokens).
+     * @param {number} perSecond @param {ResultTimings} [timings] */
+    speed: (perSecond, timings) => {
+      speed.textContent = timings ? answerFigures(timings) : `${perSecond.toFixed(1)} tokens/s`;
+      if (timings) speed.dataset.prompt = `${timings.prompt_n || 0}+${timings.cache_n || 0}`;
     },
   };
+}
+
+/** What the engine did for the last answer: the prompt it read (and took from its cache), what it wrote.
+ * @param {ResultTimings} t */
+export function answerFigures(t) {
+  const rate = (/** @type {number} */ n) => `${(n || 0).toFixed(1)} tokens/s`;
+  return (
+    `Last answer: read ${t.prompt_n || 0} new prompt tokens (${t.cache_n || 0} from the cache) at ` +
+    `${rate(t.prompt_per_second)}, wrote ${t.predicted_n || 0} at ${rate(t.predicted_per_second)}.`
+  );
 }
 
 /** "llama · 135M · Q4_1 · 8192-token window · 98.4 MB" */
