@@ -88,11 +88,7 @@ class Probe:
         answers_selector = "[data-testid=message][data-role=assistant]"
         self.settled(answers_selector)  # a restored chat has settled before the count of cards is taken
         cards = self.settled(cards_selector)
-        self.value(
-            "(() => { const input = document.querySelector('[data-testid=chat-input]');"
-            f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
-            " document.querySelector('[data-testid=chat-send]').click(); return true; })()"
-        )
+        self.send(text)
         card = f"document.querySelectorAll({json.dumps(cards_selector)})[{cards}]"
         final = ["completed", "failed", "rejected"]
         status = self.wait_for(
@@ -115,6 +111,14 @@ class Probe:
             "the answer",
         )
         return str(status), str(text)
+
+    def send(self, text: str) -> None:
+        """Type `text` into the composer and send it."""
+        self.value(
+            "(() => { const input = document.querySelector('[data-testid=chat-input]');"
+            f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
+            " document.querySelector('[data-testid=chat-send]').click(); return true; })()"
+        )
 
     def vfs(self, method: str, *args: str) -> Any:
         call = ", ".join(json.dumps(a) for a in args)

@@ -131,11 +131,7 @@ def test_a_model_in_the_page_loads_from_a_url_and_streams_an_answer(probe: Probe
 
 
 def local_answer(probe: Probe, text: str) -> str:
-    probe.value(
-        "(() => { const input = document.querySelector('[data-testid=chat-input]');"
-        f" input.value = {json.dumps(text)}; input.dispatchEvent(new Event('input', {{bubbles: true}}));"
-        " document.querySelector('[data-testid=chat-send]').click(); return true; })()"
-    )
+    probe.send(text)
     last = f"[...{ACTIVE_CHAT}.querySelectorAll('[data-testid=message][data-role=assistant]')].pop()"
     probe.wait_for(f"{last}?.dataset.state === 'streaming'", LOCAL_ANSWER_S, "a streamed answer")
     probe.wait_for(f"{last}?.dataset.state === 'done'", LOCAL_ANSWER_S, "the answer's end")

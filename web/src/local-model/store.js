@@ -58,7 +58,11 @@ export async function storeModel(source, onBytes) {
   return (await dir.getFileHandle(MODEL_FILE)).getFile();
 }
 
-/** The bytes of `source` as a Blob in memory, for this visit only, reporting bytes read.
+// The most a tab is asked to hold in memory: the compat build's limit for one file (docs/local-model.md).
+export const MEMORY_COPY_MAX = 2 ** 31;
+
+/** The bytes of `source` as a Blob in memory, for this visit only, reporting bytes read; refuses a file
+ * past MEMORY_COPY_MAX (the reading stops there, nothing more is held).
  * @param {ReadableStream<Uint8Array<ArrayBuffer>>} source @param {(read: number) => void} onBytes */
 export async function memoryCopy(source, onBytes) {
   /** @type {Uint8Array<ArrayBuffer>[]} */
@@ -68,8 +72,12 @@ export async function memoryCopy(source, onBytes) {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
     read += value.byteLength;
+    if (read > MEMORY_COPY_MAX) {
+      await reader.cancel();
+      throw new Error("the model is larger than 2 GB, more than this browser can hold without storing it");
+    }
+    chunks.push(value);
     onBytes(read);
   }
   return new Blob(chunks);
