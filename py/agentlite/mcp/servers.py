@@ -10,7 +10,9 @@ as `{type: "mcp", server: view}` (`view()`).
 
 The tool list is read when the server connects, again when the server says it changed
 (`notifications/tools/list_changed`, on the listening stream or inside a call's answer, read before the
-call's result goes back so the next round sees the new tools), and only enabled tools are registered.
+call's result goes back so the next round sees the new tools), after every call to a server that may
+announce on a stream of its own (that announcement can come after the result), and only enabled tools are
+registered.
 A call that finds the server gone or refusing its token changes the server's state too.
 """
 
@@ -284,10 +286,20 @@ class McpServers:
             if failure.kind in STATES:
                 self._failed(link, failure)
             raise
-        if link.state != "connected" or client.tools_changed.is_set():
+        force = link.state != "connected" or _may_announce(link, client)
+        if force or client.tools_changed.is_set():
             with contextlib.suppress(McpFailure):
-                await self._relist(link, force=link.state != "connected")
+                await self._relist(link, force=force)
         return result
+
+
+def _may_announce(link: Link, client: McpClient) -> bool:
+    """Whether the server may announce a change on a stream of its own, which can arrive after the call's
+    result: it declares `tools.listChanged`, or it holds a listening stream (servers that declare `false`
+    announce there too). Its list is then read again after each call, so the next round has it."""
+    tools = client.capabilities.get("tools")
+    declared = isinstance(tools, dict) and tools.get("listChanged") is True
+    return declared or (link.listener is not None and not link.listener.done())
 
 
 class _Caller:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from agentlite.engine.approvals import remote_allowed
 from agentlite.engine.chats import SERVERS_KEY, STORE
+from agentlite.mcp.seam import HttpRequest
 from agentlite.mcp.server_book import BookError, ServerBook
 from agentlite.mcp.urllib_transport import UrllibTransport
 from agentlite.service import AgentService
@@ -145,3 +146,59 @@ async def test_tools_wait_for_the_workers_deferred_packages(stateless_server: Ru
     svc.packages_loaded()
     assert (await settled(svc, stateless_server.url))["state"] == "connected"
     assert svc.engine.registry.get("mcp__test_tools_server__add") is not None
+
+
+class _LateStream:
+    """A response whose chunks come `delay` seconds late: a listening stream behind a slow hop."""
+
+    def __init__(self, inner: Any, delay: float) -> None:
+        self.inner, self.delay = inner, delay
+        self.status, self.headers = inner.status, inner.headers
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner.chunks():
+            await asyncio.sleep(self.delay)
+            yield chunk
+
+    async def cancel(self) -> None:
+        await self.inner.cancel()
+
+
+class _LateListening:
+    """The real transport, with every listening stream (a GET, or `subscriptions/listen`) late."""
+
+    def __init__(self, delay: float) -> None:
+        self.inner, self.delay = UrllibTransport(timeout=3), delay
+
+    async def send(self, request: HttpRequest) -> Any:
+        response = await self.inner.send(request)
+        body = request.body if isinstance(request.body, dict) else {}
+        if request.method == "GET" or body.get("method") == "subscriptions/listen":
+            return _LateStream(response, self.delay)
+        return response
+
+
+@pytest.mark.parametrize("kind", ["stateful", "stateless"])
+@synced
+async def test_a_tool_a_call_adds_is_registered_when_the_call_returns(
+    kind: str, mcp_server: Callable[[str], RunningServer]
+) -> None:
+    """The server announces the change on its listening stream, which may arrive after the call's result:
+    the next round must still offer the new tool, so the list is read again before the result goes back."""
+    server = mcp_server(kind)
+    posted: list[dict[str, Any]] = []
+    svc = AgentService(
+        posted.append,
+        None,  # type: ignore[arg-type]
+        lambda _s: None,  # type: ignore[arg-type,return-value]
+        storage=MemoryStorage(),
+        mcp_transport=lambda: _LateListening(delay=2.0),
+    )
+    await call(svc, "mcp.add", url=server.url)
+    assert (await settled(svc, server.url))["state"] == "connected"
+    extra = "mcp__test_tools_server__extra"
+    assert svc.engine.registry.get(extra) is None
+    result = await svc.engine.registry.call("mcp__test_tools_server__grow", {}, None)  # type: ignore[arg-type]
+    assert result.ok
+    assert svc.engine.registry.get(extra) is not None
+    await call(svc, "mcp.remove", url=server.url)
