@@ -9,6 +9,7 @@
 // its endpoint like its model and dialect.
 
 import shared from "./limits.json";
+import { LOCAL_BASE } from "./protocol.js";
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";
@@ -19,7 +20,7 @@ export const VISION_CHOICES = ["auto", "yes", "no"];
 /** @type {(keyof UrlSettings)[]} */
 const URL_KEYS = ["base_url", "model", "dialect", "vision"];
 // The model in the page (docs/local-model.md): `model=local` selects it; its requests never leave the page.
-export const LOCAL_BASE = "local:";
+export { LOCAL_BASE } from "./protocol.js";
 export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
 /**

@@ -131,11 +131,7 @@ class Dispatcher:
             return False
         call.name = tool.name
         if self.offered is not None and tool.name not in self.offered:
-            tools = ", ".join(sorted(self.offered))
-            self.fail(
-                call,
-                ToolResult.failure(ToolErrorType.NOT_FOUND, f"{tool.name} is not offered here; use {tools}"),
-            )
+            self.fail(call, ToolResult.failure(ToolErrorType.NOT_FOUND, not_offered(tool.name, self.offered)))
             return False
         return True
 
@@ -271,3 +267,10 @@ class Dispatcher:
                 duration_ms=call.duration_ms if final else None,
             )
         )
+
+
+def not_offered(name: str, offered: frozenset[str]) -> str:
+    """What the model hears when it calls a tool the turn did not offer: what it may use instead."""
+    if not offered:
+        return f"{name} is not offered here: this turn offers no tools, so answer in text"
+    return f"{name} is not offered here; use {', '.join(sorted(offered))}"

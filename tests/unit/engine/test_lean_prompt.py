@@ -90,3 +90,12 @@ def test_a_tool_the_lean_turn_did_not_offer_is_refused_to_the_model() -> None:
     assert (
         "delete_file is not offered here; use edit_file, list_directory, read_file, write_file" in follow_up
     )
+
+
+def test_a_call_in_a_lean_turn_that_offers_no_tools_is_told_to_answer_in_text() -> None:
+    h = Harness([calls(("read_file", {"path": "/a"}), dialect="json"), say("ok")]).run(
+        "hi", LOCAL, mode="chat"
+    )
+    assert h.requests()[0].get("tools") is None
+    follow_up = json.dumps(h.requests()[1]["messages"])
+    assert "read_file is not offered here: this turn offers no tools, so answer in text" in follow_up

@@ -2,6 +2,7 @@
 // `local:` requests arrive (web/src/worker/local-fetch.js) and their answers go back as an HTTP status and
 // then the body's text in pieces, so the agent reads them like any endpoint's (server-sent events of
 // `chat.completion.chunk`s). A new port is given to every worker the page starts.
+import { LOCAL_PORT } from "../protocol.js";
 import { errorAnswer, modelsListing } from "./wire.js";
 
 /** @import { AgentClient } from "../agent-client.js" */
@@ -13,7 +14,6 @@ import { errorAnswer, modelsListing } from "./wire.js";
 /** Sends one piece of the answer to a request (its id is added).
  * @typedef {(message: Omit<LocalPortAnswer, "id">) => void} Reply */
 
-export const LOCAL_PORT = "local-model-port"; // the message that hands the worker its port
 export const LOCAL_MODEL_ID = "local"; // the model id the settings and the listing use
 
 /** Serve `local` (a LocalModel) to `client`'s worker; `onSpeed(tokensPerSecond)` hears the live figure,

@@ -6,7 +6,6 @@
  * streams what `controller` is given.
  * @typedef {{resolve: (response: Response) => void, controller: ReadableStreamDefaultController<Uint8Array>,
  *   body: ReadableStream<Uint8Array>}} OpenRequest */
-const LOCAL = "local:";
 /** @type {MessagePort | null} */
 let port = null;
 let nextId = 1;
@@ -46,7 +45,7 @@ export function localFetch(url, init = {}) {
     return Promise.resolve(respond(503, JSON.stringify({ error })));
   }
   const id = nextId++;
-  const path = url.slice(LOCAL.length).replace(/^\/+/, "");
+  const path = url.slice(url.indexOf(":") + 1).replace(/^\/+/, ""); // what follows `local:`
   return new Promise((resolve, reject) => {
     // Both filled in at once below: the stream's `start` runs inside its constructor.
     const request = /** @type {OpenRequest} */ (/** @type {unknown} */ ({ resolve, controller: null, body: null }));

@@ -3,7 +3,7 @@
 // Each phase message carries `at_ms` (ms since the worker started) and the start path taken (`path`,
 // `detail`: restored from the memory snapshot, or a normal start and why; start-path.js); the "ready"
 // one also carries `timings`, the duration of each phase in ms, so a slow start can be pinned on its phase.
-import { MSG } from "../protocol.js";
+import { LOCAL_PORT, MSG } from "../protocol.js";
 import { fetchAgentWheel, installAgentWheel, loadDependencies } from "./agent-wheel.js";
 import * as idb from "./idb.js";
 import { Inbox, isTurnCall } from "./inbox.js";
@@ -38,7 +38,7 @@ let route = { path: null, detail: "" }; // the start path, repeated in every pha
 Object.assign(self, { agentliteLocalFetch: localFetch });
 self.onmessage = (event) => {
   if (event.data?.type === MSG.PING) return self.postMessage({ type: MSG.PONG, id: event.data.id });
-  if (event.data?.type === "local-model-port") return adoptPort(event.data.port);
+  if (event.data?.type === LOCAL_PORT) return adoptPort(event.data.port);
   if (isTurnCall(event.data)) quiet.busy();
   inbox.receive(event.data);
 };
