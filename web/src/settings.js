@@ -20,7 +20,7 @@ export const VISION_CHOICES = ["auto", "yes", "no"];
 /** @type {(keyof UrlSettings)[]} */
 const URL_KEYS = ["base_url", "model", "dialect", "vision"];
 // The model in the page (docs/local-model.md): `model=local` selects it; its requests never leave the page.
-export { LOCAL_BASE } from "./protocol.js";
+export { LOCAL_BASE };
 export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
 /**

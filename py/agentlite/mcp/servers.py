@@ -202,7 +202,10 @@ class McpServers:
         async with link.listing:
             if client is None or not (force or client.tools_changed.is_set()):
                 return
-            link.listed = await client.list_tools()
+            listed = await client.list_tools()
+            if listed == link.listed and link.state == "connected":
+                return  # read again after a call and found as it was: nothing to register or show
+            link.listed = listed
             link.state, link.diagnosis = "connected", ""
             self._changed(link)
 
