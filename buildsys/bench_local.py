@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from buildsys import llama_server
 from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
 from buildsys.bench_figure import Figure
 from buildsys.common import DIST, BuildError
-from buildsys.serve import Handler, StaticServer
+from buildsys.serve import ExtrasHandler, StaticServer
 
 HARNESS = "__bench_local.html"
 MODEL_URL = "__bench_model.gguf"
@@ -93,25 +94,12 @@ def native() -> dict[str, float]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-class BenchHandler(Handler):
+class BenchHandler(ExtrasHandler):
     """dist/ as the app serves it, plus the harness page and the model file. Served, not routed: a
     93 MB body through Playwright's route closes the page."""
 
-    def translate_path(self, path: str) -> str:
-        if path.split("?", 1)[0] == f"/{MODEL_URL}":
-            return str(llama_server.MODEL)
-        return super().translate_path(path)
-
-    def do_GET(self) -> None:
-        if self.path.split("?", 1)[0] != f"/{HARNESS}":
-            super().do_GET()
-            return
-        body = PAGE.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    pages: ClassVar[dict[str, bytes]] = {f"/{HARNESS}": PAGE.encode()}
+    files: ClassVar[dict[str, Path]] = {f"/{MODEL_URL}": llama_server.MODEL}
 
 
 def in_page() -> dict[str, Any]:

@@ -163,6 +163,29 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class ExtrasHandler(Handler):
+    """dist/ as the app serves it, plus test or bench pages (`pages`: URL path -> HTML) and files from
+    outside dist/ (`files`: URL path -> path, such as the test model, which dist/ never holds)."""
+
+    pages: ClassVar[dict[str, bytes]] = {}
+    files: ClassVar[dict[str, Path]] = {}
+
+    def translate_path(self, path: str) -> str:
+        extra = self.files.get(path.split("?", 1)[0])
+        return str(extra) if extra is not None else super().translate_path(path)
+
+    def do_GET(self) -> None:
+        body = self.pages.get(self.path.split("?", 1)[0])
+        if body is None:
+            super().do_GET()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
 class StaticServer:
     """Serve a folder on 127.0.0.1 in a background thread (port 0 picks a free one)."""
 

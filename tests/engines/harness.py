@@ -4,10 +4,11 @@ and the test model's GGUF file (never part of dist/), for the model in the page 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from buildsys import llama_server
-from buildsys.serve import Handler
+from buildsys.serve import ExtrasHandler
 
 HARNESS = "/__engine_harness.html"
 MODEL_PATH = "/__test_model.gguf"  # SmolLM2-135M-Instruct from the pinned wheel (buildsys/llama_server.py)
@@ -39,23 +40,8 @@ window.harnessReady = true;
 """
 
 
-class HarnessHandler(Handler):
-    """dist/ as the app serves it, plus the harness page."""
+class HarnessHandler(ExtrasHandler):
+    """dist/ as the app serves it, plus the harness page and the test model."""
 
     pages: ClassVar[dict[str, bytes]] = {HARNESS: HTML.encode()}
-
-    def translate_path(self, path: str) -> str:
-        if path.split("?", 1)[0] == MODEL_PATH:
-            return str(llama_server.MODEL)
-        return super().translate_path(path)
-
-    def do_GET(self) -> None:
-        body = self.pages.get(self.path.split("?", 1)[0])
-        if body is None:
-            super().do_GET()
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    files: ClassVar[dict[str, Path]] = {MODEL_PATH: llama_server.MODEL}
