@@ -71,15 +71,21 @@ def wheels(pins: pinning.Pins) -> dict[str, Path]:
 
 
 def build_tools() -> None:
-    """The build's own Python packages (brotli for the `.br` copies): installed when missing.
-    Without a network the build goes on with gzip copies only."""
+    """The build's own Python packages, installed when missing: brotli for the `.br` copies, Zig for the
+    local engine's SIMD kernels. Without a network the build goes on without them, and says so."""
     from buildsys.compress import BROTLI_PIN, brotli_codec
+    from buildsys.local_kernels import ZIG_PIN, zig_available
 
-    if brotli_codec() is not None:
-        return
-    say(f"installing {BROTLI_PIN} (brotli copies of the large files)")
-    cmd = [python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", BROTLI_PIN]
+    if brotli_codec() is None:
+        _install_tool(BROTLI_PIN, "brotli copies of the large files", "gzip copies only")
+    if not zig_available():
+        _install_tool(ZIG_PIN, "the local engine's SIMD kernels", "the local engine as shipped")
+
+
+def _install_tool(pin: str, purpose: str, fallback: str) -> None:
+    say(f"installing {pin} ({purpose})")
+    cmd = [python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", pin]
     try:
-        run_download(cmd, f"pip install {BROTLI_PIN}", ROOT)
+        run_download(cmd, f"pip install {pin}", ROOT)
     except BuildError as exc:
-        say(f"{exc}; going on with gzip copies only")
+        say(f"{exc}; going on with {fallback}")

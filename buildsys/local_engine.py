@@ -4,6 +4,7 @@
 the page-side bundle (`local-engine.js`), and the compat build of the pinned `@wllama/wllama-compat` (a
 wasm32 build with Asyncify instead of JSPI and Memory64, ~19 MB) into dist/local-model/compat/: wllama
 switches to it by itself in an engine that lacks either feature (WebKit); Firefox runs the default build.
+Both wasm files are copied with three dot-product bodies replaced by faster ones (buildsys/local_kernels.py).
 All are fetched only when the user chooses a model in this browser: the service worker does not precache
 them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
 first time the page asks for them (`ON_USE`), so a model used once keeps working offline.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from buildsys import local_kernels
 from buildsys.common import DIST, NODE_MODULES, BuildError
 
 PACKAGE = NODE_MODULES / "@wllama" / "wllama"
@@ -29,7 +31,8 @@ ON_USE = frozenset({BUNDLE, WASM, *COMPAT})  # fetched and kept by the service w
 
 
 def copy() -> None:
-    """Copy the engine's files into dist/ (each skipped when the copy already holds the same bytes)."""
+    """Copy the engine's files into dist/, the wasm files with SIMD 4-bit kernels (buildsys/local_kernels.py);
+    each is written only when the copy does not already hold the same bytes."""
     _copy_file(WASM_SOURCE, WASM, "@wllama/wllama")
     for name, source in COMPAT.items():
         _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat")
@@ -41,5 +44,7 @@ def _copy_file(source: Path, name: str, package: str) -> None:
     target = DIST / name
     target.parent.mkdir(parents=True, exist_ok=True)
     data = source.read_bytes()
+    if name.endswith(".wasm"):
+        data = local_kernels.with_simd_kernels(data, name)
     if not target.exists() or target.read_bytes() != data:
         target.write_bytes(data)

@@ -1,0 +1,99 @@
+"""Faster bodies for the local engine's block dot products, put into wllama's wasm at build time.
+
+wllama 3.13.0 builds a llama.cpp whose `ggml_vec_dot_q4_0_q8_0` and `ggml_vec_dot_q4_1_q8_1` have no
+WebAssembly SIMD path (they run one byte at a time), and whose `ggml_vec_dot_q8_0_q8_0` converts each
+block's scales one by one; on a Q4 model they are most of the engine's time (docs/local-model.md, "What the
+build changes"). `buildsys/kernels/quant_dot.c` holds SIMD versions with the same names, signature and block
+layouts. The build compiles it with the pinned Zig's clang for the engine file's address width and replaces
+those function bodies in the copy it puts in dist/.
+
+A body can move from one module to another unchanged only if it refers to nothing of its module: it is
+compiled to an object file, which must have no relocations in its code, no symbol but the kernels (so no
+call and no global, the stack pointer included) and no import but the memory. The types must match the
+engine's own functions. Without Zig (an offline machine) the build keeps wllama's file as shipped and
+says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import subprocess
+import tempfile
+from pathlib import Path
+
+from buildsys import wasm_binary
+from buildsys.common import CACHE, ROOT, BuildError, fingerprint, python, say
+
+SOURCE = ROOT / "buildsys" / "kernels" / "quant_dot.c"
+ZIG_PIN = "ziglang==0.17.1"  # also pinned in pyproject.toml [build] and [test]
+KERNELS = ("ggml_vec_dot_q4_0_q8_0", "ggml_vec_dot_q4_1_q8_1", "ggml_vec_dot_q8_0_q8_0")
+I64 = 0x7E
+FLAGS = ["-O3", "-g0", "-msimd128", "-ffreestanding", "-c"]
+
+
+def zig_available() -> bool:
+    importlib.invalidate_caches()  # the build may have installed it a moment ago
+    return importlib.util.find_spec("ziglang") is not None
+
+
+def compile_object(target: str, source: Path = SOURCE, link: list[str] | None = None) -> bytes:
+    """`source` compiled for `wasm32` or `wasm64` to a relocatable object (cached by source and pin), or,
+    given `link` (linker flags), to a linked module: the tests run the kernels that way."""
+    flags = FLAGS if link is None else [flag for flag in FLAGS if flag != "-c"] + ["-nostdlib", *link]
+    key = fingerprint(source, ZIG_PIN, " ".join(flags))[:16]
+    cached = CACHE / "kernels" / f"{source.stem}-{target}-{key}.wasm"
+    if cached.exists():
+        return cached.read_bytes()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.wasm"
+        cmd = [python(), "-m", "ziglang", "cc", f"--target={target}-freestanding", *flags]
+        proc = subprocess.run([*cmd, "-o", str(out), str(source)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BuildError(f"compiling {source.name} for {target} failed:\n{proc.stderr.strip()[-1200:]}")
+        data = out.read_bytes()
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_bytes(data)
+    return data
+
+
+def leaf_kernels(data: bytes) -> wasm_binary.Module:
+    """The parsed object, refused unless its bodies can be moved unchanged into another module."""
+    module = wasm_binary.parse(data)
+    relocations = [name for name in module.custom if name.startswith("reloc.") and "debug" not in name]
+    if relocations:
+        raise BuildError(f"{SOURCE.name}: the kernels refer to their module ({', '.join(relocations)})")
+    if [kind for _, _, kind in module.imports] != [2]:
+        raise BuildError(f"{SOURCE.name}: the kernels may import the memory only, not {module.imports}")
+    if sorted(module.names.values()) != sorted(KERNELS):
+        raise BuildError(
+            f"{SOURCE.name}: expected the functions {KERNELS}, found {sorted(module.names.values())}"
+        )
+    return module
+
+
+def target_of(engine: wasm_binary.Module) -> str:
+    """wasm64 when the engine's pointers are 64-bit (its kernels take i64 arguments), else wasm32."""
+    params = engine.type_of(engine.function_index(KERNELS[0])).params
+    return "wasm64" if I64 in params else "wasm32"
+
+
+def splice(engine_bytes: bytes, kernels: wasm_binary.Module) -> bytes:
+    """The engine's bytes with each kernel's body in place of the function of the same name."""
+    engine = wasm_binary.parse(engine_bytes)
+    replacements = {}
+    for name in KERNELS:
+        index, own = engine.function_index(name), kernels.function_index(name)
+        if engine.type_of(index) != kernels.type_of(own):
+            raise BuildError(f"{name}: the kernel's type {kernels.type_of(own)} is not the engine's")
+        replacements[index] = kernels.body_of(own)
+    return wasm_binary.with_bodies(engine, replacements)
+
+
+def with_simd_kernels(engine_bytes: bytes, label: str) -> bytes:
+    """The engine file with SIMD kernels, or unchanged (and said) when Zig is not installed."""
+    if not zig_available():
+        say(f"warning: {ZIG_PIN} is not installed: {label} keeps its scalar 4-bit dot products")
+        return engine_bytes
+    target = target_of(wasm_binary.parse(engine_bytes))
+    return splice(engine_bytes, leaf_kernels(compile_object(target)))
