@@ -4,7 +4,8 @@
 the page-side bundle (`local-engine.js`), and the compat build of the pinned `@wllama/wllama-compat` (a
 wasm32 build with Asyncify instead of JSPI and Memory64, ~19 MB) into dist/local-model/compat/: wllama
 switches to it by itself in an engine that lacks either feature (WebKit); Firefox runs the default build.
-Both wasm files are copied with three dot-product bodies replaced by faster ones (buildsys/local_kernels.py).
+Each wasm file is copied with three dot-product bodies replaced by faster ones (buildsys/local_kernels.py);
+the default build twice, with relaxed SIMD and without (`simd128/`), for the page to choose.
 All are fetched only when the user chooses a model in this browser: the service worker does not precache
 them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
 first time the page asks for them (`ON_USE`), so a model used once keeps working offline.
@@ -23,28 +24,30 @@ from buildsys.common import DIST, NODE_MODULES, BuildError
 
 PACKAGE = NODE_MODULES / "@wllama" / "wllama"
 WASM_SOURCE = PACKAGE / "esm" / "wasm" / "wllama.wasm"
-WASM = "local-model/wllama.wasm"
+WASM = "local-model/wllama.wasm"  # the default build, its kernels with relaxed SIMD
+WASM_SIMD128 = "local-model/simd128/wllama.wasm"  # the same, plain SIMD only (engine.js picks one)
 COMPAT_PACKAGE = NODE_MODULES / "@wllama" / "wllama-compat" / "wasm"
 COMPAT = {"local-model/compat/wllama.wasm": "wllama.wasm", "local-model/compat/wllama.js": "wllama.js"}
 BUNDLE = "local-engine.js"
-ON_USE = frozenset({BUNDLE, WASM, *COMPAT})  # fetched and kept by the service worker on first use only
+ON_USE = frozenset({BUNDLE, WASM, WASM_SIMD128, *COMPAT})  # kept by the service worker on first use only
 
 
 def copy() -> None:
-    """Copy the engine's files into dist/, the wasm files with SIMD 4-bit kernels (buildsys/local_kernels.py);
+    """Copy the engine's files into dist/, the wasm files with the build's kernels (local_kernels.py);
     each is written only when the copy does not already hold the same bytes."""
-    _copy_file(WASM_SOURCE, WASM, "@wllama/wllama")
+    _copy_file(WASM_SOURCE, WASM, "@wllama/wllama", relaxed=True)
+    _copy_file(WASM_SOURCE, WASM_SIMD128, "@wllama/wllama", relaxed=False)
     for name, source in COMPAT.items():
-        _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat")
+        _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat", relaxed=False)
 
 
-def _copy_file(source: Path, name: str, package: str) -> None:
+def _copy_file(source: Path, name: str, package: str, relaxed: bool) -> None:
     if not source.exists():
         raise BuildError(f"{source} is missing: is {package} installed (web/package.json)?")
     target = DIST / name
     target.parent.mkdir(parents=True, exist_ok=True)
     data = source.read_bytes()
     if name.endswith(".wasm"):
-        data = local_kernels.with_simd_kernels(data, name)
+        data = local_kernels.with_simd_kernels(data, name, relaxed)
     if not target.exists() or target.read_bytes() != data:
         target.write_bytes(data)

@@ -67,9 +67,35 @@ INLINE v128_t nibbles_dot(const void *xq, const int8_t *yq, int offset) {
                           wasm_i32x4_add(wasm_i32x4_dot_i16x8(w16, a16), wasm_i32x4_dot_i16x8(w17, a17)));
 }
 
-INLINE v128_t q4_0_dot(const void *xq, const int8_t *yq) { return nibbles_dot(xq, yq, 8); }
+#ifdef __wasm_relaxed_simd__
+/* With relaxed SIMD (built for engines that have it): `i32x4.relaxed_dot_i8x16_i7x16_add_s` multiplies
+ * bytes and adds four products per i32 lane (pmaddubsw and pmaddwd on x86). It is exact here, as the
+ * 4-bit values fit its 7-bit operand and no pair of products leaves 16 bits. q4_0's offset is taken off
+ * as 8 times the activations' sum. */
+#define RELAXED_DOT wasm_i32x4_relaxed_dot_i8x16_i7x16_add /* (bytes, 7-bit bytes, i32 sums to add to) */
 
-INLINE v128_t q4_1_dot(const void *xq, const int8_t *yq) { return nibbles_dot(xq, yq, 0); }
+INLINE v128_t nibbles_dot_relaxed(const void *xq, const int8_t *yq, int offset) {
+    const v128_t q = wasm_v128_load(xq);
+    const v128_t nibble = wasm_i8x16_splat(0x0F);
+    const v128_t lo = wasm_v128_and(q, nibble);                     /* weights 0-15 */
+    const v128_t hi = wasm_v128_and(wasm_u16x8_shr(q, 4), nibble);  /* 16-31 */
+    const v128_t y_lo = wasm_v128_load(yq);
+    const v128_t y_hi = wasm_v128_load(yq + QK / 2);
+    const v128_t zero = wasm_i32x4_splat(0);
+    const v128_t sums = RELAXED_DOT(y_hi, hi, RELAXED_DOT(y_lo, lo, zero));
+    if (!offset) return sums;
+    const v128_t ones = wasm_i8x16_splat(1);
+    const v128_t y_sums = RELAXED_DOT(y_hi, ones, RELAXED_DOT(y_lo, ones, zero));
+    return wasm_i32x4_sub(sums, wasm_i32x4_mul(y_sums, wasm_i32x4_splat(offset)));
+}
+#define NIBBLES_DOT nibbles_dot_relaxed
+#else
+#define NIBBLES_DOT nibbles_dot
+#endif
+
+INLINE v128_t q4_0_dot(const void *xq, const int8_t *yq) { return NIBBLES_DOT(xq, yq, 8); }
+
+INLINE v128_t q4_1_dot(const void *xq, const int8_t *yq) { return NIBBLES_DOT(xq, yq, 0); }
 
 /* The same for two blocks of bytes (q8_0 weights, or keys, with q8_0 activations): even and odd bytes
  * of each 16-bit lane, sign-extended in place. */
@@ -140,8 +166,9 @@ void ggml_vec_dot_q4_0_q8_0(int n, float *restrict s, size_t bs, const void *res
 
 /* q4_1's Σ m * s: each block's offset times its activations' sum (which q8_1 keeps, as s = d * Σ q); m and
  * s are the high halves of the blocks' heads. */
-#define OFFSETS(hx, hy) \
-    mins = wasm_f32x4_add(mins, wasm_f32x4_mul(halves_to_floats(wasm_u32x4_shr(hx, 16)), halves_to_floats(wasm_u32x4_shr(hy, 16))));
+#define OFFSETS(hx, hy)                                                       \
+    mins = wasm_f32x4_add(mins, wasm_f32x4_mul(halves_to_floats(wasm_u32x4_shr(hx, 16)), \
+                                               halves_to_floats(wasm_u32x4_shr(hy, 16))));
 
 void ggml_vec_dot_q4_1_q8_1(int n, float *restrict s, size_t bs, const void *restrict vx, size_t bx,
                             const void *restrict vy, size_t by, int nrc) {

@@ -16,7 +16,11 @@ const puppeteer = require("puppeteer-core");
 
 const executablePath = process.env.AGENTLITE_FIREFOX || "/usr/bin/firefox-esr";
 const profile = mkdtempSync(join(tmpdir(), "agentlite-firefox-"));
-const browser = await puppeteer.launch({ browser: "firefox", executablePath, headless: true, userDataDir: profile });
+// Relaxed SIMD off: the model in the page then runs the plain-SIMD copy of the engine's default build
+// (docs/local-model.md), as a Firefox before 146 would; Chromium's suite runs the relaxed one.
+const extraPrefsFirefox = { "javascript.options.wasm_relaxed_simd": false };
+const launch = { browser: "firefox", executablePath, headless: true, userDataDir: profile, extraPrefsFirefox };
+const browser = await puppeteer.launch(launch);
 const page = await browser.newPage();
 page.on("console", (message) => process.stderr.write(`[firefox console.${message.type()}] ${message.text()}\n`));
 page.on("pageerror", (error) => process.stderr.write(`[firefox pageerror] ${error.message}\n`));

@@ -94,13 +94,19 @@ LOCAL_ANSWER_S = 600.0  # a few tokens a second in the compat build on a loaded 
 
 def test_a_model_in_the_page_loads_from_a_url_and_streams_an_answer(probe: Probe) -> None:
     """The model in the page with the build this engine runs (docs/local-model.md): WebKit lacks JSPI and
-    Memory64, so wllama takes the compat build; Firefox runs the default one. Early in the module, on a
-    workspace the other tests have not filled; removed at the end, so the tests after it talk to the demo
-    model again."""
+    Memory64, so wllama takes the compat build; Firefox runs the default one, in the plain-SIMD copy the
+    page picks without relaxed SIMD (turned off in the suite's Firefox; Chromium's suite runs the other).
+    Early in the module, on a workspace the other tests have not filled; removed at the end, so the tests
+    after it talk to the demo model again."""
     if not llama_server.MODEL.exists():
         pytest.skip("the SmolLM2 GGUF file is not installed")
     probe.open("index.html")
     probe.wait_ready()
+    if probe.engine.name == "firefox":
+        relaxed = probe.value(
+            "import(new URL('local-engine.js', location.href).href).then((m) => m.hasRelaxedSimd())"
+        )
+        assert relaxed is False, "Firefox was to run the plain-SIMD build"
     probe.value("document.querySelector('[data-testid=chat-tab-new]').click() || true")  # the first screen
     probe.wait_for(
         "document.querySelector('[data-testid=welcome]')?.hidden === false", 20, "the first screen"

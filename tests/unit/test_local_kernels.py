@@ -4,107 +4,38 @@ that keep a body movable, and the kernels' sums against a reference on random bl
 from __future__ import annotations
 
 import base64
-import random
-import struct
 from pathlib import Path
 
 import pytest
 
 from buildsys import local_kernels, wasm_binary
 from buildsys.common import NODE_MODULES, BuildError
+from tests import quant_blocks
 from tests.unit.node_json import run_node
 
 pytestmark = pytest.mark.skipif(not local_kernels.zig_available(), reason=f"needs {local_kernels.ZIG_PIN}")
 
 RUNNER = Path(__file__).with_name("quant_dot_runner.mjs")
-EXPORTS = [f"-Wl,--export={name}" for name in local_kernels.KERNELS]
-LINK = ["-Wl,--no-entry", *EXPORTS]
+LINK = quant_blocks.LINK
 COMPAT_ENGINE = NODE_MODULES / "@wllama" / "wllama-compat" / "wasm" / "wllama.wasm"
 DEFAULT_ENGINE = NODE_MODULES / "@wllama" / "wllama" / "esm" / "wasm" / "wllama.wasm"
 
 
-def half(value: float) -> bytes:
-    return struct.pack("<e", value)
-
-
-def rounded(value: float) -> float:
-    """`value` as the nearest half, as the block stores it."""
-    return float(struct.unpack("<e", half(value))[0])
-
-
-Block = tuple[float, float, list[int]]  # scale, offset or sum, values
-
-
-def random_scale(rng: random.Random, low: float, high: float) -> float:
-    """Mostly ordinary scales; now and then zero or a subnormal half (below 6.1e-5), which must stay exact."""
-    pick = rng.random()
-    if pick < 0.05:
-        return 0.0
-    if pick < 0.15:
-        return rounded(rng.uniform(-6e-5, 6e-5))
-    return rounded(rng.uniform(low, high))
-
-
-def weight_blocks(rng: random.Random, count: int, kind: str) -> tuple[bytes, list[Block]]:
-    data, blocks = bytearray(), []
-    for _ in range(count):
-        d, m = random_scale(rng, -0.1, 0.1), random_scale(rng, -1, 1)
-        if kind == "q8_0":
-            qs = [rng.randrange(-128, 128) for _ in range(32)]
-            data += half(d) + struct.pack("<32b", *qs)
-        else:
-            qs = [rng.randrange(16) for _ in range(32)]
-            packed = bytes(qs[j] | qs[j + 16] << 4 for j in range(16))
-            data += half(d) + (half(m) if kind == "q4_1" else b"") + packed
-        blocks.append((d, m, qs))
-    return bytes(data), blocks
-
-
-def activation_blocks(rng: random.Random, count: int, with_sum: bool) -> tuple[bytes, list[Block]]:
-    data, blocks = bytearray(), []
-    for _ in range(count):
-        d = random_scale(rng, 0.001, 0.05)
-        qs = [rng.randrange(-128, 128) for _ in range(32)]
-        s = rounded(d * sum(qs))
-        data += half(d) + (half(s) if with_sum else b"") + struct.pack("<32b", *qs)
-        blocks.append((d, s, qs))
-    return bytes(data), blocks
-
-
-def reference(x: list[Block], y: list[Block], kind: str) -> float:
-    """ggml's definitions: q4_0 weights are d * (q - 8), q4_1's d * q + m (with s = d * sum(q) in q8_1),
-    q8_0's d * q."""
-    total = 0.0
-    for (dx, m, qx), (dy, s, qy) in zip(x, y, strict=True):
-        offset = 8 if kind == "q4_0" else 0
-        total += dx * dy * sum((a - offset) * b for a, b in zip(qx, qy, strict=True))
-        total += m * s if kind == "q4_1" else 0.0
-    return total
-
-
-KINDS = {"q4_0": local_kernels.KERNELS[0], "q4_1": local_kernels.KERNELS[1], "q8_0": local_kernels.KERNELS[2]}
-
-
 def test_the_kernels_sum_like_ggml_on_random_blocks() -> None:
-    rng = random.Random(7)
-    cases, expected = [], []
-    for n_blocks in (1, 2, 3, 4, 5, 7, 18, 48):  # the four-block steps, and every length of what is left
-        for kind, fn in KINDS.items():
-            x, xb = weight_blocks(rng, n_blocks, kind)
-            y, yb = activation_blocks(rng, n_blocks, with_sum=kind == "q4_1")
-            encoded = {"x": base64.b64encode(x).decode(), "y": base64.b64encode(y).decode()}
-            cases.append({"fn": fn, "n": 32 * n_blocks, **encoded})
-            expected.append(reference(xb, yb, kind))
+    """Plain SIMD under Node; the relaxed-SIMD build is checked in Chromium (tests/e2e/test_local_kernels.py):
+    Node 20's relaxed SIMD, behind a flag, predates the standard and multiplies differently."""
+    calls, expected = quant_blocks.cases(7)
     linked = local_kernels.compile_object("wasm32", link=LINK)
-    [out] = run_node(RUNNER, {"wasm": base64.b64encode(linked).decode(), "cases": cases})
+    [out] = run_node(RUNNER, {"wasm": base64.b64encode(linked).decode(), "cases": calls})
     for got, want in zip(out["results"], expected, strict=True):
         assert got == pytest.approx(want, rel=1e-4, abs=1e-6)
 
 
-def test_linking_leaves_the_bodies_as_compiled() -> None:
+@pytest.mark.parametrize("relaxed", [False, True], ids=["simd128", "relaxed-simd"])
+def test_linking_leaves_the_bodies_as_compiled(relaxed: bool) -> None:
     """The run above is of a linked module; what the build moves is the object's bodies: the same bytes."""
-    linked = wasm_binary.parse(local_kernels.compile_object("wasm32", link=LINK))
-    kernels = local_kernels.leaf_kernels(local_kernels.compile_object("wasm32"))
+    linked = wasm_binary.parse(local_kernels.compile_object("wasm32", link=LINK, relaxed=relaxed))
+    kernels = local_kernels.leaf_kernels(local_kernels.compile_object("wasm32", relaxed=relaxed))
     for name in local_kernels.KERNELS:
         assert linked.body_of(linked.function_index(name)) == kernels.body_of(kernels.function_index(name))
 

@@ -3,22 +3,29 @@
 // browser, with its wasm (dist/local-model/wllama.wasm; buildsys/local_engine.py).
 // One thread: the page is not cross-origin isolated (no SharedArrayBuffer to share with pthreads).
 import { CacheManager, Wllama } from "@wllama/wllama";
+import { hasRelaxedSimd } from "./wasm-features.js";
 import { engineRequest, SSE_DONE, sseEvents } from "./wire.js";
+
+export { hasRelaxedSimd };
 
 /** @import { ResultTimings } from "@wllama/wllama" */
 /** @import { AgentBody, EngineRequest } from "./wire.js" */
 
+// The default build (Memory64, JSPI), with the build's relaxed-SIMD kernels or, without relaxed SIMD,
+// its plain-SIMD copy (buildsys/local_engine.py).
 const WASM = new URL("./local-model/wllama.wasm", import.meta.url).href;
+const WASM_SIMD128 = new URL("./local-model/simd128/wllama.wasm", import.meta.url).href;
 // The build for engines without JSPI or Memory64 (WebKit): wllama chooses it itself, Firefox excepted.
 const COMPAT = {
   wasm: new URL("./local-model/compat/wllama.wasm", import.meta.url).href,
   worker: new URL("./local-model/compat/wllama.js", import.meta.url).href,
 };
 const MAX_CONTEXT = 8192; // tokens: the KV cache of a larger window costs memory a tab may not have
-// The KV cache in 8-bit blocks rather than 16-bit floats: half the memory, and in the wasm build the faster
-// one: it is read with the SIMD q8_0 kernel (buildsys/kernels/quant_dot.c), where 16-bit floats are
-// converted one at a time. SmolLM2-135M, one thread: 37.9 tokens/s written against 31.9 (36.9 against 24.0
-// 300 tokens into an answer), and the prompt read at 48 tokens/s against 50 (docs/local-model.md).
+// The KV cache in 8-bit blocks rather than 16-bit floats: half the memory, and in the wasm build the
+// faster one, read with the SIMD q8_0 kernel (buildsys/kernels/quant_dot.c) where 16-bit floats are
+// converted one at a time. SmolLM2-135M, one thread, before the relaxed kernels: 37.9 tokens/s written
+// against 31.9 (36.9 against 24.0 300 tokens into an answer), the prompt read at 48 against 50
+// (docs/local-model.md, "What the engine changes").
 /** @type {{cache_type_k: "q8_0", cache_type_v: "q8_0"}} */
 const KV_CACHE = { cache_type_k: "q8_0", cache_type_v: "q8_0" };
 /** @type {import("@wllama/wllama").WllamaLogger} */
@@ -49,7 +56,8 @@ class NoStorage {
  * @param {Blob} blob @param {number} contextLength */
 export async function startEngine(blob, contextLength) {
   const cacheManager = new CacheManager([new NoStorage()]);
-  const wllama = new Wllama({ default: WASM }, { logger: quiet, allowOffline: true, cacheManager });
+  const wasm = hasRelaxedSimd() ? WASM : WASM_SIMD128;
+  const wllama = new Wllama({ default: wasm }, { logger: quiet, allowOffline: true, cacheManager });
   wllama.setCompat(COMPAT); // ours, never the compat build from another host
   const n_ctx = Math.min(contextLength || 4096, MAX_CONTEXT);
   await wllama.loadModel([blob], { n_threads: 1, n_ctx, n_batch: 512, ...KV_CACHE });
@@ -58,11 +66,11 @@ export async function startEngine(blob, contextLength) {
   return engine;
 }
 
-// A throwaway request run once the model is loaded (docs/local-model.md, "Warm-up"). The browser compiles
-// wasm code first with a quick baseline compiler and optimises a function only after it has run for a
-// while, and a running call never switches: the engine's graph loop is one call per batch of up to 512
-// tokens, so the first prompt was read mostly by unoptimised code (32 tokens/s against 49 once optimised).
-// A short prompt runs that loop long enough for the browser to optimise it before the first real one.
+// A throwaway request run once the model is loaded (docs/local-model.md, "What the engine changes").
+// The browser compiles wasm code first with a quick baseline compiler and optimises a function only after
+// it has run for a while, and a running call never switches: the engine's graph loop is one call per
+// batch of up to 512 tokens, so the first prompt was read mostly by unoptimised code (32 tokens/s against
+// 49 once optimised). A short prompt runs that loop long enough for the browser to optimise it.
 /** @type {EngineRequest} */
 const WARM_UP = { messages: [{ role: "user", content: "Hi" }], max_tokens: 1, temperature: 0, stream: true };
 
