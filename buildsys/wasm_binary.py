@@ -38,9 +38,6 @@ class Module:
     names: dict[int, str] = field(default_factory=dict)  # function index -> name
     custom: list[str] = field(default_factory=list)  # custom sections' names, in file order
 
-    def section_ids(self) -> list[int]:
-        return [section_id for section_id, _ in self.sections]
-
     def function_index(self, name: str) -> int:
         """The index of a function found by its export or, failing that, by the `name` section."""
         exported = self.exports.get(name)
@@ -213,9 +210,10 @@ def _function_symbols(reader: _Reader) -> dict[int, str]:
             kind, flags = sub.byte(), sub.uleb()
             if kind != FUNC_KIND:
                 raise WasmError(f"symbol kind {kind}: a kernel object should define functions only")
+            if flags & 0x10:  # WASM_SYM_UNDEFINED: the object calls a function it does not define
+                raise WasmError("a kernel object must not call out")
             index = sub.uleb()
-            if not flags & 0x10:  # WASM_SYM_UNDEFINED without an explicit name has none
-                names[index] = sub.name()
+            names[index] = sub.name()
     return names
 
 

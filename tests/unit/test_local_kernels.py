@@ -40,26 +40,46 @@ def test_linking_leaves_the_bodies_as_compiled(relaxed: bool) -> None:
         assert linked.body_of(linked.function_index(name)) == kernels.body_of(kernels.function_index(name))
 
 
-def test_a_body_that_calls_out_or_uses_the_stack_is_refused(tmp_path: Path) -> None:
+OTHER_KERNELS = "".join(f"void {name}(int n, float *s) {{ *s = n; }}\n" for name in local_kernels.KERNELS[1:])
+
+
+@pytest.mark.parametrize(
+    ("first_kernel", "refusal"),
+    [
+        ("void helper(float *);\nvoid %s(int n, float *s) { helper(s); }\n", "must not call out"),
+        ("void %s(int n, float *s) { volatile float t[64]; t[n & 63] = 1; *s = t[1]; }\n", "symbol kind 2"),
+    ],
+    ids=["a call", "the stack pointer"],
+)
+def test_a_body_that_refers_to_its_module_is_refused(tmp_path: Path, first_kernel: str, refusal: str) -> None:
+    source = tmp_path / "quant_dot.c"
+    source.write_text(first_kernel % local_kernels.KERNELS[0] + OTHER_KERNELS)
+    with pytest.raises(wasm_binary.WasmError, match=refusal):
+        local_kernels.leaf_kernels(local_kernels.compile_object("wasm32", source=source))
+
+
+def test_a_kernel_that_calls_another_is_refused(tmp_path: Path) -> None:
+    """A call between the kernels names no outside symbol, but its callee's index would not hold in the
+    engine: the code's relocations give it away."""
+    first, second, third = local_kernels.KERNELS
     source = tmp_path / "quant_dot.c"
     source.write_text(
-        "void helper(float *);\n"
-        "void ggml_vec_dot_q4_0_q8_0(int n, float *s) { float t[64]; t[n & 63] = 1; helper(t); *s = t[1]; }\n"
-        "void ggml_vec_dot_q4_1_q8_1(int n, float *s) { *s = n; }\n"
-        "void ggml_vec_dot_q8_0_q8_0(int n, float *s) { *s = n; }\n"
+        f"__attribute__((noinline)) void {second}(int n, float *s) {{ *s = n; }}\n"
+        f"void {first}(int n, float *s) {{ {second}(n, s); *s += 1; }}\n"
+        f"void {third}(int n, float *s) {{ *s = n; }}\n"
     )
-    with pytest.raises((BuildError, wasm_binary.WasmError)):
+    with pytest.raises(BuildError, match=r"reloc\.CODE"):
         local_kernels.leaf_kernels(local_kernels.compile_object("wasm32", source=source))
 
 
 @pytest.mark.skipif(not COMPAT_ENGINE.exists(), reason="needs web/node_modules (python build.py)")
-def test_the_splice_replaces_two_bodies_and_nothing_else() -> None:
+def test_the_splice_replaces_the_kernels_bodies_and_nothing_else() -> None:
     engine_bytes = COMPAT_ENGINE.read_bytes()
     engine = wasm_binary.parse(engine_bytes)
     assert wasm_binary.with_bodies(engine, {}) == engine_bytes  # written back byte for byte
     assert local_kernels.target_of(engine) == "wasm32"
     kernels = local_kernels.leaf_kernels(local_kernels.compile_object("wasm32"))
-    spliced = wasm_binary.parse(local_kernels.splice(engine_bytes, kernels))
+    spliced = wasm_binary.parse(local_kernels.splice(engine, kernels))
     changed = {i for i, (a, b) in enumerate(zip(engine.bodies, spliced.bodies, strict=True)) if a != b}
     assert changed == {engine.defined(engine.function_index(name)) for name in local_kernels.KERNELS}
     assert spliced.sections[:3] == engine.sections[:3] and spliced.names == engine.names
@@ -67,11 +87,11 @@ def test_the_splice_replaces_two_bodies_and_nothing_else() -> None:
 
 @pytest.mark.skipif(not DEFAULT_ENGINE.exists(), reason="needs web/node_modules (python build.py)")
 def test_a_kernel_of_the_wrong_pointer_width_is_refused() -> None:
-    engine_bytes = DEFAULT_ENGINE.read_bytes()
-    assert local_kernels.target_of(wasm_binary.parse(engine_bytes)) == "wasm64"
+    engine = wasm_binary.parse(DEFAULT_ENGINE.read_bytes())
+    assert local_kernels.target_of(engine) == "wasm64"
     kernels32 = local_kernels.leaf_kernels(local_kernels.compile_object("wasm32"))
     with pytest.raises(BuildError, match="type"):
-        local_kernels.splice(engine_bytes, kernels32)
+        local_kernels.splice(engine, kernels32)
 
 
 def test_a_module_cut_short_is_refused() -> None:
