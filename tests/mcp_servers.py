@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 APP = Path(__file__).with_name("mcp_server_app.py")
+HOSTILE = Path(__file__).with_name("mcp_hostile_app.py")
 START_TIMEOUT = 30.0
 
 
@@ -43,11 +44,12 @@ def free_port() -> int:
         return port
 
 
-def start(kind: str) -> RunningServer:
-    pytest.importorskip("mcp.server.mcpserver", reason="the test extras (mcp, uvicorn) are not installed")
+def start(kind: str, app: Path = APP) -> RunningServer:
+    if app == APP:
+        pytest.importorskip("mcp.server.mcpserver", reason="the test extras (mcp, uvicorn) are not installed")
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, str(APP), kind, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [sys.executable, str(app), kind, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     server = RunningServer(kind, f"http://127.0.0.1:{port}/mcp", process)
     deadline = time.monotonic() + START_TIMEOUT
@@ -97,6 +99,20 @@ def oauth_server() -> Iterator[RunningServer]:
     """Protected by OAuth (the SDK's auth, tests/mcp_oauth_provider.py), its authorization server on its
     own origin."""
     yield from _served("oauth")
+
+
+@pytest.fixture
+def hostile_server() -> Iterator[Callable[[str], RunningServer]]:
+    """Start a hostile server (tests/mcp_hostile_app.py) of the given kind for this test alone."""
+    started: list[RunningServer] = []
+
+    def make(kind: str) -> RunningServer:
+        started.append(start(kind, HOSTILE))
+        return started[-1]
+
+    yield make
+    for server in started:
+        server.stop()
 
 
 @pytest.fixture

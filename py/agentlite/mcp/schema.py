@@ -9,6 +9,11 @@ expression of it runs), and the walk is bounded. What it checks: `type`, `enum`,
 (`pattern`, `format`, `if`, `patternProperties`, `unevaluated*` ...) is left to the server, which checks
 again: so the checker never refuses what the schema allows (tests/unit/mcp/test_schema.py holds it to
 the reference implementation), it only misses some of what the schema forbids.
+
+The check runs when the model calls the tool, before any approval, in the worker: a schema of a few
+hundred bytes whose `allOf`s name the same `$ref` twice per level would cost 2^depth steps. So every
+walk has a step budget (`MAX_STEPS`: each schema visited, each pair of items compared for
+`uniqueItems`); past it the check gives up and finds nothing, leaving the arguments to the server.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 MAX_DEPTH = 64  # nested schemas and references followed; deeper is left to the server
 MAX_ERRORS = 8
+MAX_STEPS = 3_000  # schemas visited (and items compared) per check; past it the server decides
 _DECIDED = frozenset(
     [
         "type",
@@ -86,32 +92,55 @@ def same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
+class _OutOfSteps(Exception):
+    """The walk spent its step budget: what it found so far is not trusted either way."""
+
+
+class _Steps:
+    """The step budget one check shares across its walks (the quiet probes of anyOf, oneOf, not too)."""
+
+    def __init__(self, budget: int) -> None:
+        self.left = budget
+
+    def spend(self, count: int = 1) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise _OutOfSteps
+
+
 @dataclass(frozen=True)
 class Checker:
     schema: Any
+    max_steps: int = MAX_STEPS
 
     def errors(self, instance: Any) -> list[str]:
-        """What is wrong with `instance`, as `path: problem` lines (empty when nothing was found)."""
+        """What is wrong with `instance`, as `path: problem` lines (empty when nothing was found, and
+        when the check ran past its step budget: the server, which checks again, decides then)."""
         found: list[str] = []
-        _Walk(self.schema, found).check(self.schema, instance, "arguments", 0)
+        try:
+            _Walk(self.schema, found, _Steps(self.max_steps)).check(self.schema, instance, "arguments", 0)
+        except (_OutOfSteps, RecursionError):
+            return []
         return found[:MAX_ERRORS]
 
 
 class _Walk:
-    def __init__(self, root: Any, found: list[str]) -> None:
+    def __init__(self, root: Any, found: list[str], steps: _Steps) -> None:
         self.root = root
         self.found = found
+        self.steps = steps
 
     def fail(self, where: str, problem: str) -> None:
         self.found.append(f"`{where}`: {problem}")
 
     def quiet(self, schema: Any, instance: Any, depth: int) -> bool:
         """Whether `instance` passes, without reporting (for anyOf, oneOf, not)."""
-        probe = _Walk(self.root, [])
+        probe = _Walk(self.root, [], self.steps)
         probe.check(schema, instance, "", depth)
         return not probe.found
 
     def check(self, schema: Any, instance: Any, where: str, depth: int) -> None:
+        self.steps.spend()
         if depth > MAX_DEPTH or schema is True or not isinstance(schema, dict):
             if schema is False:
                 self.fail(where, "no value is allowed here")
@@ -206,6 +235,7 @@ class _Walk:
     def exact(self, schema: Any, depth: int) -> bool:
         """Whether the checker decides this schema fully: every keyword in it (and in what it refers to)
         is one it checks or an annotation. Only then may a pass be trusted under `not` or `oneOf`."""
+        self.steps.spend()
         if isinstance(schema, bool):
             return True
         if depth > MAX_DEPTH or not isinstance(schema, dict) or not set(schema) <= _DECIDED:
@@ -257,10 +287,10 @@ class _Walk:
             )
             if part is not None:
                 self.check(part, value, f"{where}[{index}]", depth + 1)
-        if schema.get("uniqueItems") is True and any(
-            same(a, b) for i, a in enumerate(instance) for b in instance[i + 1 :]
-        ):
-            self.fail(where, "items must be unique")
+        if schema.get("uniqueItems") is True:
+            self.steps.spend(len(instance) * (len(instance) - 1) // 2)
+            if any(same(a, b) for i, a in enumerate(instance) for b in instance[i + 1 :]):
+                self.fail(where, "items must be unique")
 
 
 def _limit(schema: dict[str, Any], key: str) -> float | None:

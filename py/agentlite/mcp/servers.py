@@ -13,6 +13,10 @@ The tool list is read when the server connects, again when the server says it ch
 call's result goes back so the next round sees the new tools), after every call to a server that may
 announce on a stream of its own (that announcement can come after the result), and only enabled tools are
 registered.
+Readings are paced (mcp.pace: a burst, then one per few seconds), so a server that floods the
+notification or changes its list after every call cannot keep the worker rebuilding its tools. The
+tools offered are bounded (mcp.listing): each server within its share of `ALL_BUDGET`, the rest left
+out with a note the model and the Servers panel both show.
 A call that finds the server gone or refusing its token changes the server's state too.
 """
 
@@ -24,9 +28,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agentlite.engine.tokens import installed
 from agentlite.mcp.client import McpClient
 from agentlite.mcp.failure import FailureKind, McpFailure
-from agentlite.mcp.remote_tool import remote_tools
+from agentlite.mcp.listing import ALL_BUDGET, DEFAULT_BUDGET
+from agentlite.mcp.pace import Pace
+from agentlite.mcp.remote_tool import listed_names, offered_tools
 from agentlite.mcp.seam import HttpTransport
 from agentlite.mcp.server_book import ServerBook, ServerEntry
 from agentlite.protocol import Msg
@@ -49,8 +56,9 @@ STATES = {
 class Link:
     """One server's connection: its client, state, listing and the tools it put in the registry."""
 
-    def __init__(self, entry: ServerEntry, token: str | None) -> None:
+    def __init__(self, entry: ServerEntry, token: str | None, pace: Pace) -> None:
         self.entry = entry
+        self.pace = pace  # how often the tool list may be read again
         self.token = token
         self.client: McpClient | None = None
         self.state = "connecting"
@@ -58,6 +66,9 @@ class Link:
         self.challenge: str | None = None  # the last 401/403's WWW-Authenticate: where sign-in starts
         self.listed: list[dict[str, Any]] = []
         self.registered: list[str] = []
+        self.names: list[str] = []  # every tool of the listing, by its registry name
+        self.left_out = 0  # enabled tools the listing budget left out
+        self.budget = DEFAULT_BUDGET  # the budget the registered tools were fitted to
         self.tasks: set[asyncio.Task[Any]] = set()
         self.listing = asyncio.Lock()
         self.stopped = asyncio.Event()  # ends the notification stream, which then closes its request
@@ -80,8 +91,11 @@ class McpServers:
         transport: Callable[[], HttpTransport],
         post: Post,
         ready: asyncio.Event | None = None,
+        pace: Callable[[], Pace] = Pace,
     ) -> None:
         self.book = book
+        self.pace = pace
+        self.counted_by = installed()  # the tokenizer the registered tools were fitted with
         if ready is None:
             ready = asyncio.Event()
             ready.set()
@@ -112,7 +126,9 @@ class McpServers:
     async def add(self, url: str, token: str | None = None) -> dict[str, Any]:
         entry = self.book.add(url)
         await self.book.save()
-        return self.view(self._connect(entry, token or None))
+        link = self._connect(entry, token or None)
+        self._refit()
+        return self.view(link)
 
     async def remove(self, url: str) -> None:
         entry = self.book.remove(url)
@@ -120,6 +136,7 @@ class McpServers:
         link = self.links.pop(entry.url, None)
         if link is not None:
             self._drop(link)
+        self._refit()
 
     async def toggle(self, url: str, tool: str, enabled: bool) -> dict[str, Any]:
         entry = self.book.get(url)
@@ -146,13 +163,17 @@ class McpServers:
         return self.view(self._connect(entry, token or None))
 
     def allowed(self) -> set[str]:
+        """What the user allowed (asked each round: the tools are fitted again first when the real
+        tokenizer has come since they were, so their budget is counted in its tokens)."""
+        if installed() is not self.counted_by:
+            self._refit(everyone=True)
         return self.book.allowed()
 
     def view(self, link: Link) -> dict[str, Any]:
         entry = link.entry
         tools = [
             {"name": name, "enabled": entry.enabled(name), "allowed": name in entry.allowed}
-            for name in self._names(link)
+            for name in link.names
         ]
         return {
             "url": entry.url,
@@ -162,12 +183,13 @@ class McpServers:
             "diagnosis": link.diagnosis,
             "allow_server": entry.allow_server,
             "tools": tools,
+            "note": _note(link.left_out),
         }
 
     # --- the connection ---------------------------------------------------------------------------------
 
     def _connect(self, entry: ServerEntry, token: str | None) -> Link:
-        link = self.links[entry.url] = Link(entry, token)
+        link = self.links[entry.url] = Link(entry, token, self.pace())
         self._spawn(link, self._open(link))
         self._emit(link)
         return link
@@ -197,12 +219,17 @@ class McpServers:
         self._spawn(link, self._watch(link, client))
 
     async def _relist(self, link: Link, force: bool = False) -> None:
-        """Read the tool list again (when forced, or when the server said it changed), and show it."""
+        """Read the tool list again (when forced, or when the server said it changed), and show it; a
+        reading its pace does not allow yet is left to `_watch`, which waits for its turn."""
         client = link.client
         async with link.listing:
             if client is None or not (force or client.tools_changed.is_set()):
                 return
+            if not link.pace.take():
+                client.tools_changed.set()
+                return
             listed = await client.list_tools()
+            link.names = [name for name, _ in listed_names(link.entry.slug, listed)]
             if listed == link.listed and link.state == "connected":
                 return  # read again after a call and found as it was: nothing to register or show
             link.listed = listed
@@ -212,6 +239,7 @@ class McpServers:
     async def _watch(self, link: Link, client: McpClient) -> None:
         while True:
             await client.tools_changed.wait()
+            await asyncio.sleep(link.pace.wait())
             try:
                 await self._relist(link)
             except McpFailure as failure:
@@ -256,19 +284,32 @@ class McpServers:
 
     # --- the registry -------------------------------------------------------------------------------------
 
-    def _names(self, link: Link) -> list[str]:
-        return [tool.name for tool in remote_tools(_Caller(self, link), link.entry.slug, link.listed)]
+    def _budget(self) -> int:
+        """One server's share: its own budget, less when the servers together would pass ALL_BUDGET."""
+        return min(DEFAULT_BUDGET, ALL_BUDGET // max(1, len(self.links)))
+
+    def _refit(self, everyone: bool = False) -> None:
+        """Fit every server's tools again when the share changed (a server was added or removed), or
+        `everyone` (the tokenizer changed)."""
+        budget = self._budget()
+        self.counted_by = installed()
+        for link in list(self.links.values()):
+            if link.listed and (everyone or link.budget != budget):
+                self._changed(link)
 
     def _changed(self, link: Link) -> dict[str, Any]:
-        """Register the server's enabled tools in place of the ones it had; tell the page."""
+        """Register the server's enabled tools, within its share of the budget, in place of the ones it
+        had; tell the page."""
         if not self.ready.is_set():
             return self._emit(link)
         for name in link.registered:
             self.registry.remove(name)
-        tools = remote_tools(_Caller(self, link), link.entry.slug, link.listed) if link.entry.slug else []
-        link.registered = []
-        for tool in tools:
-            if link.entry.enabled(tool.name) and self.registry.get(tool.name) is None:
+        entry, link.budget = link.entry, self._budget()
+        enabled = [item for name, item in listed_names(entry.slug, link.listed) if entry.enabled(name)]
+        offered = offered_tools(_Caller(self, link), entry.slug, enabled, listing_budget=link.budget)
+        link.registered, link.left_out = [], offered.left_out if entry.slug else 0
+        for tool in offered.tools if entry.slug else []:
+            if self.registry.get(tool.name) is None:
                 self.registry.register(tool)
                 link.registered.append(tool.name)
         return self._emit(link)
@@ -294,6 +335,16 @@ class McpServers:
             with contextlib.suppress(McpFailure):
                 await self._relist(link, force=force)
         return result
+
+
+def _note(left_out: int) -> str:
+    """What the Servers panel says of the tools the listing budget left out ("" for none)."""
+    if not left_out:
+        return ""
+    return (
+        f"{left_out} more tools of this server are not offered to the model: its tool list is past its"
+        " share of the context window (turn some tools off to make room for others)"
+    )
 
 
 def _may_announce(link: Link, client: McpClient) -> bool:

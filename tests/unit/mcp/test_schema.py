@@ -3,13 +3,16 @@ reference implementation (jsonschema, test extras) on generated schemas and valu
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentlite.mcp.schema import Checker, same
+from agentlite.mcp import schema as schema_module
+from agentlite.mcp.schema import MAX_STEPS, Checker, same
+from buildsys.bench_mcp_hostile import hostile_schemas
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -134,3 +137,52 @@ def test_a_keyword_left_to_the_server_is_never_trusted_under_not_or_one_of() -> 
     assert Checker({"oneOf": [{"pattern": "^a"}, {"type": "string"}]}).errors("b") == []
     assert Checker({"not": {"type": "string"}}).errors("") != []
     assert Checker({"oneOf": [{"type": "string"}, {"maxLength": 3}]}).errors("ab") != []
+
+
+# --- hostile schemas: the check costs a bounded number of steps, whatever the schema --------------------
+
+
+@pytest.mark.parametrize("name", sorted(hostile_schemas()))
+def test_a_hostile_schema_is_checked_within_the_step_budget(name: str) -> None:
+    """Each pair of the corpus (buildsys/bench_mcp_hostile.py) would take 2^30 steps or more checked
+    naively; counted, the walk stops at MAX_STEPS and leaves the arguments to the server."""
+    schema, argument = hostile_schemas()[name]
+    steps: list[int] = []
+    original = schema_module._Steps.spend
+
+    def counting(self: Any, count: int = 1) -> None:
+        steps.append(count)
+        original(self, count)
+
+    schema_module._Steps.spend = counting  # type: ignore[method-assign]
+    try:
+        found = Checker(schema).errors(argument)
+    finally:
+        schema_module._Steps.spend = original  # type: ignore[method-assign]
+    assert sum(steps) <= MAX_STEPS + max(steps)
+    assert found == [] or name == "deep_nesting"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    levels=st.integers(1, 60),
+    width=st.integers(1, 4),
+    combinator=st.sampled_from(["allOf", "anyOf", "oneOf"]),
+)
+def test_doubled_references_cost_at_most_the_step_budget(levels: int, width: int, combinator: str) -> None:
+    defs = {f"d{i}": {combinator: [{"$ref": f"#/$defs/d{i + 1}"}] * width} for i in range(levels)}
+    schema = {"$ref": "#/$defs/d0", "$defs": {**defs, f"d{levels}": {"type": "string"}}}
+    checker = Checker(schema, max_steps=500)
+    spent = schema_module._Steps(500)
+    walk = schema_module._Walk(schema, [], spent)
+    with contextlib.suppress(schema_module._OutOfSteps):
+        walk.check(schema, 1, "arguments", 0)
+    assert spent.left >= -width * 4  # it stopped at the budget, give or take one step's parts
+    # within the budget, a refusal is the reference's; past it, nothing is refused
+    found = checker.errors(1)
+    assert found == [] or reference_errors(schema, 1)
+
+
+def test_a_small_schema_still_finds_what_is_wrong_within_the_budget() -> None:
+    schema, _ = hostile_schemas()["deep_nesting"]
+    assert Checker(schema).errors({"v": {"k": 3}}) != []

@@ -10,7 +10,7 @@ import { openSignIn, signInUrls } from "../mcp-signin.js";
 
 /** A server as the worker describes it (py/agentlite/mcp).
  * @typedef {{ url: string, name?: string, title?: string, state: string, diagnosis?: string,
- *   tools?: { name: string, enabled?: boolean }[] }} ServerView */
+ *   tools?: { name: string, enabled?: boolean }[], note?: string }} ServerView */
 /** @typedef {{ state: string, diagnosis: string, fix: string }} Finding */
 
 /** @type {Record<string, string>} */
@@ -109,6 +109,7 @@ export function createMcpView(root, { call, tokens }) {
     if (state !== "connected" && state !== "connecting") node.append(diagnosisOf(view, finding));
     if (state === "needs-auth") node.append(signInButton(view), tokenForm(view));
     if (view.tools?.length) node.append(toolList(view));
+    if (view.note) node.append(el("p", "mcp-note", view.note, { testid: "mcp-note", role: "status" }));
     return node;
   }
 
