@@ -75,6 +75,7 @@ BUNDLES = {
     "src/sandbox/frame-worker/shell-runtime.js": "sandbox/shell-runtime.js",
     # The model in the page (docs/local-model.md): loaded only when the user chooses one.
     "src/local-model/engine.js": local_engine.BUNDLE,
+    "src/local-model/gguf-worker.js": local_engine.HEADER_WORKER,
 }
 # A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
 SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"

@@ -29,7 +29,9 @@ WASM_SIMD128 = "local-model/simd128/wllama.wasm"  # the same, plain SIMD only (e
 COMPAT_PACKAGE = NODE_MODULES / "@wllama" / "wllama-compat" / "wasm"
 COMPAT = {"local-model/compat/wllama.wasm": "wllama.wasm", "local-model/compat/wllama.js": "wllama.js"}
 BUNDLE = "local-engine.js"
-ON_USE = frozenset({BUNDLE, WASM, WASM_SIMD128, *COMPAT})  # kept by the service worker on first use only
+HEADER_WORKER = "gguf-worker.js"  # reads a chosen file's header off the page's thread
+# kept by the service worker on first use only
+ON_USE = frozenset({BUNDLE, HEADER_WORKER, WASM, WASM_SIMD128, *COMPAT})
 
 
 def copy() -> None:

@@ -6,6 +6,7 @@ printed, never asserted."""
 from __future__ import annotations
 
 import re
+import struct
 import time
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,10 @@ ANSWERS = "[data-testid=message][data-role=assistant]"
 # SmolLM2-135M calls no tool unprompted; told the exact line, it writes it (greedy, the engine's default).
 CALL = 'Reply with exactly this line: {"tool": "list_directory", "arguments": {"path": "/"}}'
 
-pytestmark = [
-    pytest.mark.skipif(not MODEL.exists(), reason="the SmolLM2 GGUF file is not installed"),
-    # Two loads and three answers of a real model on a CPU: past the suite's 300 s per test beside a
-    # second worker (each wait above has its own bound).
-    pytest.mark.timeout(1200),
-]
+# Two loads and three answers of a real model on a CPU: past the suite's 300 s per test beside a second
+# worker (each wait above has its own bound).
+pytestmark = [pytest.mark.timeout(1200)]
+needs_model = pytest.mark.skipif(not MODEL.exists(), reason="the SmolLM2 GGUF file is not installed")
 
 
 def speed_line(page: Page) -> Locator:
@@ -53,6 +52,7 @@ def answer_done(page: Page) -> str:
     return answer.inner_text()
 
 
+@needs_model
 def test_a_chosen_gguf_file_answers_calls_a_tool_stops_and_is_found_again_after_a_reload(
     page: Page, origin: str
 ) -> None:
@@ -99,6 +99,7 @@ def test_a_chosen_gguf_file_answers_calls_a_tool_stops_and_is_found_again_after_
     assert answer_done(app).strip()  # the stopped engine answers again, from the stored copy
 
 
+@needs_model
 def test_a_model_used_once_starts_again_with_the_server_gone(context_factory: Any) -> None:
     from buildsys.common import DIST
     from buildsys.serve import StaticServer
@@ -121,3 +122,57 @@ def test_a_model_used_once_starts_again_with_the_server_gone(context_factory: An
     wait_ready(page)
     expect(page.get_by_test_id("local-model")).to_have_attribute("data-state", "ready", timeout=LOAD_MS)
     assert gone.aborted == [], f"requests that needed the app's server: {gone.aborted}"
+
+
+# Counts, on the page's own thread, the DataView reads (how a GGUF header is read) done between two frames:
+# a header read on the page's thread is millions of them inside one frame.
+FRAME_PROBE = """(() => {
+  const probe = { reads: 0, frames: 0, most: 0 };
+  for (const name of ["getUint8", "getUint32", "getBigUint64"]) {
+    const read = DataView.prototype[name];
+    DataView.prototype[name] = function (...args) {
+      probe.reads++;
+      return read.apply(this, args);
+    };
+  }
+  let last = 0;
+  const frame = () => {
+    probe.frames++;
+    probe.most = Math.max(probe.most, probe.reads - last);
+    last = probe.reads;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  window.__frames = probe;
+})()"""
+
+
+def hostile_gguf(path: Path) -> Path:
+    """A GGUF header of three 16-million-entry arrays, the last cut short: read entry by entry on the
+    page's thread it held the page for seconds, then was refused."""
+    array = struct.pack("<IIQ", 9, 0, 16_000_000)  # value type array, of uint8, 16M entries
+    head = b"GGUF" + struct.pack("<IQQ", 3, 0, 3)
+    key = lambda name: struct.pack("<Q", len(name)) + name  # noqa: E731
+    body = b"".join(key(f"k{i}".encode()) + array + bytes(16_000_000) for i in range(2))
+    path.write_bytes(head + body + key(b"k2") + array + bytes(1000))
+    return path
+
+
+def test_a_hostile_gguf_header_is_refused_off_the_page_thread(
+    page: Page, origin: str, tmp_path: Path
+) -> None:
+    """The header is read in a worker with a step budget: the page keeps its frames while a hostile one
+    is refused, with a message that says why."""
+    page.add_init_script(FRAME_PROBE)
+    app = open_app(page, origin)
+    app.get_by_test_id("welcome").get_by_test_id("local-model-open").click()
+    before = app.evaluate("({...window.__frames})")
+    app.get_by_test_id("local-model-input").set_input_files(str(hostile_gguf(tmp_path / "hostile.gguf")))
+    state = app.get_by_test_id("local-model")
+    expect(state).to_have_attribute("data-state", "error", timeout=LOAD_MS)
+    expect(app.locator(".local-model-status")).to_contain_text("not a model the page can run")
+    after = app.evaluate("new Promise((done) => requestAnimationFrame(() => done({...window.__frames})))")
+    frames = after["frames"] - before["frames"]
+    print(f"[figure] hostile_header frames {frames}, most reads in one frame {after['most']}")
+    assert frames > 0  # the page kept drawing frames
+    assert after["most"] < 10_000, f"the page's thread read the header: {after['most']} reads in one frame"

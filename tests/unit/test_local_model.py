@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentlite.engine.dialect import DialectChooser
 from agentlite.settings import LOCAL_BASE, Settings
@@ -74,6 +76,92 @@ def test_a_generated_header_gives_the_model_facts() -> None:
 def test_a_file_that_is_not_a_whole_gguf_header_is_refused(data: bytes, error: str) -> None:
     [answer] = node([header_case(data)])
     assert "GgufError" in answer["error"] and error in answer["error"]
+
+
+def array(item_type: int, count: int, items: bytes = b"") -> bytes:
+    return struct.pack("<IQ", item_type, count) + items
+
+
+def one_key(kind: int, value: bytes, keys: int = 1) -> bytes:
+    return b"GGUF" + struct.pack("<IQQ", 3, 0, keys) + gguf_string("k") + struct.pack("<I", kind) + value
+
+
+LIMITS = {
+    "keys": 10_000,
+    "string": 1 << 20,
+    "array": 1 << 22,
+    "steps": 4_000_000,
+    "depth": 1,
+}  # gguf-header.js
+HOSTILE = [
+    # (header, the refusal, the most values it may read first: a key is one, its value another)
+    (b"GGUF" + struct.pack("<IQQ", 3, 0, LIMITS["keys"] + 1), "too many keys", 0),
+    (one_key(9, array(0, LIMITS["array"] + 1)), "array in the header is too long", 2),
+    (one_key(9, array(0, LIMITS["array"])), "cut short", 2),  # 4M uint8 announced, none there: one step
+    (one_key(9, array(9, 1, array(9, 1, array(0, 0)))), "nested too deep", 3),
+    (one_key(9, array(9, 2**40)), "too long", 2),
+    (one_key(8, struct.pack("<Q", LIMITS["string"] + 1)), "string in the header is too long", 2),
+    (one_key(8, struct.pack("<Q", 2**40) + b"abc"), "string in the header is too long", 2),
+    (one_key(8, struct.pack("<Q", 1000) + b"abc"), "cut short", 2),
+    (one_key(13, b"\0" * 8), "unknown value type 13", 2),
+    (one_key(9, array(13, 5)), "unknown value type 13", 3),
+    (
+        one_key(4, struct.pack("<I", 1), keys=LIMITS["keys"]),
+        "cut short",
+        3,
+    ),  # 10,000 keys announced, one there
+]
+
+
+@pytest.mark.parametrize(("data", "error", "most"), HOSTILE)
+def test_a_hostile_header_is_refused_within_a_few_steps(data: bytes, error: str, most: int) -> None:
+    [answer] = node([header_case(data)])
+    assert "GgufError" in answer["error"] and error in answer["error"], answer
+    assert answer["steps"] <= most
+
+
+def test_a_header_of_more_values_than_the_budget_is_refused_at_the_budget() -> None:
+    """Every string of a vocabulary is a step, scalars a step per array: the budget counts them."""
+    strings = one_key(9, array(8, 5000, gguf_string("") * 5000))
+    scalars = one_key(9, array(4, 1_000_000, bytes(4_000_000)), keys=1)
+    small = {"steps": 1000}
+    refused, whole_strings, whole_scalars = node(
+        [
+            {**header_case(strings), "limits": small},
+            header_case(strings),
+            {**header_case(scalars), "limits": small},
+        ]
+    )
+    assert "too many values" in refused["error"] and refused["steps"] == 1000
+    assert whole_strings["value"]["steps"] == 5002 and whole_strings["value"]["metadata"]["k"] == {
+        "array": 5000
+    }
+    assert whole_scalars["value"]["steps"] == 2  # a million scalars: skipped at once
+
+
+def test_every_cut_of_a_header_is_refused_as_cut_short() -> None:
+    data = gguf_header(SMALL)
+    answers = node([header_case(data[:n]) for n in range(len(data))])
+    for n, answer in enumerate(answers):
+        words = "no GGUF magic" if n < 4 else "cut short"
+        assert "GgufError" in answer["error"] and words in answer["error"], (n, answer)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(gguf_header(SMALL)) - 1), st.integers(0, 255)), min_size=1, max_size=6
+    )
+)
+def test_any_damaged_header_is_read_or_refused_within_the_budget(damage: list[tuple[int, int]]) -> None:
+    """Bytes changed anywhere (counts, lengths, types): read or refused as GgufError, within the budget."""
+    data = bytearray(gguf_header(SMALL))
+    for at, byte in damage:
+        data[at] = byte
+    small = {"steps": 50, "array": 1000, "string": 4096}
+    for answer in node([header_case(bytes(data)), {**header_case(bytes(data)), "limits": small}]):
+        assert "value" in answer or answer["error"].startswith("GgufError: "), answer
+        assert (answer.get("value") or answer)["steps"] <= LIMITS["steps"]
 
 
 @pytest.mark.skipif(not llama_server.MODEL.exists(), reason="the SmolLM2 GGUF file is not installed")

@@ -2,7 +2,7 @@
 // engine. The file is copied into this origin's storage first (store.js), then the engine reads it from
 // there, so a later visit starts from the stored copy. The engine's bundle and wasm are fetched only here,
 // on first use (`import` of dist/local-engine.js).
-import { GgufError, modelFacts, readMetadata } from "./gguf-header.js";
+import { GgufError } from "./gguf-header.js";
 import { canStore, memoryCopy, removeModel, storedModel, storeModel, writeFacts } from "./store.js";
 
 /** @import { LocalEngine } from "./engine.js" */
@@ -10,24 +10,29 @@ import { canStore, memoryCopy, removeModel, storedModel, storeModel, writeFacts 
 /** @typedef {"none" | "loading" | "ready" | "error"} LocalState */
 /** Hears every change of state (and of its detail): given the LocalModel itself.
  * @typedef {(local: LocalModel) => void} LocalListener */
+/** What the header's worker answers. @typedef {{facts?: ModelFacts, error?: string, gguf?: boolean}} HeaderAnswer */
 
-const HEADER_READS = [1 << 20, 8 << 20, 64 << 20]; // bytes: a header with a large vocabulary needs more
 const ENGINE_URL = "./local-engine.js"; // beside the page's bundle
 export const NOT_KEPT = "This browser cannot keep the model between visits: choose it again next time.";
 
-/** The facts of a GGUF file from its header; throws GgufError for a file that is not one.
- * @param {Blob} blob @param {string} fileName */
-export async function factsOf(blob, fileName) {
-  for (const size of HEADER_READS) {
-    const bytes = new Uint8Array(await blob.slice(0, size).arrayBuffer());
-    try {
-      return modelFacts(readMetadata(bytes).metadata, fileName);
-    } catch (err) {
-      const more = err instanceof GgufError && /cut short/.test(err.message) && size < blob.size;
-      if (!more) throw err;
-    }
-  }
-  throw new GgufError("the header is larger than 64 MB");
+/** The facts of a GGUF file from its header, read in a worker of its own (gguf-worker.js), never on the
+ * page's thread; rejects with GgufError for a file that is not a model the page can run.
+ * @param {Blob} blob @param {string} fileName @returns {Promise<ModelFacts>} */
+export function factsOf(blob, fileName) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./gguf-worker.js", import.meta.url), { type: "module", name: "gguf" });
+    worker.onmessage = (/** @type {MessageEvent<HeaderAnswer>} */ { data }) => {
+      worker.terminate();
+      if (data.facts) resolve(data.facts);
+      else reject(data.gguf ? new GgufError(data.error) : new Error(data.error));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      worker.terminate();
+      reject(new Error("the header reader did not start"));
+    };
+    worker.postMessage({ blob, name: fileName });
+  });
 }
 
 export class LocalModel {
@@ -68,6 +73,7 @@ export class LocalModel {
   /** @param {File} file */
   async fromFile(file) {
     await this.guard(async () => {
+      this.set("loading", "Reading the model's header");
       const facts = await factsOf(file, file.name);
       if (canStore()) return this.keep(file.stream(), file.size, facts);
       await this.startUnkept(file, facts); // the File itself: no copy in memory
