@@ -4,6 +4,9 @@
 `ScriptedTransport` here serves scripted responses — the tests' fake and the offline demo model's engine,
 like httpx's `MockTransport`. `KeyMask` takes the API key out of a body as it streams, so that no error
 built from what a server echoed can show it.
+
+No transport follows a redirect (`refuse_redirect`): a request and its body (the chat, a tool's arguments,
+an OAuth code) go only to the URL they were made for, never on to wherever a server points them.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from agentlite.errors import MIN_SECRET, REDACTED
+from agentlite.errors import MIN_SECRET, REDACTED, ErrorType, ModelError, redact
+
+MAX_LOCATION = 200  # characters of a redirect's target named in its error
 
 
 @dataclass
@@ -32,6 +37,33 @@ class ModelRequest:
         if scheme.lower() != "bearer":
             return None
         return token.strip() or None
+
+
+@dataclass
+class RedirectRefused(ModelError):
+    """A server answered a request with a redirect, which was not followed. `location` is its whole target
+    when the transport could read it (a browser's fetch hides it: ""); the message names it cut short."""
+
+    location: str = ""
+
+
+def refuse_redirect(request: ModelRequest, where: str, status: int, location: str = "") -> RedirectRefused:
+    """The error for a redirect answer from `where` (the server's origin): a protocol error (never
+    retried) naming where it pointed, cut and with the key masked, since the target is the server's words."""
+    target = redact(location, request.api_key)
+    told = f"a redirect to {target[:MAX_LOCATION]}" if target else "a redirect"
+    return RedirectRefused(
+        ErrorType.PROTOCOL,
+        f"{where} answered with {told}; not followed (nothing is sent on to another address): "
+        "give the final URL of the endpoint",
+        status if is_redirect(status) else None,
+        location=target,
+    )
+
+
+def is_redirect(status: int) -> bool:
+    """Any 3xx: a redirect, or an answer no request of this client asks for (a 304, a 300)."""
+    return 300 <= status < 400
 
 
 class KeyMask:

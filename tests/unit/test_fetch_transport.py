@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from agentlite.engine.reply import stream_reply
 from agentlite.errors import REDACTED, ModelError
 from agentlite.stream.decoder import StreamDecoder
-from agentlite.transport import KeyMask, ModelRequest
+from agentlite.transport import KeyMask, ModelRequest, RedirectRefused
 
 KEY = "sk-proj-Zx81secretKEY"
 ECHO = (
@@ -77,6 +77,7 @@ class Response:
     status: int
     body: Body
     headers: dict[str, str] = field(default_factory=dict)
+    type: str = "cors"  # what a fetch answered: "opaqueredirect" for a redirect under redirect: "manual"
 
 
 class Browser:
@@ -205,3 +206,26 @@ def test_a_text_body_is_sent_as_it_is_and_a_dict_as_json(browser: Browser) -> No
     asyncio.run(transport().send(ModelRequest("POST", "http://127.0.0.1:9/token", headers, form)))
     asyncio.run(transport().send(request()))
     assert [sent["body"] for sent in browser.sent] == [form, '{"stream": true}']
+
+
+def test_every_fetch_refuses_to_follow_redirects(browser: Browser) -> None:
+    """The browser then hands back a redirect as it is: the body is never sent on (a 307 would re-send it)."""
+    browser.answer = Response(200, Body([b"{}"]))
+    asyncio.run(transport().send(request()))
+    asyncio.run(transport().send(ModelRequest("DELETE", "http://127.0.0.1:9/mcp")))
+    assert [sent["redirect"] for sent in browser.sent] == ["manual", "manual"]
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"), [(0, "opaqueredirect"), (307, "cors"), (302, "cors"), (304, "cors")]
+)
+def test_a_redirect_answer_is_refused_unread_with_a_clear_error(
+    browser: Browser, status: int, kind: str
+) -> None:
+    browser.answer = Response(status, Body([b"data: never read\n\n"]), type=kind)
+    with pytest.raises(RedirectRefused) as caught:
+        asyncio.run(reply_of(browser))
+    error = caught.value
+    assert error.type.value == "protocol" and error.status == (status or None)
+    assert "http://127.0.0.1:9 answered with a redirect; not followed" in error.message
+    assert [c.aborted for c in browser.controllers] == [True]

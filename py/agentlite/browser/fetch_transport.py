@@ -7,6 +7,10 @@ body is delivered with the key masked (transport.KeyMask), so neither an HTTP er
 can repeat it. A task cancelled while the headers are awaited (the user stopped) aborts the fetch, so the
 server sees the connection close instead of answering into the void.
 
+Every fetch is `redirect: "manual"`: a redirect answer (which the browser shows only as an opaque one) is
+refused with `RedirectRefused`, so the body (the chat, a tool's arguments, an OAuth code) is never sent on
+to another address, whatever the status (a 307 or 308 would send it again as it is).
+
 `LocalTransport` is the same transport for the model in the page: its `local:` requests go to the agent
 worker's `agentliteLocalFetch` (web/src/worker/local-fetch.js), which answers like `fetch` with the page
 engine's stream, so every dialect reads it unchanged.
@@ -24,7 +28,7 @@ from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
 
 from agentlite.connection import origin
 from agentlite.errors import ErrorType, ModelError, redact
-from agentlite.transport import KeyMask, ModelRequest
+from agentlite.transport import KeyMask, ModelRequest, is_redirect, refuse_redirect
 
 CONNECT_TIMEOUT = 60.0  # seconds until response headers
 MODEL_HEADERS = ("retry-after", "content-type", "x-request-id")
@@ -125,6 +129,7 @@ class FetchTransport:
             "method": request.method,
             "headers": request.headers,
             "signal": controller.signal,
+            "redirect": "manual",
         }
         if request.body is not None:
             body = request.body
@@ -144,6 +149,9 @@ class FetchTransport:
         except BaseException:  # cancelled (the user stopped) before the headers came: drop the request
             controller.abort()
             raise
+        if str(response.type) == "opaqueredirect" or is_redirect(int(response.status)):
+            controller.abort()
+            raise refuse_redirect(request, origin(request.url), int(response.status))
         return FetchResponse(response, controller, self.idle_timeout, request.api_key, self.keep)
 
     def fetch(self, url: str, options: Any) -> Any:

@@ -27,6 +27,7 @@ from agentlite.mcp.oauth import SignIn, Tokens
 from agentlite.mcp.oauth_metadata import discover
 from agentlite.mcp.seam import HttpRequest, HttpTransport
 from agentlite.mcp.urllib_transport import UrllibTransport
+from agentlite.transport import RedirectRefused
 
 T = TypeVar("T")
 MAX_SIGN_INS = 3
@@ -52,12 +53,16 @@ def sample_arguments(schema: Any) -> dict[str, Any]:
 async def follow_authorization(transport: HttpTransport, authorization_url: str) -> tuple[str, str]:
     """What the page's popup does, for an authorization server that approves at once: the code and
     state of the redirect it answers."""
-    response = await transport.send(HttpRequest("GET", authorization_url))
-    await response.cancel()
-    location = response.headers.get("location", "")
+    try:
+        response = await transport.send(HttpRequest("GET", authorization_url))
+    except RedirectRefused as redirect:  # the answer that carries the code: read, never followed
+        status, location = redirect.status, redirect.location
+    else:
+        await response.cancel()
+        status, location = response.status, response.headers.get("location", "")
     query = parse_qs(urlsplit(location).query)
-    if response.status not in (301, 302, 303, 307, 308) or "code" not in query:
-        error = query.get("error", [f"HTTP {response.status}"])[0]
+    if status not in (301, 302, 303, 307, 308) or "code" not in query:
+        error = query.get("error", [f"HTTP {status}"])[0]
         raise McpFailure(FailureKind.AUTH, f"the authorization server did not give a code ({error})")
     return query["code"][0], query.get("state", [""])[0]
 

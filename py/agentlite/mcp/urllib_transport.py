@@ -3,7 +3,8 @@
 The standard library only (no dependency in the wheel): `urllib.request` in a worker thread, the body
 read with `read1` so server-sent events arrive as they are sent. A socket timeout bounds the wait for
 the headers and every silence between chunks; `cancel()` shuts the socket, which wakes a blocked read.
-HTTP errors are answers like any other (status and body), only a failed connection raises.
+HTTP errors are answers like any other (status and body), only a failed connection raises. A redirect is
+never followed: it raises `RedirectRefused` (which carries its target), as the browser's transport does.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import json
 import socket
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import AsyncIterator
 from http.client import HTTPException, HTTPResponse
@@ -20,7 +22,7 @@ from typing import Any
 
 from agentlite.connection import origin
 from agentlite.errors import ErrorType, ModelError
-from agentlite.transport import KeyMask, ModelRequest
+from agentlite.transport import KeyMask, ModelRequest, is_redirect, refuse_redirect
 
 CHUNK = 65536
 
@@ -93,6 +95,13 @@ class UrllibTransport:
             request.url, data=data, headers=request.headers, method=request.method
         )
         response = await asyncio.to_thread(self._open, prepared, request.url)
+        status = int(response.status or 0)
+        if is_redirect(status):
+            named = response.headers.get("Location")
+            location = urllib.parse.urljoin(request.url, named) if named else ""
+            _shutdown(response)
+            response.close()
+            raise refuse_redirect(request, origin(request.url), status, location)
         return UrllibResponse(response, request.api_key)
 
     def _open(self, prepared: urllib.request.Request, url: str) -> HTTPResponse | urllib.error.HTTPError:

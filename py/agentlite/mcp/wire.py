@@ -235,5 +235,7 @@ def status_failure(status: int, text: str, headers: dict[str, str]) -> McpFailur
 
 
 def _transport_failure(error: ModelError) -> McpFailure:
+    if error.type is ErrorType.PROTOCOL:  # a refused answer (a redirect): reached, not unreachable
+        return McpFailure(FailureKind.HTTP, error.message, status=error.status)
     kind = FailureKind.TIMEOUT if error.type is ErrorType.TIMEOUT else FailureKind.NETWORK
     return McpFailure(kind, error.message)
