@@ -16,19 +16,24 @@ from playwright.sync_api import Page, expect
 from buildsys.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import open_app, send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, wait_idle
+from tests.unit.image_samples import PNG_48
 
-PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 40).decode()
+PNG = base64.b64encode(PNG_48).decode()
 SVG = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg' onload='window.__pwned=1'/>").decode()
 
 
-def chat_file(tmp_path: Path) -> Path:
-    """A chat whose one tool result carries a PNG and an SVG."""
-    images = [{"mime": "image/png", "data": PNG}, {"mime": "image/svg+xml", "data": SVG}]
+def chat_file(
+    tmp_path: Path, images: list[dict] | None = None, attachments: list[dict] | None = None
+) -> Path:
+    """A chat whose one tool result carries `images` (a PNG and an SVG unless told), its question
+    `attachments`."""
+    if images is None:
+        images = [{"mime": "image/png", "data": PNG}, {"mime": "image/svg+xml", "data": SVG}]
     document = {
         "format": "agentlite-chat",
         "title": "a picture",
         "messages": [
-            {"id": "u", "role": "user", "content": "take a picture"},
+            {"id": "u", "role": "user", "content": "take a picture", "attachments": attachments or []},
             {"id": "a", "parent": "u", "role": "assistant", "tool_calls": [{"id": "c1", "name": "snap"}]},
             {
                 "id": "t",
@@ -47,6 +52,13 @@ def chat_file(tmp_path: Path) -> Path:
     path = tmp_path / "picture.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     return path
+
+
+def import_chat(page: Page, path: Path) -> None:
+    """Import the chat file at `path` with the export menu's Import."""
+    with page.expect_file_chooser() as chooser:
+        page.click("[data-testid=chat-import]")
+    chooser.value.set_files(str(path))
 
 
 def test_the_vision_link_parameter_shows_in_settings_and_a_saved_choice_stays(
@@ -70,9 +82,7 @@ def test_a_tool_image_is_shown_and_goes_to_a_model_that_takes_images(
 ) -> None:
     model_server.script(Scripted(chunks=text_chunks("A black square.")))
     open_app(page, origin, base_url=model_server.base_url, model="test-model", dialect="native", vision="yes")
-    with page.expect_file_chooser() as chooser:
-        page.click("[data-testid=chat-import]")
-    chooser.value.set_files(str(chat_file(tmp_path)))
+    import_chat(page, chat_file(tmp_path))
     shown = page.locator(".message-list:not([hidden])")
     images = shown.locator("[data-testid=tool-card][data-tool=snap] [data-testid=tool-images] img")
     expect(images).to_have_count(1, timeout=WAIT_MS)

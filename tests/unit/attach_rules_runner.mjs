@@ -2,6 +2,7 @@
 // tests/unit/test_attach_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON line each.
 import { readFileSync } from "node:fs";
 import * as rules from "../../web/src/attachments/image-rules.js";
+import { measureImage } from "../../web/src/attachments/image-prep.js";
 import { toBase64 } from "../../web/src/bytes.js";
 
 const run = {
@@ -11,6 +12,7 @@ const run = {
   refusal: ({ current, next }) => rules.refusal(current, next),
   base64: ({ bytes }) => toBase64(Uint8Array.from(bytes)),
   name: ({ name }) => rules.cleanName(name),
+  measure: ({ data }) => measureImage(new Blob([Buffer.from(data, "base64")])),
   limits: () => ({ images: rules.MAX_IMAGES, message: rules.MAX_MESSAGE_BYTES, side: rules.MAX_SIDE }),
 };
-for (const item of JSON.parse(readFileSync(0, "utf8"))) console.log(JSON.stringify(run[item.op](item)));
+for (const item of JSON.parse(readFileSync(0, "utf8"))) console.log(JSON.stringify(await run[item.op](item)));

@@ -9,6 +9,7 @@ from typing import Any
 
 from agentlite import user_attachments
 from buildsys.common import ROOT
+from tests.unit.image_samples import gif, jpeg, png
 from tests.unit.node_json import run_node
 
 RUNNER = ROOT / "tests" / "unit" / "attach_rules_runner.mjs"
@@ -90,3 +91,33 @@ def test_base64_of_a_large_buffer_and_clean_names() -> None:
     )
     assert base64.b64decode(encoded) == data
     assert (name, empty) == ("abc.png", "attachment")
+
+
+def test_an_attachment_is_measured_by_its_header_before_it_is_decoded() -> None:
+    """image-prep.js: the first megabyte answers for a PNG or JPEG; a GIF's frames past it are counted in
+    the whole file (walked, not decoded), so a long animation cannot hide behind its first frames."""
+
+    def case(raw: bytes) -> dict[str, Any]:
+        return {"op": "measure", "data": base64.b64encode(raw).decode()}
+
+    comment = b"\x21\xfe" + b"\xff" + b"x" * 255 + b"\x00"  # a comment extension: 258 bytes, no frame
+    animation = gif(2, 2, frames=1_001)
+    padded = animation[:19] + comment * 4_100 + animation[19:]  # the frames start past the first 1 MB
+    huge, photo, long, cut = node(
+        case(png(40_000, 40_000)), case(jpeg(4_000, 3_000)), case(padded), case(png()[:20])
+    )
+    assert huge == {
+        "ok": False,
+        "reason": "it is 40,000 × 40,000 pixels: at most 16,384 on a side and 50 megapixels are taken",
+        "ended": False,
+    }
+    assert photo == {
+        "ok": True,
+        "mime": "image/jpeg",
+        "width": 4000,
+        "height": 3000,
+        "frames": 1,
+        "ended": False,
+    }
+    assert long == {"ok": False, "reason": "it has 1,001 frames: at most 1,000 are taken", "ended": False}
+    assert cut == {"ok": False, "reason": "its header is cut short", "ended": True}

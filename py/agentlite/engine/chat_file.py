@@ -7,9 +7,9 @@ dropped or made strings, messages whose parent is missing are left out, ids are 
 name restore points of the workspace the chat came from) are dropped, and a tool result that does not
 answer a call of the message before it is left out so the active path stays a valid request. A tool
 result's images are checked again like a stored chat's (`engine.history.checked_images`: PNG, JPEG, GIF,
-WebP, never SVG, within the size caps); those that fail are left out. The images and PDFs attached to a
-user message are checked the same way (`user_attachments`); those left out are named in the
-import's `notes`.
+WebP, never SVG, within the size caps, the header's pixels and frames within bounds: `image_size`); those
+that fail are left out. The images and PDFs attached to a user message are checked the same way
+(`user_attachments`). Each one left out is named in the import's `notes`, with why.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 from agentlite import user_attachments
 from agentlite.engine.branches import MessageTree
 from agentlite.engine.history import Message, checked_images, new_id
+from agentlite.tools.images import accept
 
 FORMAT = "agentlite-chat"
 VERSION = 1
@@ -99,9 +100,18 @@ def _message(item: Any, ids: dict[str, str], notes: list[str]) -> Message | None
             {k: v for k, v in result.items() if k != "images"} if isinstance(result, dict) else None
         )
         message.stub = item.get("stub") is True
-        message.images = checked_images(item.get("images"))
+        message.images = _tool_images(message.name, item.get("images"), notes)
     ids[str(item.get("id"))] = message.id
     return message
+
+
+def _tool_images(name: str, images: object, notes: list[str]) -> list[dict[str, str]]:
+    """A result's images that pass the checks again; each one left out is named in `notes` with why."""
+    for image in images if isinstance(images, list) else []:
+        found = accept(image.get("mime"), image.get("data")) if isinstance(image, dict) else None
+        if isinstance(found, str):
+            notes.append(f"{name[:80]}'s result: {found}")
+    return checked_images(images)
 
 
 def _call(call: Any) -> dict[str, Any] | None:

@@ -3,9 +3,12 @@
 Only raster types a browser shows without running anything and that vision models read: PNG, JPEG,
 GIF and WebP. SVG is never accepted (it is a document that can carry script and links, not a
 picture). The bytes must start the way the named type does, so a document labelled `image/png` is
-refused too. Each image is at most `MAX_IMAGE_BYTES` decoded and a result keeps at most `MAX_IMAGES`
-of them (`MAX_RESULT_BYTES` in all), which bounds what a chat persists per result. A refused image
-becomes a line of text saying why, so the model and the user still learn that it was there.
+refused too. Its header is measured before anything else sees it (`image_size`: pixels on a side and
+in all, and frames, within bounds; a malformed header is refused), so a small file that claims
+40,000 × 40,000 pixels never reaches an <img> or a model. Each image is at most `MAX_IMAGE_BYTES`
+decoded and a result keeps at most `MAX_IMAGES` of them (`MAX_RESULT_BYTES` in all), which bounds what
+a chat persists per result. A refused image becomes a line of text saying why, so the model and the
+user still learn that it was there.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import binascii
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from agentlite import image_size
 
 MAX_IMAGE_BYTES = 4 * 1024 * 1024  # decoded bytes of one image
 MAX_IMAGES = 4  # images kept per tool result
@@ -79,6 +84,9 @@ def accept(mime: object, data: object) -> ToolImage | str:
         return f"a {kind} image was left out: its data is not valid base64"
     if not raw.startswith(_SIGNATURES[kind]) or (kind == "image/webp" and raw[8:12] != b"WEBP"):
         return f"a {kind} image was left out: its bytes are not a {kind} image"
+    measured = image_size.checked(raw)
+    if isinstance(measured, str):
+        return f"a {kind} image was left out: {measured}"
     return ToolImage(kind, data)
 
 

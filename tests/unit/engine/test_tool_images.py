@@ -15,10 +15,11 @@ from agentlite.tools.images import ToolImage
 from agentlite.tools.registry import Risk, Tool, ToolRegistry
 from agentlite.tools.result import ToolResult
 from agentlite.transport import ScriptedTransport
+from tests.unit.image_samples import PNG_48, png
 
 from .support import SETTINGS, FakeTools, Harness, PathArgs, calls, say
 
-PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 40).decode()
+PNG = base64.b64encode(PNG_48).decode()
 SVG = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'/>").decode()
 
 
@@ -126,8 +127,16 @@ def test_an_imported_chat_keeps_checked_images_only() -> None:
         "images": [{"mime": "image/png", "data": PNG}, svg],
         "result": {"code": 0, "images": [svg]},
     }
+    huge = {"mime": "image/png", "data": base64.b64encode(png(40_000, 40_000)).decode()}
+    records[2]["images"].append(huge)
     document = export_document({"messages": records})
-    tool = next(m for m in read_document(json.dumps(document))["messages"] if m["role"] == "tool")
+    imported = read_document(json.dumps(document))
+    tool = next(m for m in imported["messages"] if m["role"] == "tool")
     assert tool["images"] == [{"mime": "image/png", "data": PNG}]
+    assert imported["notes"] == [  # each one left out is named, with why
+        "shot's result: an image of type image/svg+xml was left out: only PNG, JPEG, GIF and WebP are shown",
+        "shot's result: a image/png image was left out: it is 40,000 × 40,000 pixels: at most 16,384 on a "
+        "side and 50 megapixels are taken",
+    ]
     assert "images" not in tool["result"]
     assert Message.from_dict(tool).view()["result"]["images"] == [{"mime": "image/png", "data": PNG}]

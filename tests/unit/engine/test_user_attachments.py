@@ -21,9 +21,10 @@ from agentlite.engine.history import Message, carries_images, drop_images
 from agentlite.engine.tokens import IMAGE_TOKENS, TokenCounter
 from agentlite.stream.request import build_request
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, http, say
+from tests.unit.image_samples import PNG_48, jpeg
 
-PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 40).decode()
-JPEG = base64.b64encode(b"\xff\xd8\xff\xe0" + b"\0" * 40).decode()
+PNG = base64.b64encode(PNG_48).decode()
+JPEG = base64.b64encode(jpeg()).decode()
 SVG = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>").decode()
 IMAGE = {"kind": "image", "name": "shot.png", "id": "a1", "mime": "image/png", "data": PNG}
 PDF = {

@@ -9,8 +9,9 @@ import base64
 from agentlite.mcp.answer import tool_result
 from agentlite.tools.images import MAX_IMAGE_BYTES, ToolImage
 from agentlite.tools.result import ToolErrorType
+from tests.unit.image_samples import PNG_48, png
 
-PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 40).decode()
+PNG = base64.b64encode(PNG_48).decode()
 SVG = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>").decode()
 
 
@@ -62,3 +63,14 @@ def test_an_error_keeps_its_images_and_audio_is_only_named() -> None:
     )
     assert result.error_type is ToolErrorType.REMOTE and len(result.images) == 1
     assert "[audio: audio/wav, 6 bytes, not shown]" in result.message
+
+
+def test_an_image_block_of_absurd_pixel_size_is_named_not_kept() -> None:
+    """Pixels before bytes: a tiny PNG that claims 40,000 × 40,000 pixels is refused by its header."""
+    huge = base64.b64encode(png(40_000, 40_000)).decode()
+    result = tool_result({"content": [{"type": "image", "mimeType": "image/png", "data": huge}]})
+    assert result.ok and result.images == ()
+    assert result.message.endswith(
+        "[a image/png image was left out: it is 40,000 × 40,000 pixels: at most 16,384 on a side and "
+        "50 megapixels are taken]"
+    )

@@ -145,7 +145,9 @@ async def test_read_binary_reports_size_and_type() -> None:
 async def test_read_an_image_says_what_it_is() -> None:  # tests/unit/tools/test_reading_images.py: the rest
     context = await context_with(TREE)
     result = await call(context, "read_file", path="logo.png")
-    assert result.message == "/logo.png: PNG image, 11 bytes (attached for models that take images)."
+    assert result.message == (  # 11 bytes are not a whole header: named, not attached
+        "/logo.png: PNG image, 11 bytes; a image/png image was left out: its header is cut short."
+    )
     assert result.data == {"path": "/logo.png", "binary": True, "size": 11, "mime": "image/png"}
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 import base64
 
 from agentlite.tools import images
+from tests.unit.image_samples import PNG_48 as PNG
+from tests.unit.image_samples import png, webp_lossy
 from tests.unit.tools.conftest import call, context_with
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 40
-WEBP = b"RIFF\x10\0\0\0WEBPVP8 " + b"\0" * 20
+WEBP = webp_lossy(3, 2)
 
 
 async def test_a_png_comes_back_as_an_image_with_its_kind_and_size() -> None:
@@ -37,3 +38,13 @@ async def test_an_image_over_the_limit_is_named_not_attached() -> None:
     result = await call(context, "read_file", path="/big.png")
     assert result.ok and not result.images
     assert result.message.startswith("/big.png: PNG image, 4.0 MB;") and "the limit is" in result.message
+
+
+async def test_an_image_of_absurd_pixel_size_is_named_not_attached() -> None:
+    context = await context_with({"huge.png": png(40_000, 40_000)})
+    result = await call(context, "read_file", path="/huge.png")
+    assert result.ok and not result.images
+    assert result.message.endswith(
+        "; a image/png image was left out: it is 40,000 × 40,000 pixels: at most 16,384 on a side and "
+        "50 megapixels are taken."
+    )

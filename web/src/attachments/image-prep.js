@@ -1,8 +1,12 @@
-// An attached image made ready to send: its type by its first bytes, then downscaled in the image worker
-// (the page's own thread only where workers cannot draw). Resolves to what the composer keeps.
+// An attached image made ready to send: its type and its pixels by its header (measured, never decoded:
+// pixels before bytes, image-size.js), then downscaled in the image worker (the page's own thread only
+// where workers cannot draw). Resolves to what the composer keeps.
 import { encodeForModel } from "./image-encode.js";
 import { toBase64 } from "../bytes.js";
-import { sniffImage } from "./image-rules.js";
+import { checked } from "../image-size.js";
+
+/** The first bytes read to measure an image: its header, and for PNG and JPEG far more than it needs. */
+export const HEAD_BYTES = 1024 * 1024;
 
 /** @import { Surface } from "./image-encode.js" */
 /** @typedef {{blob: Blob, mime: string, width: number, height: number}} Encoded */
@@ -61,9 +65,9 @@ function inWorker(blob, mime) {
  * @returns {Promise<{mime: string, data: string, width: number, height: number, sentBytes: number}>}
  */
 export async function prepareImage(file) {
-  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  const mime = sniffImage(head);
-  if (!mime) throw new Error("it is not a PNG, JPEG, GIF or WebP image");
+  const size = await measureImage(file);
+  if (!size.ok) throw new Error(size.reason);
+  const mime = size.mime;
   let made;
   try {
     made = await inWorker(file, mime);
@@ -72,4 +76,17 @@ export async function prepareImage(file) {
   }
   const bytes = new Uint8Array(await made.blob.arrayBuffer());
   return { mime: made.mime, data: toBase64(bytes), width: made.width, height: made.height, sentBytes: bytes.length };
+}
+
+/**
+ * The image's type, pixels and frames by its header, within bounds, or why not (one clause): the first
+ * HEAD_BYTES, and the whole file only when they end before the header does or before a GIF's or a
+ * WebP's last frame (the frames are counted by walking the blocks, nothing is decoded).
+ * @param {Blob} file @returns {Promise<import("../image-size.js").Size | import("../image-size.js").Refused>}
+ */
+export async function measureImage(file) {
+  const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+  const found = checked(head);
+  if (!found.ended || file.size <= head.length) return found;
+  return checked(new Uint8Array(await file.arrayBuffer()));
 }

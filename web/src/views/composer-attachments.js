@@ -1,11 +1,12 @@
 // Images and PDFs attached in the composer (docs/attachments.md): picked with the Attach button
 // (`chat-attach`), pasted or dropped onto the composer. Each becomes a chip (`attachment`) while it is
-// prepared: an image is checked by its first bytes and downscaled off the page's thread, a PDF is read
+// prepared: an image is checked by its first bytes, its header's pixels and frames measured (a refused one
+// is neither decoded nor kept), and downscaled off the page's thread, a PDF is read
 // as text with page numbers (pdf/pdf-text.js, loaded when first needed); the original is kept in the
 // page's attachment store. The chat view asks `take()` for what goes with the message. When the model
 // takes no images, sending waits for the user's "Send without images" (never a silent drop).
 import { keepOriginal } from "../attachments/attachment-store.js";
-import { prepareImage } from "../attachments/image-prep.js";
+import { measureImage, prepareImage } from "../attachments/image-prep.js";
 import { MAX_FILE_BYTES, cleanName, refusal, sniffImage, sniffKind } from "../attachments/image-rules.js";
 import { button, el } from "../dom.js";
 import { attachmentChip } from "./attachment-chips.js";
@@ -55,6 +56,8 @@ export function createAttachmentTray(form, actions) {
     const kind = sniffKind(head);
     const name = cleanName(file.name || (kind === "pdf" ? "pasted.pdf" : "pasted image"));
     if (!kind) return say(`${name} was not attached: only PNG, JPEG, GIF, WebP images and PDFs are.`);
+    const size = kind === "image" ? await measureImage(file) : null; // pixels before bytes: never decoded, never kept
+    if (size && !size.ok) return say(`${name} was not attached: ${size.reason}.`);
     /** @type {TrayItem} */
     const item = { key: crypto.randomUUID(), kind, name, state: "preparing", sentBytes: 0, bytes: file.size };
     items.push(item);

@@ -1,9 +1,10 @@
 // What preview_page's report says about its screenshot, from what the preview frame answered: the PNG in
 // base64 (as a tool result's image carries it, py/agentlite/tools/images.py) with its size, or why there
 // is none. The frame runs the page's code, so its answer is checked like any input: the bytes must be a
-// PNG within the image limit whose header (IHDR) gives a size within SHOT_LIMITS; anything else is a
-// clear refusal.
+// PNG within the image limit whose header, read by the page's one header reader (image-size.js), gives
+// a size within SHOT_LIMITS; anything else is a clear refusal.
 import { toBase64 } from "../../bytes.js";
+import { measure } from "../../image-size.js";
 
 export const SHOT_LIMITS = { maxWidth: 1280, maxHeight: 2000 }; // CSS px, device scale 1
 export const MAX_SHOT_BYTES = 4 * 1024 * 1024; // as MAX_IMAGE_BYTES of a tool result's image
@@ -23,8 +24,8 @@ export function shotReport(answer) {
   if (bytes.length > MAX_SHOT_BYTES) {
     return { screenshot_error: `the picture has ${bytes.length} bytes; the limit is ${MAX_SHOT_BYTES}` };
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [width, height] = bytes.length >= 24 ? [view.getUint32(16), view.getUint32(20)] : [0, 0];
+  const size = measure(bytes);
+  const [width, height] = size.ok && size.frames === 1 ? [size.width, size.height] : [0, 0];
   /** @type {(n: number, max: number) => boolean} */
   const fits = (n, max) => n > 0 && n <= max;
   if (!fits(width, SHOT_LIMITS.maxWidth) || !fits(height, SHOT_LIMITS.maxHeight)) {
