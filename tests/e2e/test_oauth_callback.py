@@ -1,7 +1,7 @@
-"""The sign-in callback page (web/oauth-callback.html) in Chromium: opened as a popup with the
-authorization server's answer, it hands code and state to its opener over the BroadcastChannel and a
-message aimed at our origin, takes the code out of its address, runs under its CSP with no error, and
-closes. The page's client metadata document is served as JSON."""
+"""The sign-in callback page (web/oauth-callback.html) in Chromium: opened as the app opens it (a popup
+without an opener) with the authorization server's answer, it hands code and state to the page over the
+BroadcastChannel only, takes the code out of its address, runs under its CSP with no error, and closes.
+The page's client metadata document is served as JSON."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 
 from playwright.sync_api import Page
 
+POPUP = "popup,noopener,noreferrer,width=520,height=680"  # as web/src/mcp-signin.js opens it
 LISTEN = """() => {
   window.answers = [];
   const channel = new BroadcastChannel("agentlite-oauth");
@@ -26,17 +27,15 @@ def test_the_callback_hands_the_answer_to_its_opener_and_closes(page: Page, orig
     errors: list[str] = []
     page.context.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     with page.expect_popup() as opened:
-        page.evaluate("() => { window.open('/oauth-callback.html?code=C-1&state=S-1', 'signin', 'popup'); }")
+        page.evaluate(
+            f"() => {{ window.open('/oauth-callback.html?code=C-1&state=S-1', '_blank', {POPUP!r}); }}"
+        )
     popup = opened.value
-    page.wait_for_function("() => window.answers.length >= 2", timeout=15_000)
-    answers = page.evaluate("() => window.answers")
-    expected = {"type": "agentlite-oauth", "state": "S-1", "code": "C-1"}
-    assert {item["via"] for item in answers} == {"channel", "opener"}
-    assert all(item["data"] == expected for item in answers)
-    assert [item["origin"] for item in answers if item["via"] == "opener"] == [origin]
-    page.wait_for_function("() => true")  # one more round trip: the popup's close has been seen
+    page.wait_for_function("() => window.answers.length >= 1", timeout=15_000)
     if not popup.is_closed():
-        popup.wait_for_event("close", timeout=15_000)
+        popup.wait_for_event("close", timeout=15_000)  # it has posted everything it will post
+    answers = page.evaluate("() => window.answers")
+    assert answers == [{"via": "channel", "data": {"type": "agentlite-oauth", "state": "S-1", "code": "C-1"}}]
     assert errors == []
 
 
@@ -45,7 +44,7 @@ def test_a_refusal_is_handed_back_as_an_error(page: Page, origin: str) -> None:
     page.evaluate(LISTEN)
     with page.expect_popup():
         refused = "/oauth-callback.html?error=access_denied&error_description=no&state=S-2"
-        page.evaluate(f"() => {{ window.open('{refused}'); }}")
+        page.evaluate(f"() => {{ window.open('{refused}', '_blank', {POPUP!r}); }}")
     page.wait_for_function("() => window.answers.length >= 1", timeout=15_000)
     data = page.evaluate("() => window.answers[0].data")
     assert data == {"type": "agentlite-oauth", "state": "S-2", "error": "access_denied", "description": "no"}

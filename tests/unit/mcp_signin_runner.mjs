@@ -3,33 +3,33 @@
 import { readFileSync } from "node:fs";
 import { CHANNEL, openSignIn, readCallback, signInUrls } from "../../web/src/mcp-signin.js";
 
-const ORIGIN = "https://page.test";
 const URL_ = "https://auth.test/authorize?client_id=c&state=S1";
+const ORIGIN = "https://page.test";
+globalThis.window = new EventTarget(); // where a page's window messages would arrive
+globalThis.location = /** @type {any} */ ({ origin: ORIGIN, href: `${ORIGIN}/index.html` });
+const pause = () => new Promise((r) => setTimeout(r, 20));
 
+/** One sign-in: what `open` was asked, and how it ended. A step "again" starts a second sign-in. */
 async function drive(steps, url = URL_) {
-  const target = new EventTarget();
-  const popup = { closed: false };
+  const opened = [];
+  const open = (...args) => {
+    opened.push(args.slice(1));
+    return null; // what window.open answers for a noopener popup, blocked or not
+  };
   const sender = new BroadcastChannel(CHANNEL);
-  const pending = openSignIn(url, {
-    open: () => (steps.includes("blocked") ? null : popup),
-    target,
-    origin: ORIGIN,
-    timeoutMs: 300,
-    pollMs: 10,
-    graceMs: 30,
-  }).then(
-    (ok) => ({ ok }),
-    (error) => ({ error: String(error.message) }),
-  );
+  const settle = (promise) => promise.then((ok) => ({ ok }), (error) => ({ error: String(error.message) }));
+  const pending = settle(openSignIn(url, { open, timeoutMs: 300 }));
+  let second = null;
   for (const step of steps) {
-    await new Promise((r) => setTimeout(r, 20));
+    await pause();
     if (step.channel) sender.postMessage(readCallback(step.channel));
-    if (step.window) target.dispatchEvent(new MessageEvent("message", { data: readCallback(step.window.search), origin: step.window.origin }));
-    if (step === "close") popup.closed = true;
+    if (step.window) window.dispatchEvent(new MessageEvent("message", { data: readCallback(step.window), origin: ORIGIN }));
+    if (step === "again") second = settle(openSignIn(url.replace("S1", "S2"), { open, timeoutMs: 300 }));
   }
   const outcome = await pending;
+  const secondOutcome = second ? await second : undefined;
   sender.close();
-  return outcome;
+  return { ...outcome, opened, ...(second ? { second: secondOutcome } : {}) };
 }
 
 const cases = JSON.parse(readFileSync(0, "utf8"));

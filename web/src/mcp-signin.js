@@ -1,16 +1,16 @@
 // Signing in to an MCP server from the page (docs/mcp.md, "Sign-in"): the worker builds the
 // authorization URL (agentlite.mcp.oauth), the page opens it in a popup, and the authorization server
 // sends the popup back to oauth-callback.html, which hands the answer to this page and closes. The
-// answer travels over a same-origin BroadcastChannel (it survives an authorization server that cuts
-// window.opener) and over window.opener.postMessage aimed at our own origin; here only a message from
-// our own origin, of the expected shape, carrying the state of this sign-in is taken. The code is
-// worth nothing without the PKCE verifier, which never leaves the worker.
+// popup is opened with `noopener` and `noreferrer`: the authorization page gets no `window.opener` (it
+// cannot script or navigate this tab) and no address of ours, and this page holds no handle to it. The
+// answer travels only over a same-origin BroadcastChannel; here only a message of the expected shape,
+// carrying the state of this sign-in, is taken. The code is worth nothing without the PKCE verifier,
+// which never leaves the worker, and the worker sends it only to its own issuer (RFC 9207 `iss`).
 
 export const CHANNEL = "agentlite-oauth";
 export const MESSAGE_TYPE = "agentlite-oauth";
 export const TIMEOUT_MS = 5 * 60_000;
-const POLL_MS = 500;
-const CLOSED_GRACE_MS = 2000; // a closed popup may still have answered on the channel just before
+export const POPUP_FEATURES = "popup,noopener,noreferrer,width=520,height=680";
 
 /**
  * @typedef {{ type: string, code?: string, state?: string, iss?: string, error?: string, description?: string }} CallbackAnswer
@@ -48,13 +48,17 @@ export function acceptAnswer(data, state) {
   return typeof data.iss === "string" ? { code: data.code, state, iss: data.iss } : { code: data.code, state };
 }
 
+/** @type {((outcome: { error: string }) => void) | null} */
+let waiting = null; // the sign-in in progress: a new one takes its place
+
 /**
- * Open the authorization URL in a popup and wait for its answer.
- * Rejects when the server refuses, when the popup is blocked or closed without an answer, and after
- * `timeoutMs`. The seams (`open`, `channel`, `target`, `origin`, timers) let Node tests drive it.
+ * Open the authorization URL in a popup cut from this page, and wait for its answer on the channel.
+ * Rejects when the server refuses, when another sign-in starts, and after `timeoutMs`: with no handle
+ * on the popup, a blocked or closed one is seen only that way. The seams (`open`, `channel`, timers)
+ * let Node tests drive it.
  * @param {string} authorizationUrl
- * @param {{ open?: (url: string) => any, channel?: any, target?: any, origin?: string,
- *           timeoutMs?: number, pollMs?: number, graceMs?: number }} [options]
+ * @param {{ open?: (url: string, target: string, features: string) => unknown, channel?: any,
+ *           timeoutMs?: number }} [options]
  * @returns {Promise<{ code: string, state: string, iss?: string }>}
  */
 export function openSignIn(authorizationUrl, options = {}) {
@@ -63,46 +67,26 @@ export function openSignIn(authorizationUrl, options = {}) {
     return Promise.reject(new Error("the sign-in address is not a web address"));
   }
   const state = parsed.searchParams.get("state") ?? "";
-  const target = options.target ?? globalThis.window;
-  const origin = options.origin ?? globalThis.location?.origin;
-  const open = options.open ?? ((url) => target.open(url, "agentlite-signin", "popup,width=520,height=680"));
+  const open = options.open ?? ((url, target, features) => globalThis.window.open(url, target, features));
   const channel = options.channel ?? new BroadcastChannel(CHANNEL);
+  waiting?.({ error: "another sign-in took its place" });
   return new Promise((resolve, reject) => {
-    /** @type {ReturnType<typeof setTimeout>[]} */
-    const timers = [];
     const finish = (/** @type {any} */ outcome) => {
-      for (const timer of timers) clearTimeout(timer);
-      clearInterval(/** @type {ReturnType<typeof setInterval>} */ (poll));
+      clearTimeout(timer);
+      if (waiting === finish) waiting = null;
       channel.removeEventListener("message", onChannel);
-      target?.removeEventListener?.("message", onWindow);
       if (!options.channel) channel.close();
       if (outcome.code) resolve(outcome);
       else reject(new Error(outcome.error));
     };
-    const take = (/** @type {UncheckedAnswer | null | undefined} */ data) => {
-      const outcome = acceptAnswer(data, state);
+    const onChannel = (/** @type {MessageEvent} */ event) => {
+      const outcome = acceptAnswer(event.data, state);
       if (outcome) finish(outcome);
     };
-    const onChannel = (/** @type {MessageEvent} */ event) => take(event.data);
-    const onWindow = (/** @type {MessageEvent} */ event) => {
-      if (event.origin === origin) take(event.data);
-    };
+    const timer = setTimeout(() => finish({ error: "the sign-in took too long" }), options.timeoutMs ?? TIMEOUT_MS);
+    waiting = finish;
     channel.addEventListener("message", onChannel);
-    target?.addEventListener?.("message", onWindow);
-    const popup = open(authorizationUrl);
-    /** @type {ReturnType<typeof setInterval> | null} */
-    let poll = null;
-    if (!popup) {
-      finish({ error: "the sign-in window was blocked: allow pop-ups for this page and try again" });
-      return;
-    }
-    poll = setInterval(() => {
-      if (!popup.closed) return;
-      clearInterval(/** @type {ReturnType<typeof setInterval>} */ (poll));
-      const closed = "the sign-in window was closed before the authorization server answered";
-      timers.push(setTimeout(() => finish({ error: closed }), options.graceMs ?? CLOSED_GRACE_MS));
-    }, options.pollMs ?? POLL_MS);
-    timers.push(setTimeout(() => finish({ error: "the sign-in took too long" }), options.timeoutMs ?? TIMEOUT_MS));
+    open(authorizationUrl, "_blank", POPUP_FEATURES); // null whatever happened: noopener gives no handle
   });
 }
 
