@@ -20,9 +20,10 @@ from buildsys.common import WEB
 TEMPLATE = WEB / "service-worker.js"
 SERVICE_WORKER = "sw.js"
 CACHE_PREFIX = "agentlite-build-"
-# Served but never needed offline: source maps (fetched by developer tools only) and the bench pages.
+# Served but never needed offline: source maps (fetched by developer tools only) and the bench pages; and
+# never served by a host that reads it: the deployment headers file (docs/deploying.md).
 NOT_PRECACHED_SUFFIXES = (".map",)
-NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js", "bare-pdf.html"}
+NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js", "bare-pdf.html", "_headers"}
 
 
 def cache_name(build: str) -> str:

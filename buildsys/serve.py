@@ -4,6 +4,9 @@ Also used by the end-to-end tests (`StaticServer`), so they exercise what users 
 precompressed copy (`name.br`, `name.gz`, see buildsys/compress.py) is sent as that copy when the
 request's Accept-Encoding allows it, with `Content-Encoding` and `Vary: Accept-Encoding`.
 
+The deployment headers file in the served folder (`_headers`, buildsys/deploy_headers.py) adds its
+headers as Netlify or Cloudflare Pages would (docs/deploying.md): the framing refusals among them.
+
 Caching (docs/caching.md): a URL that names its file's content (`?v=` + the start of the file's sha256,
 written by buildsys/asset_urls.py) is cached for a year as immutable; every other URL is revalidated
 (`no-cache`), with a strong ETag (the sha256 of the bytes sent) and Last-Modified, answered by 304.
@@ -19,6 +22,7 @@ import urllib.parse
 from pathlib import Path
 from typing import ClassVar
 
+from buildsys import deploy_headers
 from buildsys.common import DIST, say, sha256_file
 
 MIME = {
@@ -96,6 +100,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     `cache_control`). `Access-Control-Allow-Origin: *`: sandbox frames are opaque."""
 
     extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+    reads_headers_file: ClassVar[bool] = True  # False: a host that sends none of `_headers`
     encoding: str | None = None
     has_variants = False
     etag: str | None = None
@@ -156,8 +161,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("ETag", self.etag)
         self.send_header("Cache-Control", self.caching)
         self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in self.deployed_headers().items():
+            self.send_header(name, value)
         super().end_headers()
+
+    def deployed_headers(self) -> dict[str, str]:
+        """nosniff, and what the served folder's `_headers` says of this path."""
+        rules = deploy_headers.rules_in(self.directory) if self.reads_headers_file else []
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
+        found = deploy_headers.headers_for(rules, path)
+        if not any(name.lower() == "x-content-type-options" for name in found):
+            found["X-Content-Type-Options"] = "nosniff"
+        return found
 
     def log_message(self, format: str, *args: object) -> None:
         pass

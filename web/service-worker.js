@@ -13,6 +13,10 @@
 //
 // Only same-origin GETs (and HEADs) of this build's files are answered; everything else, above all the
 // model endpoint (another origin, POST), is left alone: never intercepted, never cached.
+//
+// A file is kept with the security headers its host sent (`KEPT_HEADERS`: the deployment's CSP, framing
+// refusal, Referrer-Policy, …; docs/deploying.md), so a page served from the cache is as protected as one
+// served by the host.
 "use strict";
 
 const SCOPE = new URL("./", self.location.href);
@@ -22,6 +26,22 @@ const FRAMES = new Set(["sandbox/frame.html", "sandbox/preview.html"]); // the s
 // sandbox attribute for any later navigation).
 const FRAME_CSP = "sandbox allow-scripts";
 const PARALLEL_FETCHES = 4;
+// The response headers a deployer sets to protect the app: kept with each file and served with it.
+const KEPT_HEADERS = [
+  "Content-Type",
+  "Content-Security-Policy",
+  "Content-Security-Policy-Report-Only",
+  "X-Frame-Options",
+  "X-Content-Type-Options",
+  "Referrer-Policy",
+  "Permissions-Policy",
+  "Cross-Origin-Opener-Policy",
+  "Cross-Origin-Embedder-Policy",
+  "Cross-Origin-Resource-Policy",
+  "Origin-Agent-Cluster",
+  "Strict-Transport-Security",
+  "Reporting-Endpoints",
+];
 
 self.addEventListener("install", (event) => event.waitUntil(precache()));
 self.addEventListener("activate", (event) => event.waitUntil(dropOtherBuilds().then(keepLater)));
@@ -68,10 +88,11 @@ async function fetchMissing(cache, name, url, request) {
   return response;
 }
 
+// `header` is added to those of the response (a deployer's CSP and the frame's sandbox both hold).
 /** @param {Response} response @param {BodyInit | null} body @param {string[]} [header] [name, value] */
 function reshaped(response, body, [name, value] = []) {
   const headers = new Headers(response.headers);
-  if (name) headers.set(name, value);
+  if (name) headers.append(name, value);
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -112,8 +133,12 @@ async function verified(url, sums) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   if (hex !== sums[name]) throw new Error(`${name} is not the file of build ${BUILD.build}`);
-  const type = response.headers.get("Content-Type") || "application/octet-stream";
-  return new Response(bytes, { headers: { "Content-Type": type } });
+  const headers = new Headers({ "Content-Type": "application/octet-stream" });
+  for (const header of KEPT_HEADERS) {
+    const value = response.headers.get(header);
+    if (value !== null) headers.set(header, value);
+  }
+  return new Response(bytes, { headers });
 }
 
 async function dropOtherBuilds() {

@@ -6,12 +6,14 @@ without `Access-Control-Allow-Origin` the shell's Python could not start."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from buildsys.common import WEB
 from buildsys.serve import IMMUTABLE, REVALIDATE, StaticServer, cache_control
 
 
@@ -212,3 +214,32 @@ def test_a_missing_file_has_no_etag_after_a_found_one(site: Path) -> None:
     assert found.getheader("ETag") and found.status == 200
     assert missing.status == 404 and missing.getheader("ETag") is None
     assert missing.getheader("Cache-Control") == "no-cache"
+
+
+def test_the_deployment_headers_file_is_sent_as_a_host_would(site: Path) -> None:
+    """What web/_headers says (copied to dist/ by the build) is what `python build.py serve` sends."""
+    shutil.copy(WEB / "_headers", site / "_headers")
+    (site / "sandbox").mkdir()
+    (site / "sandbox" / "frame.html").write_text("<!doctype html>\n")
+    with StaticServer(site) as server:
+        _, index, _ = fetch(server.origin + "/index.html?base_url=x")
+        _, root, _ = fetch(server.origin + "/")
+        _, script, _ = fetch(server.origin + "/pyodide/pyodide.mjs")
+        _, frame, _ = fetch(server.origin + "/sandbox/frame.html")
+        _, missing, _ = fetch(server.origin + "/nothing-here.html")
+    for page in (index, root):
+        assert (
+            page["x-frame-options"] == "DENY" and page["content-security-policy"] == "frame-ancestors 'none'"
+        )
+        assert page["referrer-policy"] == "no-referrer" and page["x-content-type-options"] == "nosniff"
+    for other in (script, missing):
+        assert other["x-frame-options"] == "SAMEORIGIN"
+        assert other["content-security-policy"] == "frame-ancestors 'self'"
+    assert frame["x-frame-options"] == "SAMEORIGIN"
+
+
+def test_a_folder_without_the_file_gets_only_nosniff(site: Path) -> None:
+    with StaticServer(site) as server:
+        _, index, _ = fetch(server.origin + "/index.html")
+    assert index["x-content-type-options"] == "nosniff"
+    assert "x-frame-options" not in index and "referrer-policy" not in index

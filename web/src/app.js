@@ -1,4 +1,5 @@
 // Wiring only: the agent client, the views, the settings and the testing API.
+import "./frame-guard.js"; // first: a framed page stops here, before any other module runs
 import { AgentClient } from "./agent-client.js";
 import { createEditorContext } from "./editor-context.js";
 import { MSG } from "./protocol.js";
