@@ -45,7 +45,6 @@ OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
 BYTECODE_SCRIPT = ROOT / "buildsys" / "wheel_bytecode.mjs"
 STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sandbox"}  # web/ -> dist/
 STATIC["oauth-callback.html"] = "oauth-callback.html"  # where sign-in popups come back (docs/mcp.md)
-STATIC["_headers"] = "_headers"  # the headers static hosts send, framing refused (docs/deploying.md)
 # The benchmarks' floor page (a worker that boots the Pyodide core only): its sources live apart in
 # web/bench/, but it is served from dist/ beside the app so both read Pyodide from the same place.
 BENCH_STATIC = {"bench/bare.html": "bare.html", "bench/bare-pdf.html": "bare-pdf.html"}
@@ -139,6 +138,7 @@ def front_end(stamps: Stamps) -> None:
         WEB / "src",
         WEB / "package-lock.json",
         SANDBOX_DRIVER,
+        ROOT / "buildsys" / "local_worker.py",  # the engine's bundle takes a patched wllama module
         *bench_sources,
         *(WEB / s for s in static),
     ]
@@ -152,7 +152,7 @@ def front_end(stamps: Stamps) -> None:
         form = "iife" if out in CLASSIC_BUNDLES else "esm"
         cmd = [str(esbuild), entry, "--bundle", f"--format={form}", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", "--external:./worker-tokens.js"]  # not bundled: loaded apart
-        cmd += [f"--external:./{local_engine.BUNDLE}"]
+        cmd += [f"--external:./{local_engine.BUNDLE}", *local_engine.bundler_flags(out)]
         cmd += [f"--outfile={DIST / out}"]
         # The rest keep their names for readable stack traces, without comments and layout (the page's
         # JSDoc types are comments: they must not cost bytes).

@@ -4,8 +4,11 @@
 the page-side bundle (`local-engine.js`), and the compat build of the pinned `@wllama/wllama-compat` (a
 wasm32 build with Asyncify instead of JSPI and Memory64, ~19 MB) into dist/local-model/compat/: wllama
 switches to it by itself in an engine that lacks either feature (WebKit); Firefox runs the default build.
-Each wasm file is copied with three dot-product bodies replaced by faster ones (buildsys/local_kernels.py);
-the default build twice, with relaxed SIMD and without (`simd128/`), for the page to choose.
+The engine's worker is a file of this origin for each build (buildsys/local_worker.py), never a `blob:` URL:
+the page's policy allows neither `blob:` workers nor wasm compilation. Each wasm file is copied with three
+dot-product bodies replaced by faster ones (buildsys/local_kernels.py); the default build twice, with
+relaxed SIMD and without (`simd128/`), for the page to choose. A chosen file's header is read in a worker of
+its own (`HEADER_WORKER`, bundled from web/src/local-model/gguf-worker.js).
 All are fetched only when the user chooses a model in this browser: the service worker does not precache
 them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
 first time the page asks for them (`ON_USE`), so a model used once keeps working offline.
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from buildsys import local_kernels
+from buildsys import local_kernels, local_worker
 from buildsys.common import DIST, NODE_MODULES, BuildError
 
 PACKAGE = NODE_MODULES / "@wllama" / "wllama"
@@ -27,11 +30,14 @@ WASM_SOURCE = PACKAGE / "esm" / "wasm" / "wllama.wasm"
 WASM = "local-model/wllama.wasm"  # the default build, its kernels with relaxed SIMD
 WASM_SIMD128 = "local-model/simd128/wllama.wasm"  # the same, plain SIMD only (engine.js picks one)
 COMPAT_PACKAGE = NODE_MODULES / "@wllama" / "wllama-compat" / "wasm"
-COMPAT = {"local-model/compat/wllama.wasm": "wllama.wasm", "local-model/compat/wllama.js": "wllama.js"}
+COMPAT = {"local-model/compat/wllama.wasm": "wllama.wasm"}
 BUNDLE = "local-engine.js"
 HEADER_WORKER = "gguf-worker.js"  # reads a chosen file's header off the page's thread
+WORKERS = {local_worker.WORKER, local_worker.COMPAT_WORKER}
 # kept by the service worker on first use only
-ON_USE = frozenset({BUNDLE, HEADER_WORKER, WASM, WASM_SIMD128, *COMPAT})
+ON_USE = frozenset({BUNDLE, HEADER_WORKER, WASM, WASM_SIMD128, *COMPAT, *WORKERS})
+# what earlier builds shipped and this one does not (wllama fetched the compat glue to make its blob: worker)
+RETIRED = ("local-model/compat/wllama.js",)
 
 
 def copy() -> None:
@@ -41,6 +47,16 @@ def copy() -> None:
     _copy_file(WASM_SOURCE, WASM_SIMD128, "@wllama/wllama", relaxed=False)
     for name, source in COMPAT.items():
         _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat", relaxed=False)
+    local_worker.write_workers()
+    for name in RETIRED:
+        for suffix in ("", ".gz", ".br"):
+            (DIST / f"{name}{suffix}").unlink(missing_ok=True)
+
+
+def bundler_flags(out: str) -> list[str]:
+    """The bundler's flags for one bundle: the engine's bundle takes wllama's module with its worker from a
+    file (local_worker.py)."""
+    return [f"--alias:@wllama/wllama={local_worker.write_patched_module()}"] if out == BUNDLE else []
 
 
 def _copy_file(source: Path, name: str, package: str, relaxed: bool) -> None:

@@ -299,11 +299,10 @@ def test_the_page_csp_meets_its_minimums(page: Page, origin: str) -> None:
     images = served.get("img-src", served.get("default-src", set()))
     assert images and images <= LOCAL_SOURCES, f"img-src allows remote images: {images}"
     scripts = served.get("script-src", served.get("default-src", set()))
-    # 'wasm-unsafe-eval' compiles WebAssembly only (the engine of the model in the page, in a blob:
-    # worker that inherits this policy; docs/local-model.md); never JavaScript's eval.
-    wasm = {"'wasm-unsafe-eval'"}
-    assert scripts <= (LOCAL_SOURCES - {"data:", "blob:"}) | wasm, f"script-src is too wide: {scripts}"
-    assert served.get("worker-src") == {"'self'", "blob:"}, f"worker-src: {served.get('worker-src')}"
+    # No eval of any kind on the page, not even of WebAssembly: the engine of the model in the page
+    # compiles its wasm inside its own worker, a file of this origin (docs/local-model.md).
+    assert scripts <= LOCAL_SOURCES - {"data:", "blob:"}, f"script-src is too wide: {scripts}"
+    assert served.get("worker-src") == {"'self'"}, f"worker-src: {served.get('worker-src')}"
     # The page itself talks only to its own origin: model requests are made by the agent worker.
     assert served.get("connect-src") == {"'self'"}, f"connect-src: {served.get('connect-src')}"
 

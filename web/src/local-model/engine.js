@@ -16,9 +16,12 @@ export { hasRelaxedSimd };
 const WASM = new URL("./local-model/wllama.wasm", import.meta.url).href;
 const WASM_SIMD128 = new URL("./local-model/simd128/wllama.wasm", import.meta.url).href;
 // The build for engines without JSPI or Memory64 (WebKit): wllama chooses it itself, Firefox excepted.
+// Each build's worker is a file of this origin, not wllama's blob: worker (buildsys/local_worker.py): it
+// compiles the wasm under its own policy, and the page's allows neither blob: workers nor wasm compilation.
+const WORKER = new URL("./local-model/wllama-worker.js", import.meta.url).href;
 const COMPAT = {
   wasm: new URL("./local-model/compat/wllama.wasm", import.meta.url).href,
-  worker: new URL("./local-model/compat/wllama.js", import.meta.url).href,
+  worker: new URL("./local-model/compat/wllama-worker.js", import.meta.url).href,
 };
 const MAX_CONTEXT = 8192; // tokens: the KV cache of a larger window costs memory a tab may not have
 // The KV cache in 8-bit blocks rather than 16-bit floats: half the memory, and in the wasm build the
@@ -52,12 +55,20 @@ class NoStorage {
   async delete() {}
 }
 
+/** wllama with its default build's worker from its file (the compat build's is set by `setCompat`). */
+class PageWllama extends Wllama {
+  getWorkerResources() {
+    const resources = super.getWorkerResources();
+    return resources.compat ? resources : { ...resources, jsPath: WORKER };
+  }
+}
+
 /** Load `blob` (a GGUF file) into a new engine. `contextLength` is the model's own window (its header).
  * @param {Blob} blob @param {number} contextLength */
 export async function startEngine(blob, contextLength) {
   const cacheManager = new CacheManager([new NoStorage()]);
   const wasm = hasRelaxedSimd() ? WASM : WASM_SIMD128;
-  const wllama = new Wllama({ default: wasm }, { logger: quiet, allowOffline: true, cacheManager });
+  const wllama = new PageWllama({ default: wasm }, { logger: quiet, allowOffline: true, cacheManager });
   wllama.setCompat(COMPAT); // ours, never the compat build from another host
   const n_ctx = Math.min(contextLength || 4096, MAX_CONTEXT);
   await wllama.loadModel([blob], { n_threads: 1, n_ctx, n_batch: 512, ...KV_CACHE });
