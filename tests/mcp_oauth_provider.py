@@ -3,13 +3,16 @@ as a provider of the official SDK (`mcp.server.auth`): the SDK serves the metada
 registration endpoints (with CORS on all but authorize), checks PKCE, redirect URIs and client
 registration; this provider only keeps clients, codes and tokens in memory.
 
-It approves every authorization at once (a redirect to the client's redirect URI with a code), as a
-user who clicks "allow" would. A refresh rotates both tokens and revokes the old access token, so a test
-can tell a refreshed token from the old one. `PRE_REGISTERED` is a client known without registration.
+It approves every authorization at once (a redirect to the client's redirect URI with a code and, given
+its issuer, RFC 9207 `iss`), as a user who clicks "allow" would. `IssuerInAnswers` wraps the app to say
+so in the metadata (`authorization_response_iss_parameter_supported`), which the SDK has no setting
+for. A refresh rotates both tokens and revokes the old access token, so a test can tell a refreshed
+token from the old one. `PRE_REGISTERED` is a client known without registration.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 
@@ -22,6 +25,7 @@ from mcp.server.auth.provider import (
 )
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SCOPE = "mcp"
 PRE_REGISTERED = "agentlite-pre-registered"
@@ -30,7 +34,8 @@ ACCESS_SECONDS = 3600
 
 
 class AutoApproveProvider:
-    def __init__(self) -> None:
+    def __init__(self, issuer: str | None = None) -> None:
+        self.issuer = issuer  # exactly as the metadata states it
         self.clients: dict[str, OAuthClientInformationFull] = {
             PRE_REGISTERED: OAuthClientInformationFull(
                 client_id=PRE_REGISTERED,
@@ -64,7 +69,9 @@ class AutoApproveProvider:
             redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
             resource=params.resource,
         )
-        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state)
+        return construct_redirect_uri(
+            str(params.redirect_uri), code=code, state=params.state, iss=self.issuer
+        )
 
     async def load_authorization_code(
         self, client: OAuthClientInformationFull, authorization_code: str
@@ -120,3 +127,35 @@ class AutoApproveProvider:
             scope=" ".join(scopes) or None,
             refresh_token=refresh,
         )
+
+
+class IssuerInAnswers:
+    """The SDK's authorization server metadata, plus `authorization_response_iss_parameter_supported`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != "/.well-known/oauth-authorization-server":
+            await self.app(scope, receive, send)
+            return
+        start: Message = {}
+        body = bytearray()
+
+        async def held(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            body.extend(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            answer = bytes(body)
+            if start.get("status") == 200:
+                document = json.loads(answer)
+                document["authorization_response_iss_parameter_supported"] = True
+                answer = json.dumps(document).encode()
+            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+            await send({**start, "headers": [*headers, (b"content-length", str(len(answer)).encode())]})
+            await send({"type": "http.response.body", "body": answer})
+
+        await self.app(scope, receive, held)

@@ -65,7 +65,8 @@ def build_server(port: int = 0, oauth: bool = False) -> MCPServer:
             ),
             revocation_options=RevocationOptions(enabled=True),
         )
-        server = MCPServer("Test Tools Server", auth_server_provider=AutoApproveProvider(), auth=auth)
+        provider = AutoApproveProvider(str(auth.issuer_url))
+        server = MCPServer("Test Tools Server", auth_server_provider=provider, auth=auth)
 
     @server.tool()
     def add(a: int, b: int) -> int:
@@ -188,6 +189,10 @@ def build_app(kind: str, port: int = 0) -> ASGIApp:
     app: ASGIApp = server.streamable_http_app(stateless_http=stateless, transport_security=security)
     if not stateless:
         app = LegacyOnly(app)
+    if kind == "oauth":
+        from mcp_oauth_provider import IssuerInAnswers  # its redirects carry `iss`: the metadata says so
+
+        app = IssuerInAnswers(app)
     if kind in ("auth", "authhidden"):
         app = BearerOnly(app)
     if kind == "noorigin":

@@ -1,7 +1,8 @@
 """Sign-in in Chromium against a real OAuth-protected server (the SDK's auth, tests/mcp_server_app.py
 `oauth`): the worker's half (discovery, registration, PKCE, the code for tokens) runs in Python as the
 worker runs it; the page's half is the real popup: the authorization URL opened from the page, the
-authorization server's redirect to dist's oauth-callback.html, the answer over the BroadcastChannel.
+authorization server's redirect to dist's oauth-callback.html with `iss`, the answer over the
+BroadcastChannel.
 Then the token endpoint answers the page's own fetch (CORS), as the worker's fetch needs."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from agentlite.mcp.failure import McpFailure
 from agentlite.mcp.oauth import SignIn
 from agentlite.mcp.oauth_metadata import discover
 from agentlite.mcp.urllib_transport import UrllibTransport
-from tests.e2e.test_oauth_callback import LISTEN
+from tests.e2e.test_oauth_callback import LISTEN, POPUP
 from tests.mcp_servers import RunningServer, start
 
 T = TypeVar("T")
@@ -64,12 +65,14 @@ def test_the_popup_round_signs_in_and_the_token_endpoint_answers_the_page(
     page.goto(f"{origin}/oauth/client.json")
     page.evaluate(LISTEN)
     with page.expect_popup():
-        page.evaluate("(url) => { window.open(url, 'signin', 'popup'); }", authorization_url)
+        page.evaluate(
+            "([url, features]) => { window.open(url, '_blank', features); }", [authorization_url, POPUP]
+        )
     page.wait_for_function("() => window.answers.some((a) => a.via === 'channel')", timeout=30_000)
     answer = page.evaluate("() => window.answers.find((a) => a.via === 'channel').data")
-    assert answer["state"] == state and answer["code"]
+    assert answer["state"] == state and answer["code"] and answer["iss"] == plan.issuer
 
-    tokens = run(signing.finish(answer["state"], answer["code"]))
+    tokens = run(signing.finish(answer["state"], answer["code"], answer["iss"]))
     assert run(add(protected.url, tokens.access_token))["content"][0]["text"] == "5"
 
     form = f"grant_type=refresh_token&client_id={client_id}&refresh_token={tokens.refresh_token}"

@@ -50,9 +50,11 @@ def sample_arguments(schema: Any) -> dict[str, Any]:
     return arguments
 
 
-async def follow_authorization(transport: HttpTransport, authorization_url: str) -> tuple[str, str]:
-    """What the page's popup does, for an authorization server that approves at once: the code and
-    state of the redirect it answers."""
+async def follow_authorization(
+    transport: HttpTransport, authorization_url: str
+) -> tuple[str, str, str | None]:
+    """What the page's popup does, for an authorization server that approves at once: the code, state
+    and RFC 9207 `iss` (None when it sends none) of the redirect it answers."""
     try:
         response = await transport.send(HttpRequest("GET", authorization_url))
     except RedirectRefused as redirect:  # the answer that carries the code: read, never followed
@@ -64,7 +66,7 @@ async def follow_authorization(transport: HttpTransport, authorization_url: str)
     if status not in (301, 302, 303, 307, 308) or "code" not in query:
         error = query.get("error", [f"HTTP {status}"])[0]
         raise McpFailure(FailureKind.AUTH, f"the authorization server did not give a code ({error})")
-    return query["code"][0], query.get("state", [""])[0]
+    return query["code"][0], query.get("state", [""])[0], query.get("iss", [None])[0]
 
 
 class Authorizer:
@@ -97,8 +99,10 @@ class Authorizer:
             pre_registered=self.pre_registered if isinstance(self.pre_registered, str) else None,
         )
         authorization_url, _ = self.sign_in.start(plan, client_id, REDIRECT_URI)
-        code, state = await follow_authorization(self.transport, authorization_url)
-        self.tokens = await self.sign_in.finish(state, code)
+        code, state, iss = await follow_authorization(self.transport, authorization_url)
+        # The suite's authorization servers send no `iss`. No page stands between here: the code is in
+        # the redirect the plan's own authorization endpoint answered, so the plan's issuer sent it.
+        self.tokens = await self.sign_in.finish(state, code, iss or plan.issuer)
         self.client.token = self.tokens.access_token
 
 

@@ -3,10 +3,12 @@
 `SignIn` keeps each pending authorization (its state, PKCE verifier, plan, client id and redirect URI)
 in memory only: `start` builds the authorization URL the page opens in a popup; `finish` checks the
 state that came back, then trades the code (with the verifier and the RFC 8707 `resource`) for
-`Tokens`; `refresh` trades a refresh token. `client_id` picks how the client is known to the
-authorization server: its Client ID Metadata Document URL when the server takes one, else a client id
-the user registered, else dynamic client registration (RFC 7591). Every request goes over the transport
-seam; nothing here logs a token, and `Tokens` never shows one in its repr.
+`Tokens`, only when the redirect's RFC 9207 `iss` is the issuer the sign-in started with: a code is
+sent to no other token endpoint than its issuer's. `refresh` trades a refresh token. `client_id` picks
+how the client is known to the authorization server: its Client ID Metadata Document URL when the
+server takes one, else a client id the user registered, else dynamic client registration (RFC 7591).
+Every request goes over the transport seam; nothing here logs a token, and `Tokens` never shows one in
+its repr.
 """
 
 from __future__ import annotations
@@ -99,6 +101,38 @@ def _refusal(document: dict[str, Any] | None, status: int, what: str) -> McpFail
     return McpFailure(FailureKind.AUTH, f"the authorization server refused {what} ({said})", status=status)
 
 
+def require_issuer_answers(plan: AuthPlan) -> None:
+    """Refuse, before any popup, an authorization server that does not promise to name itself in its
+    answers (RFC 9207): `finish` would refuse every answer it sends, after the user signed in."""
+    if plan.issuer_in_response:
+        return
+    name = (plan.issuer or plan.authorization_endpoint)[:200]
+    raise McpFailure(
+        FailureKind.AUTH,
+        f"the authorization server {name} does not say it names itself in its answers (RFC 9207, "
+        "authorization_response_iss_parameter_supported): a code it sent could not be told from another "
+        "server's, so AgentLite does not sign in there. Paste a token instead.",
+    )
+
+
+def _check_answerer(plan: AuthPlan, iss: str | None) -> None:
+    """The code and the verifier go to this plan's token endpoint only when the answer names this plan's
+    issuer, string for string (RFC 9207 §2.4): else the code may be another server's, forwarded here by
+    a server that wants to redeem it (the mix-up)."""
+    if iss is None:
+        raise McpFailure(
+            FailureKind.AUTH,
+            "the sign-in answer did not say which authorization server answered (RFC 9207 iss): "
+            "its code is sent nowhere",
+        )
+    if plan.issuer is None or iss != plan.issuer:
+        raise McpFailure(
+            FailureKind.AUTH,
+            f"this sign-in answer comes from another authorization server ({iss[:200]}, not "
+            f"{(plan.issuer or 'none')[:200]}): its code is sent nowhere",
+        )
+
+
 class SignIn:
     def __init__(self, transport: HttpTransport, *, clock: Callable[[], float] = time.time) -> None:
         self.transport = transport
@@ -170,18 +204,16 @@ class SignIn:
         while len(self._pending) >= PENDING_LIMIT:
             del self._pending[next(iter(self._pending))]
 
-    async def finish(self, state: str, code: str, iss: str | None = None) -> Tokens:
+    async def finish(self, state: str, code: str, iss: str | None) -> Tokens:
         """Trade the code for tokens; the state must be one `start` gave, and is used once. `iss` is the
-        redirect's own (RFC 9207): when given, or promised by the server, it must be the issuer's."""
+        redirect's own (RFC 9207): the code is sent only when it is the issuer this sign-in started with."""
         self._forget_stale()
         pending = self._pending.pop(state, None)
         if pending is None:
             raise McpFailure(
                 FailureKind.AUTH, "this sign-in answer matches no sign-in in progress (expired or forged)"
             )
-        plan = pending.plan
-        if (iss is not None or plan.issuer_in_response) and iss != plan.issuer:
-            raise McpFailure(FailureKind.AUTH, "this sign-in answer comes from another authorization server")
+        _check_answerer(pending.plan, iss)
         form = {
             "grant_type": "authorization_code",
             "code": code,

@@ -11,7 +11,7 @@ order the MCP authorization spec (2025-11-25) gives, into one `AuthPlan`.
 - A server with no resource metadata is taken the 2025-03-26 way: its origin is the authorization server,
   and without metadata there either, `/authorize`, `/token` and `/register` at the origin.
 - Every authorization server URL is https (http only on loopback), and its metadata's `issuer` is the
-  one the resource named (RFC 8414 §3.3).
+  one the resource named (RFC 8414 §3.3); without resource metadata, one of the server's own origin.
 - PKCE: metadata that does not list `S256` in `code_challenge_methods_supported` is refused (the spec:
   absent means no PKCE).
 - Scope: the challenge's `scope`, else the resource's `scopes_supported`, else none; joined to the scope
@@ -194,6 +194,28 @@ def _check_pkce(metadata: dict[str, Any]) -> None:
         )
 
 
+def _same_origin(one: str, other: str) -> bool:
+    try:
+        first, second = urlsplit(canonical(one)), urlsplit(canonical(other))
+    except ValueError:
+        return False
+    return (first.scheme, first.netloc) == (second.scheme, second.netloc)
+
+
+def _stated_issuer(metadata: dict[str, Any], issuer: str, named: bool) -> str:
+    """The issuer as the metadata states it, what RFC 9207's `iss` is compared with. It must be the one
+    it was read for (RFC 8414 §3.3) when resource metadata `named` it; read the 2025-03-26 way at a
+    server's origin, it must be of that origin (a path is allowed there): never another server's name,
+    whose answers would then pass for this one's."""
+    stated = metadata.get("issuer")
+    if not isinstance(stated, str):
+        return issuer
+    same = stated.rstrip("/") == issuer.rstrip("/") if named else _same_origin(stated, issuer)
+    if not same:
+        raise _auth_failure(f"the authorization server's metadata names another issuer ({stated[:200]})")
+    return stated
+
+
 def _scope(
     challenge: dict[str, str], prm: dict[str, Any] | None, metadata: dict[str, Any], held: str | None
 ) -> str | None:
@@ -240,12 +262,10 @@ async def discover(
         base = _origin(server_url)  # the 2025-03-26 fallback: default endpoints at the server's origin
         return AuthPlan(
             server_url, plan_resource, base + "/authorize", base + "/token", base + "/register",
-            _scope(challenge, None, {}, held_scope), False, None,
+            _scope(challenge, None, {}, held_scope), False, base,
         )  # fmt: skip
     _check_pkce(metadata)
-    stated = metadata.get("issuer")
-    if prm is not None and isinstance(stated, str) and stated.rstrip("/") != issuer.rstrip("/"):
-        raise _auth_failure(f"the authorization server's metadata names another issuer ({stated[:200]})")
+    stated = _stated_issuer(metadata, issuer, named=prm is not None)
     authorize, token = _endpoint(metadata, "authorization_endpoint"), _endpoint(metadata, "token_endpoint")
     if authorize is None or token is None:
         raise _auth_failure("the authorization server's metadata lacks its authorization or token endpoint")
@@ -257,6 +277,6 @@ async def discover(
         registration_endpoint=_endpoint(metadata, "registration_endpoint"),
         scope=_scope(challenge, prm, metadata, held_scope),
         metadata_document_supported=metadata.get("client_id_metadata_document_supported") is True,
-        issuer=stated if isinstance(stated, str) else issuer,
+        issuer=stated,
         issuer_in_response=metadata.get("authorization_response_iss_parameter_supported") is True,
     )

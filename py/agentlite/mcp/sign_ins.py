@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentlite.mcp.failure import FailureKind, McpFailure
-from agentlite.mcp.oauth import PENDING_LIMIT, SignIn, Tokens
+from agentlite.mcp.oauth import PENDING_LIMIT, SignIn, Tokens, require_issuer_answers
 from agentlite.mcp.oauth_metadata import AuthPlan, discover
 from agentlite.mcp.seam import HttpTransport
 from agentlite.mcp.servers import McpServers
@@ -47,6 +47,7 @@ class ServerSignIns:
         """Where the user signs in to the server at `url`: `{authorization_url, state}`."""
         link = self.servers.link(url)
         plan = await discover(self.transport(), link.entry.url, link.challenge)
+        require_issuer_answers(plan)  # named before the popup opens, and before any registration
         client_id = await self._client_id(plan, redirect_uri, metadata_document_url)
         authorization_url, state = self.flow.start(plan, client_id, redirect_uri)
         while len(self.begun) >= PENDING_LIMIT:  # as many as SignIn keeps
@@ -54,7 +55,7 @@ class ServerSignIns:
         self.begun[state] = link.entry.url
         return {"authorization_url": authorization_url, "state": state}
 
-    async def finish(self, state: str, code: str, iss: str | None = None) -> dict[str, Any]:
+    async def finish(self, state: str, code: str, iss: str | None) -> dict[str, Any]:
         """The popup's answer: tokens for the server, which connects again with them. The access token
         goes back to the page (kept like a pasted one); the refresh token stays here."""
         url = self.begun.pop(state, None)

@@ -44,9 +44,9 @@ async def authorized(
 ) -> Tokens:
     """The popup's round (the server approves at once), then the code traded for tokens."""
     authorization_url, state = signing.start(plan, client_id, redirect)
-    code, returned = await follow_authorization(transport, authorization_url)
-    assert returned == state
-    return await signing.finish(returned, code)
+    code, returned, iss = await follow_authorization(transport, authorization_url)
+    assert returned == state and iss == plan.issuer
+    return await signing.finish(returned, code, iss)
 
 
 async def sign_in(
@@ -97,12 +97,12 @@ def test_a_code_is_good_once_and_the_refusal_is_a_sentence(oauth_server: Running
         transport, plan, signing = await planned(oauth_server.url)
         client_id = await signing.client_id(plan, redirect_uri=REDIRECT)
         first_url, _ = signing.start(plan, client_id, REDIRECT)
-        code, state = await follow_authorization(transport, first_url)
-        tokens = await signing.finish(state, code)
+        code, state, iss = await follow_authorization(transport, first_url)
+        tokens = await signing.finish(state, code, iss)
         second_url, _ = signing.start(plan, client_id, REDIRECT)
-        _, second_state = await follow_authorization(transport, second_url)
+        _, second_state, _ = await follow_authorization(transport, second_url)
         with pytest.raises(McpFailure) as replayed:  # the first code again, under a live state
-            await signing.finish(second_state, code)
+            await signing.finish(second_state, code, iss)
         assert replayed.value.kind is FailureKind.AUTH
         assert "the authorization server refused the sign-in (invalid_grant" in str(replayed.value)
         assert tokens.access_token not in str(replayed.value) and tokens.access_token not in repr(tokens)

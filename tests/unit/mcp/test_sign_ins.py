@@ -21,9 +21,9 @@ REDIRECT = "http://127.0.0.1:8000/oauth-callback.html"
 
 async def signed_in(svc: Any, url: str) -> dict[str, Any]:
     begun = await call(svc, "mcp.signin_begin", url=url, redirect_uri=REDIRECT)
-    code, state = await follow_authorization(UrllibTransport(timeout=10), begun["authorization_url"])
-    assert state == begun["state"]
-    done: dict[str, Any] = await call(svc, "mcp.signin_finish", state=state, code=code)
+    code, state, iss = await follow_authorization(UrllibTransport(timeout=10), begun["authorization_url"])
+    assert state == begun["state"] and iss
+    done: dict[str, Any] = await call(svc, "mcp.signin_finish", state=state, code=code, iss=iss)
     return done
 
 
@@ -45,7 +45,7 @@ async def test_an_unknown_or_used_sign_in_is_refused(oauth_server: RunningServer
     await call(svc, "mcp.add", url=oauth_server.url)
     await settled(svc, oauth_server.url)
     with pytest.raises(McpFailure, match="sign in again"):
-        await (await svc.rooms.mcp.sign_ins()).finish("not-a-state", "code")
+        await (await svc.rooms.mcp.sign_ins()).finish("not-a-state", "code", None)
 
 
 @synced
