@@ -31,9 +31,12 @@ from agentlite.workspace.workspace_errors import BadPattern, InvalidArgument
 # ignoring case (about 6x slower than matching case at degree 3 and 4): `\w+\(` over 1,200 word
 # characters, `a*a*b` over 160 `a`s, `a*a*a*b` over 60 `a`s, `a{1000}b` over 6,000.
 SPANS = {1: 200_000, 2: 1200, 3: 160, 4: 60}
+MIN_SPAN = 16  # a pattern whose factor would make the span shorter than this is refused
 LEAD_SPAN = 100_000  # a literal start (at most 8 characters) is looked for this far in one call
 SEARCH_SECONDS = 5.0  # a search stops after this much work (a 20 MB grep takes about 0.1 s)
 SLICE_SECONDS = 0.05  # and lets the worker answer the page at least this often
+CLOCK_STEPS = 50_000  # the clock is read again after this many steps (about a ms of linear work)
+CALL_STEPS = 1_000  # what one call costs beside its `re` steps, for that count: 50 calls at most
 
 
 @dataclass
@@ -53,22 +56,33 @@ class Budget:
     pauses: int = 0
     started: float = field(default=-1.0)
     slice_started: float = field(default=-1.0)
+    now: float = field(default=-1.0)  # the clock when last read (by `left`)
+    unread: int = 0  # steps (and calls, as CALL_STEPS each) since the clock was last read
 
     def spend(self, steps: int) -> bool:
-        """Count one `re` call of `steps` worst-case steps; False once the time is used up."""
+        """Count one `re` call of `steps` worst-case steps; False once the time is used up (the clock is
+        read when CLOCK_STEPS more have been spent: small linear calls do not each read it)."""
         self.steps += steps
         self.calls += 1
+        self.unread += steps + CALL_STEPS
+        if self.started >= 0 and self.unread < CLOCK_STEPS:
+            return True  # the last reading found time left, and little was done since
+        self.unread = 0
         return self.left()
 
     def left(self) -> bool:
-        now = self.clock()
+        self.now = now = self.clock()
         if self.started < 0:
             self.started = self.slice_started = now
         return now - self.started <= self.seconds
 
+    def due(self) -> bool:
+        """This slice is used up, as of the clock's last reading (`spend` reads it before each call)."""
+        return self.slice_started >= 0 and self.now - self.slice_started > self.slice_seconds
+
     async def breathe(self) -> None:
         """Let the worker answer what waits (the page's calls, a stop) when this slice is used up."""
-        if self.slice_started >= 0 and self.clock() - self.slice_started > self.slice_seconds:
+        if self.due():
             await asyncio.sleep(0)
             self.pauses += 1
             self.slice_started = self.clock()
@@ -90,12 +104,16 @@ class Query:
     @cached_property
     def span(self) -> int:
         """The most characters one `re` call sees."""
-        return max(16, int(SPANS[self.degree] / self.factor ** (1 / self.degree)))
+        return max(MIN_SPAN, int(SPANS[self.degree] / self.factor ** (1 / self.degree)))
 
     async def search(self, text: str, pos: int = 0, budget: Budget | None = None) -> re.Match[str] | None:
         """The first match at or after `pos`; OutOfBudget when `budget` runs out first."""
         span = self.span
         budget = budget if budget is not None else Budget()
+        whole, match = self.at_once(text, pos, budget)
+        if whole:
+            await budget.breathe()
+            return match
         cost = span**self.degree * self.factor
         while True:
             if self.lead is not None:  # a C-speed scan to where a match can start
@@ -111,6 +129,16 @@ class Query:
             if match is not None or end >= len(text):
                 return match
             pos = following
+
+    def at_once(self, text: str, pos: int, budget: Budget) -> tuple[bool, re.Match[str] | None]:
+        """(True, the first match at or after `pos`) when one `re` call does, as plain `re` searches: a
+        linear pattern and the rest of the text within its span (no pieces, no literal scan first);
+        (False, None) when `search` must cut the text. OutOfBudget when the budget is used up."""
+        if self.degree != 1 or len(text) - pos > self.span:
+            return False, None
+        if not budget.spend((len(text) - pos) * self.factor):
+            raise OutOfBudget
+        return True, self.pattern.search(text, pos)
 
     async def _lead(self, text: str, pos: int, budget: Budget) -> int:
         """Where the literal start is next found from `pos` (-1: nowhere), LEAD_SPAN characters a call."""
@@ -159,5 +187,10 @@ def compile_query(
             f"the regex {query!r} is invalid: {exc.msg} at position {exc.pos}; "
             "fix it, or search with regex=false for literal text"
         ) from exc
+    if verdict.factor > (SPANS[verdict.degree] / MIN_SPAN) ** verdict.degree:
+        raise BadPattern(
+            f"the regex {query!r} looks at too many characters at each place (long fixed repeats such as "
+            "`a{1000}`, or a lookaround repeated many times); search for a shorter part of it"
+        )
     lead = re.compile(re.escape(verdict.prefix), flags) if len(verdict.prefix) >= 2 else None
     return Query(pattern, verdict.degree, verdict.factor, lead)

@@ -10,8 +10,10 @@ steps, and `query.Query` never hands `re` more than the span that keeps this sma
 The degree is 1 for the start positions, 1 more when the pattern has an open-ended repeat (a repeat
 scans its run and gives it back), and 1 more for each such repeat that can give characters to what
 follows it (they overlap) while another open-ended repeat comes later: `\\w+\\(` is 2, `.*foo.*bar`
-and `a*a*b` are 3. The factor counts the ways through alternatives that start alike and the
-characters a fixed repeat looks at (`a{1000}`).
+and `a*a*b` are 3. A lookaround or atomic group is run again each time the match reaches it: its own
+degree is multiplied (its exponent added to) by each repeat around it and each earlier repeat that
+can give characters back to it, so `(?:(?!a*b)a)*` is 3, not 2. The factor counts the ways through
+alternatives that start alike and the characters a fixed repeat looks at (`a{1000}`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ _GROUPREFS = {
     sre.GROUPREF_UNI_IGNORE,
 }
 _NOTHING: frozenset[str] = frozenset()
+NO_LOOK = -1  # a part without lookarounds or atomic groups
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class Shape:
     chain: int = 0  # its open-ended repeats that give characters to a later open-ended repeat
     choices: bool = False  # it holds alternatives that can start alike (or be empty)
     width: int = 1  # characters one pass looks at beyond its open-ended repeats
+    ways: int = 0  # its repeats that can give characters back to what follows: n ** ways ways out
+    look: int = NO_LOOK  # the exponent of its lookarounds' and atomic groups' work per entry
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,14 @@ def check(source: str, flags: int) -> Verdict:
             f"the regex {source!r} has too many alternatives that start alike to try at each place; "
             "make the alternatives start differently, or search for one of them at a time"
         )
-    degree = 1 + shape.chain + max(int(shape.repeats), walker.inside)
+    degree = 1 + _cost(shape)
+    if degree > MAX_DEGREE and 1 + shape.look > MAX_DEGREE:
+        raise BadPattern(
+            f"the regex {source!r} has a lookaround or atomic group holding a repeat where a repeat around "
+            "it (or one before it that can give characters back) runs it again at each place, which "
+            "multiplies its cost; move it out of the repeat (`(?:(?!x).)*` as `[^x]*`), make the "
+            "repeats before it possessive (`\\w++`), or search for a simpler pattern"
+        )
     if degree > MAX_DEGREE:
         raise BadPattern(
             f"the regex {source!r} has {degree - 1} open-ended repeats that can match the same text "
@@ -106,26 +118,33 @@ class _Walker:
     def __init__(self, alphabet: Alphabet) -> None:
         self.alphabet = alphabet
         self.nodes = 0
-        self.inside = 0  # the most an atomic group or a lookaround costs per entry, as a degree
 
     def sequence(self, items: list[Any], follow: Follow) -> Shape:
         shapes: list[Shape] = []
+        gives: list[int] = []  # per part: its own repeat gives characters back to what follows
         chain = 0
         paths = 1
         for op, av in reversed(items):
             shape = self.item(op, av, follow)
-            gives = shape.chars & follow.first
-            if op in _REPEATS and gives and shape.varying:
-                if av[1] > 1 and follow.repeats:
-                    chain += 1  # it gives characters back one by one, and each try rescans a later run
-                elif av[1] == 1:
-                    paths *= 2  # an optional part that may have to give its characters back
+            overlap = shape.chars & follow.first
+            gave = op in _REPEATS and bool(overlap) and shape.varying and av[1] > 1
+            if gave and follow.repeats:
+                chain += 1  # it gives characters back one by one, and each try rescans a later run
+            elif op in _REPEATS and overlap and shape.varying and av[1] == 1:
+                paths *= 2  # an optional part that may have to give its characters back
             shapes.append(shape)
+            gives.append(int(gave))
             first = shape.first | follow.first if shape.nullable else shape.first
             follow = Follow(first, follow.repeats or shape.repeats)
         shapes.reverse()
-        for shape in shapes:
+        gives.reverse()
+        ways = 0
+        look = NO_LOOK
+        for shape, gave in zip(shapes, gives, strict=True):
             paths = min(paths * shape.paths, MAX_PATHS + 1)
+            if shape.look != NO_LOOK:
+                look = max(look, ways + shape.look)  # entered once per way the parts before it end
+            ways += shape.ways + gave
         return Shape(
             first=_first(shapes),
             chars=frozenset().union(*(s.chars for s in shapes)),
@@ -136,6 +155,8 @@ class _Walker:
             chain=chain + sum(s.chain for s in shapes),
             choices=any(s.choices for s in shapes),
             width=min(sum(s.width for s in shapes), MAX_WIDTH),
+            ways=ways,
+            look=look,
         )
 
     def item(self, op: Any, av: Any, follow: Follow) -> Shape:
@@ -157,19 +178,38 @@ class _Walker:
             return self.branch([self.sequence(list(alt), follow) for alt in av[1]])
         if op == sre.ATOMIC_GROUP:
             inner = self.sequence(list(av), Follow())
-            # tried once per entry, never again from outside: nothing in it gives back to what follows,
-            # and its cost adds to that of the groups beside it instead of multiplying
-            self.inside = max(self.inside, inner.chain + inner.repeats)
-            return Shape(inner.first, inner.chars, inner.nullable, repeats=inner.repeats, width=inner.width)
+            # tried once per entry, never again from outside: nothing in it gives back to what follows;
+            # its own cost counts once for each time the match reaches it (`look`)
+            return Shape(
+                inner.first,
+                inner.chars,
+                inner.nullable,
+                repeats=inner.repeats,
+                width=inner.width,
+                look=_cost(inner),
+            )
         if op in (sre.ASSERT, sre.ASSERT_NOT):
-            inner = self.sequence(list(av[1]), Follow())
-            # atomic too; it runs at every place tried, as a later repeat would
-            self.inside = max(self.inside, inner.chain + inner.repeats)
-            return Shape(nullable=True, repeats=inner.repeats, width=inner.width)
+            return self.lookaround(av[1])
         if op == sre.AT:
             return Shape(nullable=True, width=0)
         chars = self.alphabet.of(op, av)
         return Shape(first=chars, chars=chars)
+
+    def lookaround(self, body: Any) -> Shape:
+        """Atomic too, and it consumes nothing: it runs at every place tried, as a later repeat would.
+        One that holds a repeat is taken to start with any character (a repeat before it gives back
+        to it) and to cost at least a step of the degree's count (a fixed repeat of it multiplies)."""
+        inner = self.sequence(list(body), Follow())
+        cost = _cost(inner)
+        if cost == 0:
+            return Shape(nullable=True, repeats=inner.repeats, width=inner.width, look=0)
+        return Shape(
+            first=self.alphabet.chars,
+            nullable=True,
+            repeats=inner.repeats,
+            width=max(inner.width, FREE_WIDTH),
+            look=cost,
+        )
 
     def repeat(self, op: Any, av: Any, follow: Follow) -> Shape:
         low, high, body = av
@@ -189,6 +229,7 @@ class _Walker:
             )
         fixed = high == low
         paths = inner.paths ** min(low, 20) if fixed and low > 1 else inner.paths
+        entered = inner.look + 1 if many and inner.look != NO_LOOK else inner.look  # once an iteration
         return Shape(
             first=inner.first,
             chars=inner.chars,
@@ -198,7 +239,9 @@ class _Walker:
             paths=min(paths, MAX_PATHS + 1),
             chain=inner.chain,
             choices=inner.choices,
-            width=min(inner.width * (low if fixed else 1), MAX_WIDTH),
+            width=min(inner.width * (low if fixed else max(low, 1)), MAX_WIDTH),
+            ways=inner.ways,
+            look=entered,
         )
 
     def branch(self, alternatives: list[Shape]) -> Shape:
@@ -219,7 +262,14 @@ class _Walker:
             chain=max(s.chain for s in alternatives),
             choices=overlapping or any(s.choices for s in alternatives),
             width=max(s.width for s in alternatives),
+            ways=max(s.ways for s in alternatives),
+            look=max(s.look for s in alternatives),
         )
+
+
+def _cost(shape: Shape) -> int:
+    """The exponent of one entry's worst work: its rescans and runs, or its lookarounds' work."""
+    return max(shape.chain + int(shape.repeats), shape.look)
 
 
 def _prefix(items: Any) -> str:

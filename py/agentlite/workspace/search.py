@@ -130,11 +130,8 @@ async def search_texts(
     budget = budget if budget is not None else Budget()
     try:
         for path, text in files:
-            result.files_searched += 1
-            if not budget.left():
-                raise OutOfBudget
-            await budget.breathe()
-            match = await pattern.search(text, 0, budget)
+            result.files_searched += 1  # the query asks the budget before each `re` call
+            match = await _next(pattern, budget, text, 0)
             if match is None:
                 continue
             result.files_matched += 1
@@ -171,8 +168,18 @@ async def _hits_in(
         after = _lines_after(text, line_end, line, context) if context else ()
         shown = _cut(text[line_start:line_end], start - line_start)
         result.hits.append(Hit(path, line, shown, before, after))
-        match = await searcher[0].search(text, line_end + 1, searcher[1]) if line_end < len(text) else None
+        match = await _next(*searcher, text, line_end + 1) if line_end < len(text) else None
     return False
+
+
+async def _next(pattern: Query, budget: Budget, text: str, pos: int) -> re.Match[str] | None:
+    """The next match: in one `re` call when that is within bounds (most files), else in pieces."""
+    whole, match = pattern.at_once(text, pos, budget)
+    if not whole:
+        return await pattern.search(text, pos, budget)
+    if budget.due():
+        await budget.breathe()
+    return match
 
 
 def _lines_before(text: str, line_start: int, line: int, count: int) -> tuple[tuple[int, str], ...]:

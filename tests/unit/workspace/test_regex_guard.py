@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -13,7 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlite.workspace import BadPattern, Workspace
-from agentlite.workspace.query import SPANS, Budget, OutOfBudget, Query, compile_query
+from agentlite.workspace.query import (
+    CALL_STEPS,
+    CLOCK_STEPS,
+    SPANS,
+    Budget,
+    OutOfBudget,
+    Query,
+    compile_query,
+)
 from agentlite.workspace.regex_guard import MAX_NODES, check
 from agentlite.workspace.search import SearchResult, search_texts
 from tests.unit.workspace.helpers import PROFILE, aio, open_workspace
@@ -73,7 +82,7 @@ _PIECES = st.tuples(_ATOMS, st.sampled_from(["", "", "+", "*", "?", "{2}", "{1,3
 _SAFE = st.lists(_PIECES, min_size=1, max_size=5).map("".join)
 
 
-def _search(files: list[tuple[str, str]], query: Query, **options: Any) -> SearchResult:
+def _search(files: Iterable[tuple[str, str]], query: Query, **options: Any) -> SearchResult:
     return asyncio.run(search_texts(files, query, **options))
 
 
@@ -126,7 +135,7 @@ def test_out_of_budget_is_raised_by_search() -> None:
 def test_a_long_search_hands_the_event_loop_back_every_slice() -> None:
     """Another task runs between the pieces: the worker answers the page while a search runs."""
     ticks = iter(range(10**6))
-    budget = Budget(seconds=10**6, slice_seconds=3, clock=lambda: next(ticks))
+    budget = Budget(seconds=10**6, slice_seconds=3, clock=lambda: next(ticks))  # a tick a call, one a pause
     beats: list[int] = []
 
     async def both() -> None:
@@ -143,7 +152,7 @@ def test_a_long_search_hands_the_event_loop_back_every_slice() -> None:
 
     done = False
     asyncio.run(both())
-    assert budget.pauses >= budget.calls // 3 - 1 and len(beats) >= budget.pauses
+    assert budget.pauses >= budget.calls // 4 - 1 and len(beats) >= budget.pauses
 
 
 @aio
@@ -169,3 +178,13 @@ def test_the_check_answers_every_pattern_re_compiles_with_a_verdict_or_bad_patte
     except BadPattern:
         return
     assert 1 <= verdict.degree <= 4 and verdict.factor >= 1
+
+
+def test_many_tiny_files_still_read_the_clock_and_stop() -> None:
+    """Small linear calls skip the clock, but each counts as CALL_STEPS: 50 calls at most between two
+    readings, so a search over a million empty files stops when its time is up."""
+    ticks = iter(range(10**6))
+    budget = Budget(seconds=5, clock=lambda: next(ticks))
+    files = ((f"/f{i}", "") for i in range(10**6))
+    result = _search(files, compile_query("x"), budget=budget)
+    assert result.stopped and result.files_searched <= 7 * CLOCK_STEPS // CALL_STEPS
