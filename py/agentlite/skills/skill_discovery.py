@@ -1,13 +1,16 @@
 """Finding a workspace's skills: each folder under `/.agents/skills/` and `/.claude/skills/`.
 
-Read again whenever asked (before each model request, for the page's list), so a new or changed skill
-counts at once. Bounded whatever the workspace holds: at most `MAX_SKILLS` folders are read, a SKILL.md
-over `MAX_SKILL_BYTES` or not text is listed as invalid without being parsed, and only the two roots'
-own entries are listed (never the whole tree).
+Looked at whenever asked (before each model request, for the page's list), so a new or changed skill
+counts at once; but a SKILL.md is read and parsed only when its content is new: what it gave is kept by
+(folder, content hash), so an unchanged workspace costs a listing of the two roots and a stat per
+skill. Bounded whatever the workspace holds: at most `MAX_SKILLS` folders are read, a SKILL.md over
+`MAX_SKILL_BYTES` or not text is listed as invalid without being parsed, and only the two roots' own
+entries are listed (never the whole tree).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,6 +20,7 @@ ROOTS = ("/.agents/skills", "/.claude/skills")
 FILE = "SKILL.md"
 MAX_SKILLS = 200
 MAX_SKILL_BYTES = 256 * 1024
+KEPT = 2 * MAX_SKILLS  # skills kept by content; the oldest go first
 
 
 class Files(Protocol):
@@ -77,20 +81,50 @@ async def _entries(files: Files, root: str) -> list[dict[str, Any]]:
     return await files.list(root)
 
 
+class Parsed:
+    """Skills already read, by (folder, SHA-256 of the SKILL.md): the same bytes in the same folder give
+    the same skill, so they are parsed once (`parses` counts the parses, for the tests and the bench)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str], Skill] = {}
+        self.parses = 0
+
+    def get(self, folder: str, digest: str) -> Skill | None:
+        skill = self.kept.pop((folder, digest), None)
+        if skill is not None:
+            self.kept[(folder, digest)] = skill  # the most recently used goes last
+        return skill
+
+    def read(self, folder: str, digest: str, text: str) -> Skill:
+        self.parses += 1
+        skill = self.kept[(folder, digest)] = read_skill(folder, text)
+        while len(self.kept) > KEPT:
+            del self.kept[next(iter(self.kept))]
+        return skill
+
+
+PARSED = Parsed()
+
+
 async def _skill(files: Files, entry: dict[str, Any]) -> Skill:
     folder = entry["path"]
     name = folder.rsplit("/", 1)[-1]
     if entry.get("kind") != "dir":
         return Skill(name, folder, reason=f"{folder} is a file: a skill is a folder holding {FILE}")
-    problem, text = await _read(files, f"{folder}/{FILE}")
+    path = f"{folder}/{FILE}"
+    stat = await files.stat(path)
+    digest = str((stat or {}).get("sha256") or "")
+    known = PARSED.get(folder, digest) if digest else None
+    if known is not None:
+        return known
+    problem, text = await _read(files, path, stat)
     if text is None:
         return Skill(name, folder, reason=problem)
-    return read_skill(folder, text)
+    return PARSED.read(folder, digest or hashlib.sha256(text.encode()).hexdigest(), text)
 
 
-async def _read(files: Files, path: str) -> tuple[str, str | None]:
-    """(why not, None) or ("", the text of the SKILL.md at `path`)."""
-    stat = await files.stat(path)
+async def _read(files: Files, path: str, stat: dict[str, Any] | None) -> tuple[str, str | None]:
+    """(why not, None) or ("", the text of the SKILL.md at `path`, whose stat is `stat`)."""
     if stat is None:
         return f"the folder has no {FILE}", None
     if stat.get("kind") != "file":

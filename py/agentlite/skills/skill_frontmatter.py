@@ -7,6 +7,10 @@ plain, single- or double-quoted scalar (a plain one may go on over more-indented
 block scalar, a one-level mapping of such scalars (`metadata`) or a list (`[a, b]` or `- a` lines).
 Anything else is an error with the line it is on, never a guess. Values stay strings, as the format's
 fields are; every piece of work is bounded by `MAX_CHARS`.
+
+Linear in its input, since anyone can write a SKILL.md: lines are read once, a value's characters once,
+and every regex here is one the search's regex check admits as linear (a test asserts it); a comment or
+a closing quote is found with `str.find`, never with a pattern that rescans a run of spaces.
 """
 
 from __future__ import annotations
@@ -16,8 +20,14 @@ from dataclasses import dataclass
 
 MAX_CHARS = 16_384  # the frontmatter, opening and closing lines included
 FENCE = "---"
-_KEY = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*:(?:\s+(.*))?$")
-_ITEM = re.compile(r"^-(?:\s+(.*))?$")
+_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*:(?:\s(.*))?")  # fullmatch; group 2 is stripped
+_ITEM = re.compile(r"-(?:\s(.*))?")  # fullmatch; group 1 is stripped
+_BLOCK = re.compile(r"[|>][-+]?")  # fullmatch
+_LONE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")  # sub: a line break that `>` folds
+_FLOW_BAD = re.compile(r"[\[\]{}]")  # search
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")  # fullmatch
+ANCHORED = (_KEY, _ITEM, _BLOCK, _HEX4)  # matched from one place: linear when the check's degree <= 2
+SEARCHED = (_LONE_BREAK, _FLOW_BAD)  # tried at every place: linear when the check's degree is 1
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "0": "\0", " ": " "}
 _PLAIN_START_BAD = set("&*!%@`{|>'\"[]")
 
@@ -39,12 +49,15 @@ def split(text: str) -> tuple[str, str]:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     if not text.startswith(FENCE + "\n") and text.rstrip(" \t") != FENCE:
         raise FrontmatterError("SKILL.md must start with a line '---' that opens the frontmatter")
-    head = text[: MAX_CHARS + 8]
-    end = re.search(r"\n(?:---|\.\.\.)[ \t]*(?:\n|$)", head[3:])
-    if end is None:
-        raise FrontmatterError(f"no closing '---' line within the first {MAX_CHARS:,} characters")
-    start = 3 + end.start()
-    return text[4:start], text[3 + end.end() :]
+    limit = min(len(text), MAX_CHARS + 8)
+    at = 3  # the line break that ends the line before the one looked at
+    while 0 <= at < limit:
+        end = text.find("\n", at + 1, limit)
+        stop = end if end >= 0 else limit
+        if text[at + 1 : stop].rstrip(" \t") in (FENCE, "...") and (end >= 0 or limit == len(text)):
+            return text[4:at], text[stop + 1 :]
+        at = end
+    raise FrontmatterError(f"no closing '---' line within the first {MAX_CHARS:,} characters")
 
 
 def parse(text: str) -> Document:
@@ -64,7 +77,7 @@ def parse_fields(front: str) -> dict[str, Value]:
             continue
         if line[0] in " \t":
             raise FrontmatterError(f"line {at + 1}: unexpected indentation")
-        match = _KEY.match(line.rstrip())
+        match = _KEY.fullmatch(line.rstrip())
         if match is None:
             raise FrontmatterError(f"line {at + 1}: expected 'key: value'")
         key = match.group(1)
@@ -92,7 +105,7 @@ def _indented(lines: list[str], at: int) -> tuple[list[str], int]:
 
 def _value(inline: str, block: list[str], first: int) -> Value:
     inline = inline.strip()
-    if inline[:1] in ("|", ">") and re.fullmatch(r"[|>][-+]?", _no_comment(inline)):
+    if inline[:1] in ("|", ">") and _BLOCK.fullmatch(_no_comment(inline)):
         return _block_scalar(_no_comment(inline), block)
     if not inline or inline.startswith("#"):
         return _nested(block, first) if any(not _blank(b) for b in block) else ""
@@ -104,7 +117,11 @@ def _value(inline: str, block: list[str], first: int) -> Value:
 
 
 def _no_comment(text: str) -> str:
-    return re.sub(r"\s+#.*$", "", text).strip()
+    """`text` without a ` # comment` (a `#` after white space), stripped; one pass over it."""
+    at = text.find("#", 1)
+    while at > 0 and not text[at - 1].isspace():
+        at = text.find("#", at + 1)
+    return (text[:at] if at > 0 else text).strip()
 
 
 def _block_scalar(indicator: str, block: list[str]) -> str:
@@ -115,7 +132,7 @@ def _block_scalar(indicator: str, block: list[str]) -> str:
     if indicator[0] == "|":
         text = "\n".join(lines)
     else:
-        text = re.sub(r"(?<!\n)\n(?!\n)", " ", "\n".join(lines)).replace("\n\n", "\n")
+        text = _LONE_BREAK.sub(" ", "\n".join(lines)).replace("\n\n", "\n")
     if indicator.endswith("-"):
         return text
     return text + "\n" if text else ""
@@ -126,11 +143,11 @@ def _nested(block: list[str], first: int) -> Value:
     indents = {len(block[n - first - 1]) - len(block[n - first - 1].lstrip()) for n, _ in items}
     if len(indents) != 1:
         raise FrontmatterError(f"line {items[0][0]}: only one level of nesting is read")
-    if all(_ITEM.match(text) for _, text in items):
-        return [_scalar((_ITEM.match(text) or _never()).group(1) or "", n) for n, text in items]
+    if all(_ITEM.fullmatch(text) for _, text in items):
+        return [_scalar((_ITEM.fullmatch(text) or _never()).group(1) or "", n) for n, text in items]
     mapping: dict[str, str] = {}
     for number, text in items:
-        match = _KEY.match(text)
+        match = _KEY.fullmatch(text)
         if match is None:
             raise FrontmatterError(f"line {number}: expected 'key: value' or '- item'")
         if match.group(1) in mapping:
@@ -158,16 +175,24 @@ def _scalar(text: str, line: int, flow: bool = False) -> str:
     if text.startswith('"'):
         return _double_quoted(text, line)
     if text.startswith("'"):
-        end = re.match(r"'((?:[^']|'')*)'\s*(?:#.*)?$", text)
-        if end is None:
-            raise FrontmatterError(f"line {line}: the quoted value is not closed on its line")
-        return end.group(1).replace("''", "'")
+        return _single_quoted(text, line)
     plain = _no_comment(text) if not text.startswith("#") else ""
     if plain[:1] in _PLAIN_START_BAD or plain.startswith(("- ", "? ")) or plain in ("-", "?"):
         raise FrontmatterError(f"line {line}: put the value in quotes (it starts with {plain[:1]!r})")
-    if ": " in plain or plain.endswith(":") or (flow and re.search(r"[\[\]{}]", plain)):
+    if ": " in plain or plain.endswith(":") or (flow and _FLOW_BAD.search(plain)):
         raise FrontmatterError(f"line {line}: put the value in quotes (it holds ': ')")
     return plain
+
+
+def _single_quoted(text: str, line: int) -> str:
+    """`'it''s'` -> `it's`: the closing quote is the first one not doubled; a comment may follow."""
+    at = text.find("'", 1)
+    while at > 0 and text[at + 1 : at + 2] == "'":
+        at = text.find("'", at + 2)
+    rest = text[at + 1 :].strip() if at > 0 else ""
+    if at < 0 or (rest and not rest.startswith("#")):
+        raise FrontmatterError(f"line {line}: the quoted value is not closed on its line")
+    return text[1:at].replace("''", "'")
 
 
 def _double_quoted(text: str, line: int) -> str:
@@ -197,7 +222,7 @@ def _pairs(text: str) -> str:
 
 def _escape(text: str, at: int, line: int) -> str:
     code = text[at : at + 1]
-    if code == "u" and re.fullmatch(r"[0-9A-Fa-f]{4}", text[at + 1 : at + 5]):
+    if code == "u" and _HEX4.fullmatch(text[at + 1 : at + 5]):
         return chr(int(text[at + 1 : at + 5], 16))
     if code in _ESCAPES:
         return _ESCAPES[code]

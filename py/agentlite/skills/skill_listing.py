@@ -6,7 +6,9 @@ before it (system prompt, tools, project instructions) stays the same whether a 
 a provider's prompt cache keeps that prefix. It costs at most `SHARE` of the model's context window:
 when the descriptions do not fit whole they are all cut to the same length (every skill keeps its name
 and the start of its description), and only past the shortest cut are skills left out, with a note
-naming how many (the tool's error for an unknown name lists every name).
+naming how many (the tool's error for an unknown name lists every name). The last listing is kept
+with what it was made from (the valid skills' names and descriptions, the budget, the counter), so a
+request in an unchanged workspace counts no tokens for it again.
 """
 
 from __future__ import annotations
@@ -83,7 +85,16 @@ def skills_message(text: str) -> list[dict[str, Any]]:
     return [{"role": "user", "content": _wrap(text)}] if text else []
 
 
+Key = tuple[int, tuple[tuple[str, str], ...]]  # the budget, the valid skills' names and descriptions
+_last: list[tuple[Key, Count, str]] = []  # the last listing: (its key, its counter, its text)
+
+
 async def read_listing(files: Files | None, window: int, count: Count) -> str:
     """The listing of the workspace's skills as they are now, for a `window`-token context."""
     found = await find_skills(files)
-    return render(found.skills, budget_for(window), count)
+    key = (budget_for(window), tuple((s.name, s.description) for s in found.skills if s.valid))
+    if _last and _last[0][0] == key and _last[0][1] == count and count(_wrap(_last[0][2])) <= key[0]:
+        return _last[0][2]  # still within the budget as the counter counts now (it calibrates itself)
+    text = render(found.skills, key[0], count)
+    _last[:] = [(key, count, text)]
+    return text

@@ -8,11 +8,25 @@ import pytest
 from agentlite.skills import skill_discovery
 from agentlite.skills.skill_discovery import MAX_SKILLS, find_skills
 from agentlite.skills.skill_rules import name_problem, read_skill
+from agentlite.workspace import Workspace
 from tests.unit.tools.conftest import workspace_with
 
 
 def skill_md(name: str, description: str = "Does a thing. Use it for things.", extra: str = "") -> str:
     return f"---\nname: {name}\ndescription: {description}\n{extra}---\nBody of {name}.\n"
+
+
+def count_reads(workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths `workspace.read_bytes` is asked for from now on."""
+    reads: list[str] = []
+    original = workspace.read_bytes
+
+    async def counted(path: str) -> bytes | None:
+        reads.append(path)
+        return await original(path)
+
+    monkeypatch.setattr(workspace, "read_bytes", counted)
+    return reads
 
 
 @pytest.mark.parametrize(
@@ -94,18 +108,10 @@ async def test_both_roots_and_every_kind_of_broken_skill_are_listed() -> None:
 async def test_a_thousand_skills_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     files = {f"/.agents/skills/s{n:04d}/SKILL.md": skill_md(f"s{n:04d}") for n in range(1000)}
     workspace = await workspace_with(files)
-    reads = 0
-    original = workspace.read_bytes
-
-    async def counted(path: str) -> bytes | None:
-        nonlocal reads
-        reads += 1
-        return await original(path)
-
-    monkeypatch.setattr(workspace, "read_bytes", counted)
+    reads = count_reads(workspace, monkeypatch)
     found = await find_skills(workspace)
     assert len(found.skills) == MAX_SKILLS and found.left_out == 1000 - MAX_SKILLS
-    assert reads == MAX_SKILLS
+    assert len(reads) == MAX_SKILLS
     assert found.view()["left_out"] == 800
     assert skill_discovery.ROOTS == ("/.agents/skills", "/.claude/skills")
 
@@ -113,3 +119,35 @@ async def test_a_thousand_skills_are_bounded(monkeypatch: pytest.MonkeyPatch) ->
 async def test_no_workspace_or_no_roots_is_no_skills() -> None:
     assert (await find_skills(None)).skills == []
     assert (await find_skills(await workspace_with({"/.agents/skills": "a file"}))).skills == []
+
+
+async def test_an_unchanged_workspace_is_neither_read_nor_parsed_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = {f"/.agents/skills/s{n:02d}/SKILL.md": skill_md(f"s{n:02d}") for n in range(40)}
+    workspace = await workspace_with(files)
+    reads = count_reads(workspace, monkeypatch)
+    first = await find_skills(workspace)
+    assert (len(reads), skill_discovery.PARSED.parses) == (40, 40)
+    again = await find_skills(workspace)
+    assert (len(reads), skill_discovery.PARSED.parses) == (40, 40), "nothing read or parsed the second time"
+    assert again.view() == first.view()
+    await workspace.write("/.agents/skills/s07/SKILL.md", skill_md("s07", "Changed. Use it now."))
+    changed = await find_skills(workspace)
+    assert (len(reads), skill_discovery.PARSED.parses) == (41, 41), "only the changed skill is read again"
+    assert changed.named("s07") is not None and changed.named("s07").description == "Changed. Use it now."
+
+
+async def test_the_same_content_in_another_folder_is_its_own_skill() -> None:
+    workspace = await workspace_with({"/.agents/skills/one/SKILL.md": skill_md("one")})
+    assert (await find_skills(workspace)).named("one") is not None
+    await workspace.move("/.agents/skills/one", "/.agents/skills/two", turn="t", author="user")
+    moved = await find_skills(workspace)
+    assert moved.named("one") is None and "not the folder's name" in moved.skills[0].reason
+
+
+def test_the_kept_skills_are_bounded() -> None:
+    kept = skill_discovery.Parsed()
+    for n in range(skill_discovery.KEPT + 50):
+        kept.read(f"/.agents/skills/s{n}", str(n), skill_md(f"s{n}"))
+    assert len(kept.kept) == skill_discovery.KEPT and kept.get("/.agents/skills/s0", "0") is None

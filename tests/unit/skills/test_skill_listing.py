@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlite.engine.tokens import TokenCounter
-from agentlite.skills.skill_listing import budget_for, render, skills_message
+from agentlite.skills import skill_discovery
+from agentlite.skills.skill_listing import budget_for, read_listing, render, skills_message
 from agentlite.skills.skill_rules import Skill
 from agentlite.workspace import MemoryStorage, Workspace
 from tests.unit.engine.support import Harness, say
@@ -93,3 +94,24 @@ def test_a_new_skill_is_seen_by_the_next_request() -> None:
     first, second = run_turns([{}, {"/.claude/skills/notes/SKILL.md": skill_md("notes", "Takes notes.")}])
     assert "<skills>" not in str(first["messages"])
     assert "- notes: Takes notes." in str(second["messages"])
+
+
+async def test_an_unchanged_workspace_is_listed_without_parsing_or_rendering_again() -> None:
+    workspace = await Workspace.open(MemoryStorage())
+    for n in range(40):
+        await workspace.write(f"/.agents/skills/s{n:02d}/SKILL.md", skill_md(f"s{n:02d}", "d" * 300))
+    counted: list[str] = []
+
+    def count(text: str) -> int:
+        counted.append(text)
+        return COUNT(text)
+
+    first = await read_listing(workspace, 32_000, count)
+    renders, parses = len(counted), skill_discovery.PARSED.parses
+    assert renders >= 2 and parses == 40  # cut to fit: the whole listing did not
+    assert await read_listing(workspace, 32_000, count) == first
+    assert skill_discovery.PARSED.parses == parses, "no SKILL.md parsed again"
+    assert len(counted) == renders + 1, "one count: the kept listing still fits"
+    await workspace.write("/.agents/skills/s03/SKILL.md", skill_md("s03", "Changed."))
+    assert "- s03: Changed." in await read_listing(workspace, 32_000, count)
+    assert skill_discovery.PARSED.parses == parses + 1
