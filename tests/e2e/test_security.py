@@ -303,6 +303,15 @@ def test_the_page_csp_meets_its_minimums(page: Page, origin: str) -> None:
     # compiles its wasm inside its own worker, a file of this origin (docs/local-model.md).
     assert scripts <= LOCAL_SOURCES - {"data:", "blob:"}, f"script-src is too wide: {scripts}"
     assert served.get("worker-src") == {"'self'"}, f"worker-src: {served.get('worker-src')}"
+    # On the page, wasm is refused compilation; validating it (the engine's relaxed-SIMD probe) is not
+    # compiling, and still answers.
+    empty_module = "new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])"
+    compiled = page.evaluate(f"WebAssembly.compile({empty_module}).then(() => 'compiled', (e) => e.name)")
+    assert compiled == "CompileError", compiled
+    relaxed = page.evaluate(
+        "import(new URL('local-engine.js', location.href).href).then((m) => m.hasRelaxedSimd())"
+    )
+    assert relaxed is True
     # The page itself talks only to its own origin: model requests are made by the agent worker.
     assert served.get("connect-src") == {"'self'"}, f"connect-src: {served.get('connect-src')}"
 
