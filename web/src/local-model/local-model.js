@@ -29,7 +29,7 @@ export function factsOf(blob, fileName) {
     worker.onerror = (event) => {
       event.preventDefault();
       worker.terminate();
-      reject(new Error("the header reader did not start"));
+      reject(new Error("the model's header could not be read"));
     };
     worker.postMessage({ blob, name: fileName });
   });
