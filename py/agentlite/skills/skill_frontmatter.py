@@ -15,19 +15,24 @@ a closing quote is found with `str.find`, never with a pattern that rescans a ru
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 MAX_CHARS = 16_384  # the frontmatter, opening and closing lines included
+MAX_ITEMS = 100  # entries of one list or mapping (`metadata`, `allowed-tools`)
 FENCE = "---"
 _KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*:(?:\s(.*))?")  # fullmatch; group 2 is stripped
 _ITEM = re.compile(r"-(?:\s(.*))?")  # fullmatch; group 1 is stripped
 _BLOCK = re.compile(r"[|>][-+]?")  # fullmatch
 _LONE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")  # sub: a line break that `>` folds
 _FLOW_BAD = re.compile(r"[\[\]{}]")  # search
-_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")  # fullmatch
-ANCHORED = (_KEY, _ITEM, _BLOCK, _HEX4)  # matched from one place: linear when the check's degree <= 2
-SEARCHED = (_LONE_BREAK, _FLOW_BAD)  # tried at every place: linear when the check's degree is 1
+_DOUBLE = re.compile(r'"((?:[^"\\]|\\.)*)"')  # match: a double-quoted value and its closing quote
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)")  # sub
+_COMMENT = re.compile(r"\s#")  # search: a comment starts at a `#` after white space
+ANCHORED = (_KEY, _ITEM, _BLOCK, _DOUBLE)  # matched from one place: linear when the check's degree <= 2
+# tried at every place: linear when the check's degree is 1
+SEARCHED = (_LONE_BREAK, _FLOW_BAD, _ESCAPE, _COMMENT)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "0": "\0", " ": " "}
 _PLAIN_START_BAD = set("&*!%@`{|>'\"[]")
 
@@ -50,14 +55,20 @@ def split(text: str) -> tuple[str, str]:
     if not text.startswith(FENCE + "\n") and text.rstrip(" \t") != FENCE:
         raise FrontmatterError("SKILL.md must start with a line '---' that opens the frontmatter")
     limit = min(len(text), MAX_CHARS + 8)
-    at = 3  # the line break that ends the line before the one looked at
-    while 0 <= at < limit:
+    at = 3  # the line break before the line looked at; only lines that start like a fence are looked at
+    while (at := _next_fence(text, at, limit)) >= 0:
         end = text.find("\n", at + 1, limit)
         stop = end if end >= 0 else limit
         if text[at + 1 : stop].rstrip(" \t") in (FENCE, "...") and (end >= 0 or limit == len(text)):
             return text[4:at], text[stop + 1 :]
-        at = end
+        at = stop
     raise FrontmatterError(f"no closing '---' line within the first {MAX_CHARS:,} characters")
+
+
+def _next_fence(text: str, at: int, limit: int) -> int:
+    """Where the next line that starts with `---` or `...` begins, less one (-1: none before `limit`)."""
+    found = [i for i in (text.find("\n---", at, limit), text.find("\n...", at, limit)) if i >= 0]
+    return min(found, default=-1)
 
 
 def parse(text: str) -> Document:
@@ -118,10 +129,8 @@ def _value(inline: str, block: list[str], first: int) -> Value:
 
 def _no_comment(text: str) -> str:
     """`text` without a ` # comment` (a `#` after white space), stripped; one pass over it."""
-    at = text.find("#", 1)
-    while at > 0 and not text[at - 1].isspace():
-        at = text.find("#", at + 1)
-    return (text[:at] if at > 0 else text).strip()
+    comment = _COMMENT.search(text)
+    return (text[: comment.start()] if comment is not None else text).strip()
 
 
 def _block_scalar(indicator: str, block: list[str]) -> str:
@@ -140,6 +149,8 @@ def _block_scalar(indicator: str, block: list[str]) -> str:
 
 def _nested(block: list[str], first: int) -> Value:
     items = [(first + i + 1, b.strip()) for i, b in enumerate(block) if not _blank(b)]
+    if len(items) > MAX_ITEMS:
+        raise FrontmatterError(f"line {first}: more than {MAX_ITEMS} entries under one key")
     indents = {len(block[n - first - 1]) - len(block[n - first - 1].lstrip()) for n, _ in items}
     if len(indents) != 1:
         raise FrontmatterError(f"line {items[0][0]}: only one level of nesting is read")
@@ -167,6 +178,8 @@ def _flow_list(text: str, line: int) -> list[str]:
     inner = body[1:-1].strip()
     if not inner:
         return []
+    if inner.count(",") >= MAX_ITEMS:
+        raise FrontmatterError(f"line {line}: more than {MAX_ITEMS} entries in the list")
     return [_scalar(part.strip(), line, flow=True) for part in inner.split(",")]
 
 
@@ -196,22 +209,18 @@ def _single_quoted(text: str, line: int) -> str:
 
 
 def _double_quoted(text: str, line: int) -> str:
-    out: list[str] = []
-    at = 1
-    while at < len(text):
-        char = text[at]
-        if char == '"':
-            if _no_comment(text[at + 1 :]) and not text[at + 1 :].strip().startswith("#"):
-                raise FrontmatterError(f"line {line}: text after the closing quote")
-            return _pairs("".join(out))
-        if char == "\\":
-            at += 1
-            out.append(_escape(text, at, line))
-            at += 4 if text[at : at + 1] == "u" else 0
-        else:
-            out.append(char)
-        at += 1
-    raise FrontmatterError(f"line {line}: the quoted value is not closed on its line")
+    """A JSON-like string; its escapes are decoded by `json` (in C) when they are all JSON's, else one
+    by one."""
+    quoted = _DOUBLE.match(text)
+    if quoted is None:
+        raise FrontmatterError(f"line {line}: the quoted value is not closed on its line")
+    after = text[quoted.end() :].strip()
+    if after and not after.startswith("#"):
+        raise FrontmatterError(f"line {line}: text after the closing quote")
+    try:
+        return _pairs(json.loads(f'"{quoted.group(1)}"', strict=False))
+    except ValueError:
+        return _pairs(_ESCAPE.sub(lambda found: _escape(found.group(1), line), quoted.group(1)))
 
 
 def _pairs(text: str) -> str:
@@ -220,10 +229,10 @@ def _pairs(text: str) -> str:
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
-def _escape(text: str, at: int, line: int) -> str:
-    code = text[at : at + 1]
-    if code == "u" and _HEX4.fullmatch(text[at + 1 : at + 5]):
-        return chr(int(text[at + 1 : at + 5], 16))
+def _escape(code: str, line: int) -> str:
+    """One escape's character: `code` is what follows the backslash (`n`, or `u` and four hex digits)."""
+    if len(code) == 5:
+        return chr(int(code[1:], 16))
     if code in _ESCAPES:
         return _ESCAPES[code]
     raise FrontmatterError(f"line {line}: unknown escape '\\{code}'")

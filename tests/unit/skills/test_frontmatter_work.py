@@ -1,6 +1,7 @@
 """The frontmatter parser is linear in its input, counted, not timed: its work is the Python lines it
 runs plus, for each regex call, the input's length to the power the search's regex check gives that
-regex (one less when the regex is matched from one place only). Ten times the hostile input may cost at
+regex (one less when the regex is matched from one place only; a linear regex that finds a match is
+charged the text up to it). Ten times the hostile input may cost at
 most about ten times the work. A 16,000-space value once cost 16,000^2 steps (`\\s+#` tried at each
 space)."""
 
@@ -59,10 +60,19 @@ class Work:
             def __getattr__(self, name: str) -> Any:
                 method = getattr(pattern, name)
 
-                def call(text: str, *args: Any, **kwargs: Any) -> Any:
-                    subject = text if isinstance(text, str) else str(args[0])
-                    work.steps += (len(subject) + 1) ** power
-                    return method(text, *args, **kwargs)
+                def call(*args: Any, **kwargs: Any) -> Any:
+                    if name in ("sub", "subn"):  # sub(repl, string)
+                        length = len(args[1])
+                    else:  # search, match, fullmatch(string, pos=0, endpos=len(string))
+                        string = args[0]
+                        pos = args[1] if len(args) > 1 else 0
+                        endpos = args[2] if len(args) > 2 else len(string)
+                        length = min(endpos, len(string)) - pos
+                    found = method(*args, **kwargs)
+                    if degree == 1 and isinstance(found, re.Match):  # constant work a place: up to the match
+                        length = found.end() - found.pos
+                    work.steps += (max(length, 0) + 1) ** power
+                    return found
 
                 return call
 
