@@ -71,6 +71,7 @@ BUNDLES = {
     "src/preview/frame/boot.js": "preview-frame-runtime.js",  # handed to the preview frame with each page
     # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
     "src/pdf/pdf-text.js": "pdf-text.js",
+    "src/pdf/in-frame/reader.js": "pdf-frame.js",  # handed as text to the PDF frame (web/sandbox/pdf.html)
     "src/sandbox/frame-worker/js-runtime.js": "sandbox/js-runtime.js",
     "src/sandbox/frame-worker/shell-runtime.js": "sandbox/shell-runtime.js",
     # The model in the page (docs/local-model.md): loaded only when the user chooses one.

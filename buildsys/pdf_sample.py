@@ -58,3 +58,29 @@ def _assemble(objects: list[bytes]) -> bytes:
     trailer = f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info {len(objects)} 0 R >>\n"
     out += trailer.encode() + b"startxref\n%d\n%%%%EOF\n" % xref
     return bytes(out)
+
+
+CJK_TEXT = "あいう"  # hiragana a, i, u: three UCS-2 codes under the UniJIS-UCS2-H character map
+
+
+def cjk_pdf() -> bytes:
+    """One page of Japanese text in a font the PDF does not embed, whose encoding is a predefined character
+    map (UniJIS-UCS2-H): a reader has to load that map (and Adobe-Japan1-UCS2 for Unicode) to read it."""
+    codes = CJK_TEXT.encode("utf-16-be").hex().upper()
+    stream = f"BT /F1 24 Tf 72 700 Td <{codes}> Tj ET".encode()
+    cid_system = "<< /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >>"
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+        b"/Contents 4 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /HeiseiMin-W3 /Encoding /UniJIS-UCS2-H "
+        b"/DescendantFonts [6 0 R] >>",
+        f"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo {cid_system} "
+        "/FontDescriptor 7 0 R /DW 1000 >>".encode(),
+        b"<< /Type /FontDescriptor /FontName /HeiseiMin-W3 /Flags 6 /FontBBox [0 -141 1000 859] "
+        b"/ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 709 /StemV 69 >>",
+        b"<< /Title (CJK sample) /Producer (AgentLite) >>",
+    ]
+    return _assemble(objects)

@@ -20,7 +20,7 @@
 "use strict";
 
 const SCOPE = new URL("./", self.location.href);
-const FRAMES = new Set(["sandbox/frame.html", "sandbox/preview.html"]); // the sandbox and preview frames
+const FRAMES = new Set(["sandbox/frame.html", "sandbox/preview.html", "sandbox/pdf.html"]); // the sandboxed frames
 // A sandboxed iframe's navigation bypasses the service worker, so offline the page loads the frame
 // unsandboxed and this header gives its document the opaque origin instead (the page then adds the
 // sandbox attribute for any later navigation).

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route, Worker
 
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from buildsys.pdf_sample import page_lines, sample_pdf
+from buildsys.pdf_sample import CJK_TEXT, cjk_pdf, page_lines, sample_pdf
 from tests.e2e.conftest import send, wait_ready
 from tests.e2e.scripted_support import start, tool_results, wait_idle
 from tests.e2e.test_offline import Gone, first_visit  # noqa: F401 (a fixture)
@@ -21,6 +21,29 @@ from tests.e2e.test_ui_folder_disks import zip_of
 REAL_PDF = Path("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf")
 # One page of sample_pdf, encrypted by Ghostscript with the user password "secret".
 ENCRYPTED = Path(__file__).parent.parent / "data" / "encrypted.pdf"
+# Two lines in NimbusSans and NimbusRoman (Type 1 fonts), embedded as CFF subsets by Ghostscript's pdfwrite
+# (`gs -sDEVICE=pdfwrite -dEmbedAllFonts=true -dSubsetFonts=true`): glyph programs a reader has to interpret.
+EMBEDDED_FONTS = Path(__file__).parent.parent / "data" / "embedded-fonts.pdf"
+# What a realm reaches: run inside the PDF parser's worker and inside its frame's document by the browser's
+# own debugging protocol (no hook of the app's); [app, other] are URLs at the app's origin and another one.
+REACH = """async ([app, other]) => {
+  const tried = async (attempt) => {
+    try { return `reached: ${await attempt()}`; } catch (err) { return `failed: ${err && err.name}`; }
+  };
+  const opened = () => new Promise((resolve, reject) => {
+    const request = indexedDB.open("agentlite-pdf-probe");
+    request.onsuccess = () => resolve("opened");
+    request.onerror = () => reject(request.error);
+  });
+  return {
+    origin: String(self.origin),
+    indexedDB: await tried(opened),
+    localStorage: await tried(() => ("localStorage" in self ? typeof localStorage.getItem("k") : "absent")),
+    caches: await tried(() => caches.keys().then((keys) => keys.length)),
+    fetchApp: await tried(() => fetch(app).then((response) => response.status)),
+    fetchOther: await tried(() => fetch(other, { mode: "no-cors" }).then((response) => response.type)),
+  };
+}"""
 
 
 def read(page: Page, data: bytes, **options: Any) -> dict[str, Any]:
@@ -131,3 +154,57 @@ def test_pages_are_drawn_as_png_pictures_within_the_size_asked(app: Page) -> Non
     pictures = app.evaluate("([b64, options]) => window.agentlite.pdf.render(b64, options)", [b64, options])
     assert [p["type"] for p in pictures] == ["image/png", "image/png"]
     assert all(p["height"] == 400 and 300 < p["width"] < 320 for p in pictures), pictures  # 612 x 792 pt
+
+
+def held_read(page: Page, data: bytes) -> tuple[list[Route], Any]:
+    """Start reading `data` with the reader's character-map requests held (not answered): the read, and so
+    its parser, stays alive until they are let go. Returns the held routes and a handle on the read."""
+    held: list[Route] = []
+    page.route("**/pdf/cmaps/**", lambda route: held.append(route))
+    b64 = base64.b64encode(data).decode()
+    handle = page.evaluate_handle("(b64) => ({ read: window.agentlite.pdf.read(b64) })", b64)
+    for _ in range(1200):  # until the first map is asked for (the route's handler runs while we wait)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the reader asked for no character map"
+    return held, handle
+
+
+def pdf_workers(page: Page) -> list[Worker]:
+    """The page's workers named "pdf": the PDF parser, wherever the reader starts it."""
+    return [worker for worker in page.workers if worker.evaluate("self.name") == "pdf"]
+
+
+def test_the_parser_reaches_no_storage_and_no_network(
+    app: Page, origin: str, model_server: ModelServer
+) -> None:
+    asked: list[str] = []
+    app.context.on("request", lambda request: asked.append(request.url))
+    held, handle = held_read(app, cjk_pdf())
+    realms = pdf_workers(app) + [frame for frame in app.frames if frame.url.endswith("/sandbox/pdf.html")]
+    urls = [f"{origin}/index.html?pdf-probe", f"{model_server.base_url}/pdf-probe"]
+    reached = [realm.evaluate(REACH, urls) for realm in realms]
+    for route in held:
+        route.continue_()
+    app.unroute("**/pdf/cmaps/**")
+    result = handle.evaluate("(h) => h.read")
+    assert len(realms) == 2, [realms, reached]  # the parser's worker and the document of its frame
+    for probe in reached:
+        assert probe["origin"] == "null", probe
+        tries = [value for key, value in probe.items() if key != "origin"]
+        assert all(value.startswith(("failed", "reached: absent")) for value in tries), probe
+    assert not [url for url in asked if "pdf-probe" in url]
+    assert not [r for r in model_server.requests if "pdf-probe" in r.path]
+    assert result["ok"] and result["doc"]["pages"] == [CJK_TEXT], result  # the held maps arrived after all
+
+
+def test_a_pdf_with_embedded_fonts_compiles_no_code(app: Page) -> None:
+    result = read(app, EMBEDDED_FONTS.read_bytes(), watch=True)
+    assert result["ok"], result
+    assert result["doc"]["pages"] == ["Drawn with an embedded Type 1 font\nand a second one, both as CFF"]
+    # Each realm (the parser's worker, its frame's document) tried one `new Function` of its own before
+    # pdf.js loaded, to prove the watch sees it: refused by the policy, counted once. pdf.js added none,
+    # reading the text and drawing the page.
+    canary = {"functions": 1, "evals": 0, "violations": 1}
+    assert result["doc"]["compiled"] == {"parser": canary, "frame": canary}, result["doc"]

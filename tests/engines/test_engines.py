@@ -20,7 +20,7 @@ import pytest
 from buildsys import llama_server
 from buildsys.common import DIST
 from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from buildsys.pdf_sample import page_lines, sample_pdf
+from buildsys.pdf_sample import CJK_TEXT, cjk_pdf, page_lines, sample_pdf
 from buildsys.serve import StaticServer
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, MODEL_PATH, HarnessHandler
@@ -403,6 +403,16 @@ def test_after_one_visit_the_app_reloads_and_works_offline(served: tuple[Probe, 
     assert probe.value("navigator.serviceWorker.controller !== null")
     status, answer = probe.turn("sum of primes below 1000", "browser_js_eval")
     assert status == "completed" and "76127" in answer, answer
+
+
+def test_offline_a_pdf_is_read_in_its_frame_with_its_character_maps(probe: Probe) -> None:
+    # After the offline test: the service worker serves the PDF frame (sandboxed by its header), the
+    # reader's files and the character maps a Japanese PDF needs.
+    assert probe.value("navigator.serviceWorker.controller !== null")
+    data = json.dumps(base64.b64encode(cjk_pdf()).decode())
+    probe.value(f"(window.agentlite.pdf.read({data}).then((r) => (window.pdfOffline = r)), true)")
+    result = probe.wait_for("window.pdfOffline", 120, "the PDF's text, offline")
+    assert result["ok"] and result["doc"]["pages"] == [CJK_TEXT], f"{probe.engine.name}: {result}"
 
 
 def test_a_runaway_loop_in_any_runtime_ends_and_the_page_keeps_painting(

@@ -122,3 +122,91 @@ def test_prompt_text_numbers_the_pages_and_ends_with_the_note() -> None:
         "[PDF a.pdf — T, 9 page(s)]\n--- page 1 ---\none\n--- page 2 ---\ntwo\n[cut]",
         "[PDF b.pdf, 1 page(s)]\n--- page 1 ---\nx",
     ]
+
+
+# What the reader's frame answers is not trusted: a parser exploit would speak there.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+ANSWERS = (
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "pages": st.lists(st.text(max_size=60), max_size=12) | JSON_VALUES,
+            "title": st.text(max_size=400) | JSON_VALUES,
+            "pageCount": st.integers(-3, 10**6) | JSON_VALUES,
+        },
+    )
+    | JSON_VALUES
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ANSWERS, st.integers(1, 6), st.integers(0, 120))
+def test_any_answer_of_the_frame_is_refused_or_kept_within_the_limits(
+    answer: Any, max_pages: int, max_chars: int
+) -> None:
+    case = {"op": "textAnswer", "answer": answer, "limits": {"maxPages": max_pages, "maxChars": max_chars}}
+    doc = values(case)[0]
+    if doc is None:
+        return
+    assert len(doc["pages"]) <= max_pages and sum(len(p) for p in doc["pages"]) <= max_chars
+    assert all(isinstance(p, str) for p in doc["pages"])
+    assert doc["title"] is None or (isinstance(doc["title"], str) and 0 < len(doc["title"]) <= 300)
+    assert isinstance(doc["pageCount"], int) and doc["pageCount"] >= len(doc["pages"])
+    if doc["note"] is None:  # nothing is dropped without a note
+        assert doc["pages"] == answer["pages"]
+
+
+def test_a_well_formed_answer_keeps_its_text_and_names_what_was_cut() -> None:
+    limits = {"maxPages": 2, "maxChars": 100}
+    answer = {"pages": ["one", "two", "three"], "title": "  Report  ", "pageCount": 7}
+    assert values({"op": "textAnswer", "answer": answer, "limits": limits})[0] == {
+        "pages": ["one", "two"],
+        "note": "[the text stops at page 2 of 7: at most 2 pages are read]",
+        "title": "Report",
+        "pageCount": 7,
+    }
+
+
+def png_header(width: int, height: int) -> bytes:
+    return (
+        b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + width.to_bytes(4, "big") + height.to_bytes(4, "big")
+    )
+
+
+def test_a_picture_is_measured_by_its_png_header() -> None:
+    cases = [png_header(300, 400) + b"\x08\x06\x00\x00\x00", png_header(40000, 1), b"GIF89a" + b"\x00" * 30]
+    cases += [png_header(1, 1)[:20], b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDX" + b"\x00" * 8]
+    sizes = values(*({"op": "pngSize", "base64": b64(data)} for data in cases))
+    assert sizes == [{"width": 300, "height": 400}, {"width": 40000, "height": 1}, None, None, None]
+
+
+def test_the_frame_gets_only_character_maps_by_plain_file_name() -> None:
+    shipped = sorted(p.name for p in (ROOT / "web" / "node_modules" / "pdfjs-dist" / "cmaps").glob("*.bcmap"))
+    assert len(shipped) > 100
+    refused = ["../index.html", "../pdf.bcmap", "a/b.bcmap", ".bcmap", "x.bcmap?y", "x.json", "x.bcmap/", 3]
+    refused += ["%2e%2e.bcmap", "a" * 70 + ".bcmap", "x.bcmap\n"]
+    answers = values(*({"op": "isMapName", "name": name} for name in shipped + refused))
+    assert answers == [True] * len(shipped) + [False] * len(refused)
+
+
+def test_a_failure_from_the_frame_is_named_and_cut() -> None:
+    cases = [
+        {"op": "failureOf", "error": {"name": "PasswordException", "message": "x"}},
+        {"op": "failureOf", "error": {"name": "Error", "message": "y" * 5000}},
+        {"op": "failureOf", "error": "plain"},
+    ]
+    password, long, plain = values(*cases)
+    assert password == "the PDF is encrypted with a password; it cannot be read"
+    assert long == "the PDF could not be read: " + "y" * 500
+    assert plain == "the PDF could not be read: plain"
+
+
+def test_the_watch_counts_the_canary_and_every_function_made_after_it() -> None:
+    assert values({"op": "watched", "calls": 3, "evals": 2}) == [
+        {"functions": 4, "evals": 2, "violations": 0, "made": "function"}
+    ]
+    assert values({"op": "bootParses"}) == [True]

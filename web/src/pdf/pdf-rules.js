@@ -4,6 +4,15 @@
 
 /** @typedef {{maxBytes: number, maxPages: number, maxChars: number, timeoutMs: number}} PdfLimits */
 
+/** Raised when a PDF cannot be read (corrupt, encrypted, too large, or the reader is missing). */
+export class PdfError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = "PdfError";
+  }
+}
+
 /** @type {Readonly<PdfLimits>} */
 export const PDF_LIMITS = Object.freeze({
   maxBytes: 64 * 1024 * 1024, // a bigger file is refused before it is parsed
@@ -13,6 +22,8 @@ export const PDF_LIMITS = Object.freeze({
 });
 
 const MAGIC = "%PDF-";
+const MESSAGE_CHARS = 500; // of a failure's message: it comes from the reader's frame, which is not trusted
+const TITLE_CHARS = 300;
 const MAGIC_WITHIN = 1024; // PDF readers accept a header this far into the file
 
 /**
@@ -116,10 +127,56 @@ function leftOut(read, total, limit) {
  */
 export function failureText(error) {
   const name = error && typeof error === "object" && "name" in error ? String(error.name) : "";
-  const message = error instanceof Error ? error.message : String(error);
+  const said = error && typeof error === "object" && "message" in error ? error.message : error;
+  const message = String(said).slice(0, MESSAGE_CHARS);
   if (name === "PasswordException") return "the PDF is encrypted with a password; it cannot be read";
   if (name === "InvalidPDFException" || name === "FormatError") {
     return `the PDF is damaged and cannot be read (${message})`;
   }
   return `the PDF could not be read: ${message}`;
+}
+
+// What the reader's frame answers is not trusted (a parser exploit would speak there): every answer is
+// checked and cut to the limits here, on the page, whatever the frame sent.
+
+/**
+ * The text of a read from the frame's answer `{pages, title, pageCount}`, kept within `limits`; null
+ * when the answer is not of that shape.
+ * @param {unknown} answer
+ * @param {{maxPages: number, maxChars: number}} limits
+ * @returns {{pages: string[], title: string | null, note: string | null, pageCount: number} | null}
+ */
+export function textAnswer(answer, limits) {
+  const { pages, title, pageCount } = /** @type {any} */ (answer ?? {});
+  if (!Array.isArray(pages) || !pages.every((text) => typeof text === "string")) return null;
+  if (!Number.isSafeInteger(pageCount) || pageCount < 0) return null;
+  const kept = withinLimits(pages, Math.max(pageCount, pages.length), limits);
+  const named = typeof title === "string" && title.trim() ? title.trim().slice(0, TITLE_CHARS) : null;
+  return { ...kept, title: named, pageCount: Math.max(pageCount, pages.length) };
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/**
+ * The width and height a PNG's header states, or null when the bytes are not a PNG.
+ * @param {Uint8Array} bytes
+ * @returns {{width: number, height: number} | null}
+ */
+export function pngSize(bytes) {
+  if (!(bytes instanceof Uint8Array) || bytes.length < 24) return null;
+  if (!PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) return null;
+  if (String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+const MAP_NAME = /^[A-Za-z0-9][A-Za-z0-9_+-]{0,63}\.bcmap$/;
+
+/**
+ * Whether the frame may have this character map: a plain file name in dist/pdf/cmaps/, no path.
+ * @param {unknown} name
+ * @returns {name is string}
+ */
+export function isMapName(name) {
+  return typeof name === "string" && MAP_NAME.test(name);
 }

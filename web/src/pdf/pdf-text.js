@@ -1,78 +1,35 @@
 // A PDF as text for the model (docs/pdf.md, docs/attachments.md): the one door the composer and read_file
 // use. `readPdf` and `renderPdfPages` run the pinned PDF library (pdf.js, copied into dist/pdf/ by the
-// build) in a Worker of its own per document, loaded on first use only; `pdfAsPromptText` is pure and
-// writes what the model reads, with page numbers. A PDF is hostile data: the bytes are checked before the
-// library sees them, its parser runs off the page's thread, and a read that overstays its time ends the
-// worker.
-import { bytesProblem, failureText, PDF_LIMITS, pageText, withinLimits } from "./pdf-rules.js";
+// build) in a frame of its own per document, in an opaque origin with no network (pdf-frame.js), loaded
+// on first use only; `pdfAsPromptText` is pure and writes what the model reads, with page numbers. A PDF
+// is hostile data: the bytes are checked before the library sees them, its parser cannot reach the app's
+// storage or network, whatever the frame answers is checked here, and a read past its time ends the frame.
+import { bytesProblem, failureText, PDF_LIMITS, PdfError, pngSize, textAnswer } from "./pdf-rules.js";
+import { runInFrame } from "./pdf-frame.js";
 import { fromBase64 } from "../bytes.js";
 
-/** Raised when a PDF cannot be read (corrupt, encrypted, too large, or the reader is missing). */
-export class PdfError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = "PdfError";
-  }
-}
+export { PdfError };
 
-/** @typedef {{pages: string[], title: string | null, note?: string | null, pageCount?: number}} PdfText */
-/** @typedef {Partial<import("./pdf-rules.js").PdfLimits> & {baseUrl?: string | URL}} PdfOptions */
+/** @typedef {{pages: string[], title: string | null, note?: string | null, pageCount?: number, compiled?: unknown}} PdfText */
+/** @typedef {Partial<import("./pdf-rules.js").PdfLimits> & {baseUrl?: string | URL, watch?: boolean}} PdfOptions */
 
-// The build's copy of the library, beside the bundles (buildsys/pdf_vendor.py).
-const LIBRARY = "pdf/pdf.js";
-const WORKER = "pdf/pdf.worker.js";
-const CMAPS = "pdf/cmaps/";
-const PAGES_AT_ONCE = 8;
-/** @type {Map<string, Promise<any>>} */
-const libraries = new Map();
-
-/** @param {string | URL} [baseUrl] */
-function library(baseUrl = new URL("./", import.meta.url)) {
-  const url = new URL(LIBRARY, baseUrl).href;
-  if (!libraries.has(url)) {
-    const loading = import(/* webpackIgnore: true */ url);
-    loading.catch(() => libraries.delete(url)); // a failed load is tried again next time
-    libraries.set(url, loading);
-  }
-  return /** @type {Promise<any>} */ (libraries.get(url));
-}
+const MAX_SIDE = 4096; // of a page picture, whatever is asked
 
 /**
  * The text of each page of a PDF, at most `maxPages` pages and `maxChars` characters (`note` says what
- * was left out); `title` from the document's information.
+ * was left out); `title` from the document's information. `watch` (tests): each realm of the frame
+ * counts the code it compiles, reported as `compiled`.
  * @param {Uint8Array} bytes
  * @param {PdfOptions} [options]
  * @returns {Promise<PdfText>}
  */
 export async function readPdf(bytes, options = {}) {
   const limits = { ...PDF_LIMITS, ...options };
-  return withDocument(bytes, limits, async (doc) => {
-    const total = doc.numPages;
-    const last = Math.min(total, limits.maxPages);
-    const title = titleOf(doc);
-    /** @type {string[]} */
-    const texts = [];
-    let used = 0;
-    // A few pages asked for at once: the worker parses the next while the page joins the last.
-    for (let first = 1; first <= last && used <= limits.maxChars; first += PAGES_AT_ONCE) {
-      const numbers = Array.from({ length: Math.min(PAGES_AT_ONCE, last - first + 1) }, (_, i) => first + i);
-      for (const text of await Promise.all(numbers.map((n) => textOfPage(doc, n)))) {
-        texts.push(text);
-        used += text.length;
-      }
-    }
-    const { pages, note } = withinLimits(texts, total, limits);
-    return { pages, title: await title, note, pageCount: total };
-  });
-}
-
-/** @param {any} doc @param {number} number */
-async function textOfPage(doc, number) {
-  const page = await doc.getPage(number);
-  const text = pageText((await page.getTextContent()).items);
-  page.cleanup();
-  return text;
+  const job = { kind: "text", maxPages: limits.maxPages, maxChars: limits.maxChars };
+  const answer = await inFrame(bytes, limits, job);
+  const doc = textAnswer(answer, limits);
+  if (!doc) throw new PdfError("the PDF reader gave an answer of the wrong shape");
+  return options.watch ? { ...doc, compiled: /** @type {any} */ (answer).compiled ?? null } : doc;
 }
 
 /**
@@ -82,94 +39,38 @@ async function textOfPage(doc, number) {
  * @returns {Promise<Blob[]>}
  */
 export async function renderPdfPages(bytes, options = {}) {
-  const { first = 1, count = 1, maxSide = 1024 } = options;
   const limits = { ...PDF_LIMITS, ...options };
-  return withDocument(bytes, limits, async (doc, pdfjs) => {
-    const last = Math.min(doc.numPages, first + Math.min(count, limits.maxPages) - 1);
-    const blobs = [];
-    for (let number = Math.max(1, first); number <= last; number++) {
-      const page = await doc.getPage(number);
-      const plain = page.getViewport({ scale: 1 });
-      const viewport = page.getViewport({ scale: maxSide / Math.max(plain.width, plain.height, 1) });
-      const canvas = document.createElement("canvas");
-      canvas.width = Math.ceil(viewport.width);
-      canvas.height = Math.ceil(viewport.height);
-      const task = page.render({ canvas, viewport, annotationMode: pdfjs.AnnotationMode.DISABLE });
-      await task.promise;
-      page.cleanup();
-      blobs.push(await pngOf(canvas));
+  const first = Math.max(1, Math.floor(Number(options.first) || 1));
+  const count = Math.max(0, Math.min(Math.floor(Number(options.count ?? 1)) || 0, limits.maxPages));
+  const maxSide = Math.max(1, Math.min(Math.floor(Number(options.maxSide) || 1024), MAX_SIDE));
+  const answer = /** @type {any} */ (await inFrame(bytes, limits, { kind: "draw", first, count, maxSide }));
+  const pictures = Array.isArray(answer?.pictures) ? answer.pictures.slice(0, count) : null;
+  if (!pictures) throw new PdfError("the PDF reader gave an answer of the wrong shape");
+  return pictures.map((/** @type {unknown} */ picture) => {
+    const png = picture instanceof ArrayBuffer ? new Uint8Array(picture) : null;
+    const size = png && pngSize(png);
+    if (!size || Math.max(size.width, size.height) > maxSide + 1) {
+      throw new PdfError("the PDF reader drew a picture that is not a PNG within the size asked");
     }
-    return blobs;
+    return new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (png)], { type: "image/png" });
   });
-}
-
-/** @param {HTMLCanvasElement} canvas @returns {Promise<Blob>} */
-function pngOf(canvas) {
-  return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new PdfError("a page could not be drawn"))), "image/png"),
-  );
 }
 
 /**
- * Open the PDF in a worker of its own, hand it to `use`, and end the worker however `use` ends;
- * past `timeoutMs` the worker is ended at once and the read fails.
- * @template T
+ * Check the bytes, then run `job` on a copy of them in a PDF frame of its own; every failure a PdfError.
  * @param {Uint8Array} bytes
- * @param {import("./pdf-rules.js").PdfLimits & {baseUrl?: string | URL}} limits
- * @param {(doc: any, pdfjs: any) => Promise<T>} use
- * @returns {Promise<T>}
+ * @param {import("./pdf-rules.js").PdfLimits & PdfOptions} limits
+ * @param {{kind: string} & Record<string, unknown>} job
  */
-async function withDocument(bytes, limits, use) {
+async function inFrame(bytes, limits, job) {
   const problem = bytesProblem(bytes, limits.maxBytes);
   if (problem) throw new PdfError(problem);
-  const base = limits.baseUrl || new URL("./", import.meta.url);
-  let pdfjs;
+  const base = new URL(limits.baseUrl || new URL("./", import.meta.url));
+  const copy = bytes.slice().buffer; // handed over to the frame: the caller keeps its own
   try {
-    pdfjs = await library(base);
-  } catch (err) {
-    throw new PdfError(`the PDF reader could not be loaded: ${err instanceof Error ? err.message : err}`);
-  }
-  const port = new Worker(new URL(WORKER, base), { type: "module", name: "pdf" });
-  const task = pdfjs.getDocument({
-    data: bytes.slice(), // the library takes the buffer over: the caller keeps its own
-    worker: new pdfjs.PDFWorker({ port }),
-    cMapUrl: new URL(CMAPS, base).href,
-    cMapPacked: true,
-    disableFontFace: true, // the PDF's fonts are never installed into the page
-    enableXfa: false,
-    useSystemFonts: false,
-    useWasm: false, // not shipped: images in JPX/JBIG2 are decoded in JavaScript or left out
-    disableWorkerRendering: true,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
-  const late = new Promise((_, reject) => {
-    const seconds = Math.round(limits.timeoutMs / 100) / 10;
-    timer = setTimeout(
-      () => reject(new PdfError(`reading the PDF took too long (over ${seconds} s)`)),
-      limits.timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([task.promise.then((/** @type {any} */ doc) => use(doc, pdfjs)), late]);
+    return await runInFrame({ ...job, bytes: copy }, { base, timeoutMs: limits.timeoutMs, watch: limits.watch });
   } catch (err) {
     throw err instanceof PdfError ? err : new PdfError(failureText(err));
-  } finally {
-    clearTimeout(timer);
-    task.destroy().catch(() => {});
-    port.terminate(); // ends whatever the parser is doing, finished or not
-  }
-}
-
-/** @param {any} doc @returns {Promise<string | null>} */
-async function titleOf(doc) {
-  try {
-    const title = (await doc.getMetadata())?.info?.Title;
-    return typeof title === "string" && title.trim() ? title.trim().slice(0, 300) : null;
-  } catch {
-    return null; // a broken information dictionary does not make the text unreadable
   }
 }
 

@@ -1,0 +1,134 @@
+// The page's side of the PDF frame (web/sandbox/pdf.html, docs/pdf.md): one frame per document, in an
+// opaque origin with no network, built with the frames' kit (frames/page/frame-port.js): the iframe, the
+// boot handshake that hands it one end of a MessageChannel, then everything over that port. The frame
+// gets its runtime and pdf.js as text (it can fetch nothing), then the job with the PDF's bytes; it may
+// ask for character maps by file name, which the page fetches from dist/pdf/cmaps/ only. Removing the
+// frame ends its parser whatever it is doing: that is how a read past its time is stopped.
+import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../frames/page/frame-port.js";
+import { PdfError, isMapName } from "./pdf-rules.js";
+
+// The build's files, beside the bundles (buildsys/assemble.py, buildsys/pdf_vendor.py).
+const FRAME = "sandbox/pdf.html";
+const SOURCES = { runtime: "pdf-frame.js", library: "pdf/pdf.js", parser: "pdf/pdf.worker.js" };
+const MAPS = "pdf/cmaps/";
+const MAX_MAPS = 200; // of one document (168 are shipped): a parser asking for more is refused
+/** @type {Map<string, Promise<string>>} url -> the file's text, fetched once per page */
+const texts = new Map();
+
+/**
+ * Run one job in a new PDF frame and resolve with the frame's answer (not yet checked: the caller checks
+ * it); past `timeoutMs` the frame is removed and the job fails.
+ * @param {{kind: string, bytes: ArrayBuffer} & Record<string, unknown>} job
+ * @param {{base: URL, timeoutMs: number, watch?: boolean}} options
+ * @returns {Promise<unknown>}
+ */
+export async function runInFrame(job, { base, timeoutMs, watch = false }) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {HTMLIFrameElement | undefined} */
+  let iframe;
+  /** @type {MessagePort | undefined} */
+  let port;
+  const late = new Promise((_, reject) => {
+    const seconds = Math.round(timeoutMs / 100) / 10;
+    timer = setTimeout(() => reject(new PdfError(`reading the PDF took too long (over ${seconds} s)`)), timeoutMs);
+  });
+  const work = async () => {
+    const sources = await loadSources(base);
+    return new Promise((resolve, reject) => {
+      iframe = hiddenFrame(new URL(FRAME, base).href);
+      const boot = () => {
+        port = bootFrame(/** @type {HTMLIFrameElement} */ (iframe), { type: "agentlite-pdf-boot", ...sources, watch });
+        port.onmessage = ({ data }) => answer(/** @type {MessagePort} */ (port), data, base, { resolve, reject });
+        port.postMessage({ type: "job", job }, [job.bytes]);
+      };
+      onFrameLoads(iframe, boot, () => reject(new PdfError("the PDF reader's frame navigated away")));
+      document.body.append(iframe);
+    });
+  };
+  try {
+    return await Promise.race([work(), late]);
+  } finally {
+    clearTimeout(timer);
+    port?.close();
+    iframe?.remove(); // ends the parser, finished or not
+  }
+}
+
+/**
+ * One message from the frame: a character map asked for, or the job's outcome.
+ * @param {MessagePort} port
+ * @param {any} data
+ * @param {URL} base
+ * @param {{resolve: (value: unknown) => void, reject: (error: Error) => void, maps?: number}} job
+ */
+function answer(port, data, base, job) {
+  if (data?.type === "cmap") {
+    job.maps = (job.maps ?? 0) + 1;
+    serveMap(port, data.id, data.name, base, job.maps <= MAX_MAPS);
+  } else if (data?.type === "result") {
+    if (data.ok) job.resolve(data.result);
+    else job.reject(Object.assign(new Error(String(data.error?.message)), { name: String(data.error?.name) }));
+  }
+}
+
+/**
+ * @param {MessagePort} port
+ * @param {unknown} id
+ * @param {unknown} name
+ * @param {URL} base
+ * @param {boolean} allowed
+ */
+async function serveMap(port, id, name, base, allowed) {
+  try {
+    if (!allowed || !isMapName(name))
+      throw new Error(`not a character map of this reader: ${String(name).slice(0, 80)}`);
+    const bytes = await (await fetchOk(new URL(MAPS + name, base).href)).arrayBuffer();
+    port.postMessage({ type: "cmap", id, ok: true, bytes }, [bytes]);
+  } catch (err) {
+    port.postMessage({ type: "cmap", id, ok: false, error: /** @type {Error} */ (err).message });
+  }
+}
+
+/**
+ * The frame's runtime and pdf.js's two files, as text (fetched once per page; a failed fetch is retried).
+ * @param {URL} base
+ * @returns {Promise<{runtime: string, library: string, parser: string}>}
+ */
+async function loadSources(base) {
+  const entries = Object.entries(SOURCES).map(async ([key, path]) => {
+    const url = new URL(path, base).href;
+    if (!texts.has(url)) {
+      const text = fetchOk(url).then((response) => response.text());
+      text.catch(() => texts.delete(url));
+      texts.set(url, text);
+    }
+    return [key, await texts.get(url)];
+  });
+  try {
+    return Object.fromEntries(await Promise.all(entries));
+  } catch (err) {
+    throw new PdfError(`the PDF reader could not be loaded: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+/** @param {string} url */
+async function fetchOk(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response;
+}
+
+/**
+ * Off screen and invisible: the frame draws pages on canvases of its own, never shown.
+ * @param {string} src
+ */
+function hiddenFrame(src) {
+  const iframe = makeSandboxedFrame(src);
+  iframe.setAttribute("aria-hidden", "true");
+  iframe.setAttribute("tabindex", "-1");
+  iframe.title = "PDF reader";
+  iframe.dataset.pdfReader = "";
+  iframe.style.cssText = "position:fixed;left:-20000px;top:0;width:800px;height:600px;border:0;visibility:hidden";
+  return iframe;
+}
