@@ -4,6 +4,7 @@
 // types the agent accepts, with base64 data, ever become an <img> source (tool-images.js); a name is
 // always text, never markup.
 import { original } from "../attachments/attachment-store.js";
+import { measureImage } from "../attachments/image-prep.js";
 import { button, el } from "../dom.js";
 import { shownImages } from "../tool-images.js";
 
@@ -53,10 +54,12 @@ export function sentAttachments(items) {
   return row;
 }
 
-/** A dialog with the original image (its type checked when it was kept), or the image that was sent. */
+/** A dialog with the original image (its type checked when it was kept, its header measured again here:
+ * pixels before bytes), or the image that was sent. */
 /** @param {any} item @param {{mime: string, data: string}} sent */
 async function openOriginal(item, sent) {
-  const blob = await original(item.id);
+  const kept = await original(item.id);
+  const blob = kept && (await measureImage(kept)).ok ? kept : null;
   const url = blob ? URL.createObjectURL(blob) : `data:${sent.mime};base64,${sent.data}`;
   const dialog = el("dialog", "attachment-view", null, { testid: "attachment-view", "aria-label": item.name });
   const picture = el("img", "", null, { alt: `${item.name}${blob ? "" : " (as sent)"}`, src: url });
