@@ -401,6 +401,11 @@ def test_after_one_visit_the_app_reloads_and_works_offline(served: tuple[Probe, 
     probe.open("index.html")
     probe.wait_ready()
     assert probe.value("navigator.serviceWorker.controller !== null")
+    # The host's security headers come from the cache with the file (docs/deploying.md).
+    kept = probe.value(
+        "fetch('index.html').then((r) => ['x-frame-options', 'referrer-policy'].map((n) => r.headers.get(n)))"
+    )
+    assert kept == ["DENY", "no-referrer"], f"{probe.engine.name}: {kept}"
     status, answer = probe.turn("sum of primes below 1000", "browser_js_eval")
     assert status == "completed" and "76127" in answer, answer
 
