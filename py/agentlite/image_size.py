@@ -17,7 +17,7 @@ MAX_SIDE = 16_384  # px on either side: the largest canvas side browsers draw
 MAX_PIXELS = 50_000_000  # one frame: a 48-megapixel phone photo passes, about 200 MB decoded
 MAX_FRAMES = 1_000  # frames of an animation
 MAX_ANIMATION_PIXELS = 1_000_000_000  # frames × canvas pixels of an animation
-MAX_STEPS = 500_000  # chunks, segments and sub-blocks walked for one image
+MAX_STEPS = 200_000  # chunks, segments and sub-blocks walked for one image
 
 CUT = "its header is cut short"
 
@@ -173,16 +173,13 @@ def _gif(raw: bytes) -> Size | Refused:
     if len(raw) < 13:
         return Refused(CUT, ended=True)
     width, height, packed = _u16le(raw, 6), _u16le(raw, 8), raw[10]
-    at = 13 + (3 << ((packed & 7) + 1) if packed & 0x80 else 0)
-    frames = 0
-    steps = [0]
+    at, frames, steps = 13 + _table(packed), 0, 0
     while at < len(raw):
-        block = raw[at]
-        steps[0] += 1
+        block, steps = raw[at], steps + 1
         if block == 0x3B:  # the trailer
             return _gif_size(width, height, frames, ended=False)
         if block == 0x21:  # an extension: its label, then sub-blocks
-            at = _sub_blocks(raw, at + 2, steps)
+            at, steps = _sub_blocks(raw, at + 2, steps)
         elif block == 0x2C:  # an image descriptor: a frame
             if at + 10 > len(raw):
                 break
@@ -191,13 +188,17 @@ def _gif(raw: bytes) -> Size | Refused:
                 _u16le(raw, at + 3) + _u16le(raw, at + 7),
             )
             width, height, frames = max(width, right), max(height, bottom), frames + 1
-            local = raw[at + 9]
-            at = _sub_blocks(raw, at + 11 + (3 << ((local & 7) + 1) if local & 0x80 else 0), steps)
+            at, steps = _sub_blocks(raw, at + 11 + _table(raw[at + 9]), steps)
         else:
             return Refused("its GIF data is malformed: an unknown block")
-        if steps[0] > MAX_STEPS:
+        if steps > MAX_STEPS:
             return Refused(f"its GIF data has more than {MAX_STEPS:,} blocks")
     return _gif_size(width, height, frames, ended=True)
+
+
+def _table(packed: int) -> int:
+    """The bytes a colour table takes, by a GIF's packed field."""
+    return 3 << ((packed & 7) + 1) if packed & 0x80 else 0
 
 
 def _gif_size(width: int, height: int, frames: int, ended: bool) -> Size | Refused:
@@ -206,12 +207,17 @@ def _gif_size(width: int, height: int, frames: int, ended: bool) -> Size | Refus
     return Size("image/gif", width, height, frames, ended=ended)
 
 
-def _sub_blocks(raw: bytes, at: int, steps: list[int]) -> int:
-    """Where the sub-blocks starting at `at` end (past the data when they run off it); counts steps."""
-    while at < len(raw) and raw[at] != 0 and steps[0] <= MAX_STEPS:
-        at += 1 + raw[at]
-        steps[0] += 1
-    return at + 1
+def _sub_blocks(raw: bytes, at: int, steps: int) -> tuple[int, int]:
+    """Where the sub-blocks starting at `at` end (past the data when they run off it), and the steps
+    counted so far."""
+    end = len(raw)
+    while at < end and steps <= MAX_STEPS:
+        size = raw[at]
+        if size == 0:
+            break
+        at += 1 + size
+        steps += 1
+    return at + 1, steps
 
 
 def _webp(raw: bytes) -> Size | Refused:

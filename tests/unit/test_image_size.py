@@ -87,9 +87,9 @@ def test_a_prefix_says_it_ended_and_frames_so_far() -> None:
 
 def test_the_walk_is_bounded_by_its_steps() -> None:
     fill = b"\xff\xd8" + b"\xff" * (MAX_STEPS + 10) + b"\xc0"
-    assert measure(fill) == Refused("its JPEG header has more than 500,000 segments before its frame header")
+    assert measure(fill) == Refused("its JPEG header has more than 200,000 segments before its frame header")
     blocks = gif(1, 1)[:-1] + b"\x21\xfe" + b"\x01x" * (MAX_STEPS + 10) + b"\x00\x3b"
-    assert measure(blocks) == Refused("its GIF data has more than 500,000 blocks")
+    assert measure(blocks) == Refused("its GIF data has more than 200,000 blocks")
 
 
 def test_a_frame_wider_than_the_screen_widens_the_canvas() -> None:

@@ -9,7 +9,7 @@ export const MAX_SIDE = 16384; // px on either side: the largest canvas side bro
 export const MAX_PIXELS = 50_000_000; // one frame: a 48-megapixel phone photo passes
 export const MAX_FRAMES = 1000; // frames of an animation
 export const MAX_ANIMATION_PIXELS = 1_000_000_000; // frames × canvas pixels of an animation
-export const MAX_STEPS = 500_000; // chunks, segments and sub-blocks walked for one image
+export const MAX_STEPS = 200_000; // chunks, segments and sub-blocks walked for one image
 
 const CUT = "its header is cut short";
 
