@@ -1,6 +1,7 @@
 // The rules an attachment meets before it is sent (docs/attachments.md): pure, so Node tests them.
 // An image is named by its first bytes, never by its file name or the type the browser guessed: the same
-// four raster types the agent accepts (py/agentlite/tools/images.py). It is sent at most MAX_SIDE pixels
+// four raster types the agent accepts (py/agentlite/tools/images.py); its pixels and frames are measured
+// from its header before it is decoded (../image-size.js, image-prep.js). It is sent at most MAX_SIDE pixels
 // on its longest side and about MAX_SENT_BYTES encoded; a message carries at most MAX_IMAGES images and
 // MAX_MESSAGE_BYTES of attachments (the agent checks the same caps, py/agentlite/user_attachments.py).
 
