@@ -15,10 +15,13 @@ from pathlib import Path
 from buildsys import (
     bench_attach,
     bench_folder,
+    bench_hostile_text,
+    bench_image_header,
     bench_imports,
     bench_local,
     bench_markdown,
     bench_mcp,
+    bench_mcp_hostile,
     bench_mcp_tools,
     bench_ndjson,
     bench_offline,
@@ -63,6 +66,10 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "attach_image": bench_attach.attach_image,
         "pdf_text": bench_pdf.pdf_text,
         "local_model": bench_local.local_model,
+        "schema_check_worst": bench_mcp_hostile.schema_check_worst,
+        "mcp_listing_worst": bench_mcp_hostile.mcp_listing_worst,
+        "skills_listing_worst": bench_hostile_text.skills_listing_worst,
+        "image_header_worst": bench_image_header.image_header_worst,
     }
 
 
