@@ -183,8 +183,10 @@ class CallHandler:
     async def chats_stop(self, id: str) -> None:
         return self.rooms.chats.stop(id)
 
-    async def chats_approve(self, id: str, call: str, approved: bool, batch: bool = False) -> bool:
-        return self.rooms.chats.approve(id, call, approved, batch)
+    async def chats_approve(
+        self, id: str, call: str, approved: bool, batch: bool = False, ask: str | None = None
+    ) -> bool:
+        return self.rooms.chats.approve(id, call, approved, batch, ask)
 
     async def chats_decide(self, id: str, choice: str) -> bool:
         return self.rooms.chats.decide(id, choice)

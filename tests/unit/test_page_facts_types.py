@@ -28,7 +28,8 @@ def test_every_method_of_calls_json_has_its_arguments_typed() -> None:
         line = next(line for line in text.splitlines() if line.startswith(f"  {json.dumps(method)}: "))
         for param in params:
             assert f"{param}: " in line, (method, param)
-    assert '  "chats.approve": { id: string; call: string; approved: boolean; batch?: boolean };' in text
+    approve = '  "chats.approve": { id: string; call: string; approved: boolean; batch?: boolean; '
+    assert approve + "ask?: string | null };" in text
     assert "export type CallArgs<M extends CallMethod> = CallParams[M];" in text
 
 

@@ -145,7 +145,8 @@ const chat = createChatView(root, {
     /** @type {string} */ call,
     /** @type {boolean} */ approved,
     /** @type {boolean} */ batch,
-  ) => chatCall("chats.approve", { id, call, approved, batch }),
+    /** @type {string | undefined} */ ask,
+  ) => chatCall("chats.approve", { id, call, approved, batch, ask }),
   onDecide: (/** @type {string} */ id, /** @type {string} */ choice) => chatCall("chats.decide", { id, choice }),
   onRestoreTurn: (/** @type {string} */ _chatId, /** @type {string} */ turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),

@@ -4,11 +4,14 @@ The rule is enforced here, in the dispatcher, not by the model, on the call's ca
 dispatcher validates every call first, so `file_path` is `path` by the time a rule reads it): deletes,
 overwriting an existing file (a whole-file write over it, the editor document, a move onto it, an
 edit that removes or rewrites a large share of it: `engine.edit_size`), creating, changing, moving or
-deleting any AGENTS.md (project instructions go into every request), shell commands, JS evaluation,
+deleting any AGENTS.md or anything in a skill's folder (instructions the model follows) where the call's
+files END UP (`engine.outcomes`: a folder moved or renamed into `.agents`, a destination "inside" a
+folder; checked again just before the call runs, engine.dispatch), shell commands, JS evaluation,
 and every file change in a reply of more than `BATCH_LIMIT` file operations ask the user, unless the
 user auto-approved that kind in the chat's settings. Every call of a remote MCP server's tool asks
 (kind `mcp`) unless the user allowed that tool (its full name, `mcp__<server>__<tool>`) or its whole
-server (`mcp__<server>`) in the same settings: "all" and the bare kind allow no remote tool, and nothing
+server (`mcp__<server>`) in the same settings, matched to the server the tool was registered for
+(`Tool.server`), never to a part of its name: "all" and the bare kind allow no remote tool, and nothing
 a server sends reaches these settings. When several kinds apply, the call asks for the
 first one not auto-approved. Reads, creates and small edits never ask. A rejection goes back to the
 model as a `rejected` result (it may propose something else).
@@ -18,18 +21,24 @@ The batch rule, precisely: a reply's file operations are counted as they arrive.
 yet asks. Native and json replies are complete before any call runs, so there every one of them asks;
 in ndjson a call runs as soon as it is ready, so operations 1..`BATCH_LIMIT` may already have run when
 the next one arrives (they are not undone) and the rule covers the rest. "Approve all" on one card
-answers every call of the reply waiting then and every later batch-rule ask of the same reply.
+answers every call of the reply waiting then with the same kind of question (never another kind: a
+shell, JS or remote call beside a delete still asks), and on a batch card every later batch-rule ask of
+the same reply.
 """
 
 from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from agentlite.engine import outcomes
 from agentlite.engine.edit_size import edit_blocks, is_large_edit
+from agentlite.engine.outcomes import Exists as Exists  # re-exported: the engine builds a Peek
+from agentlite.engine.outcomes import Peek as Peek
+from agentlite.engine.outcomes import as_peek
 from agentlite.tools.registry import Risk, Tool
 from agentlite.workspace import paths
 
@@ -68,33 +77,6 @@ REASONS: dict[Ask | str, str] = {
     Ask.MCP: "calls {target}, a tool of a remote MCP server",
 }
 
-Exists = Callable[[str], Awaitable[bool]]
-ReadText = Callable[[str], Awaitable[str | None]]
-FilesBelow = Callable[[str], Awaitable[list[str]]]
-
-
-async def _no_text(_path: str) -> str | None:
-    return None
-
-
-async def _no_files(_path: str) -> list[str]:
-    return []
-
-
-@dataclass(frozen=True)
-class Peek:
-    """What the rules may look at in the workspace: whether a path exists, a file's text (for the size
-    of an edit), the files below a folder (a moved folder may hold an AGENTS.md)."""
-
-    exists: Exists
-    text: ReadText = _no_text
-    below: FilesBelow = _no_files
-    editor: str | None = None  # the file open in the editor (what `edit_current_editor_document` replaces)
-
-
-def as_peek(look: Peek | Exists) -> Peek:
-    return look if isinstance(look, Peek) else Peek(look)
-
 
 def auto_approved(setting: Any) -> set[str]:
     """`auto_approve` as given in settings: True / "all", or a list of `Ask` values and allowed remote
@@ -131,16 +113,21 @@ async def approval(
     if tool is None:
         return None  # an unknown tool fails validation; nothing to approve
     for kind, reason in await _kinds(tool, arguments, batch_size, as_peek(look)):
-        allowed = remote_allowed(tool.name, auto) if kind is Ask.MCP else kind.value in auto
+        allowed = remote_allowed(tool, auto) if kind is Ask.MCP else kind.value in auto
         if not allowed:
             return kind, reason
     return None
 
 
-def remote_allowed(name: str, auto: set[str]) -> bool:
-    """Whether the user allowed this remote tool, by its full name or by its server's (`mcp__<server>`)."""
-    server, sep, _tool = name.removeprefix(REMOTE_PREFIX).partition("__")
-    return name in auto or (bool(sep) and f"{REMOTE_PREFIX}{server}" in auto)
+def remote_allowed(tool: Tool, auto: set[str]) -> bool:
+    """Whether the user allowed this remote tool: the server it was registered for (`Tool.server`, never
+    read from its name) as a whole (`mcp__<server>`), or the tool by its full name, which begins with
+    that server's `mcp__<server>__` (a slug holds no `__`, so no other server's tool has that name)."""
+    server = tool.server
+    if not server or tool.asks != Ask.MCP:
+        return False
+    own = tool.name.startswith(f"{REMOTE_PREFIX}{server}__")
+    return f"{REMOTE_PREFIX}{server}" in auto or (own and tool.name in auto)
 
 
 def batch_approval(
@@ -161,10 +148,9 @@ def _reason(kind: Ask | str, target: str | None, batch_size: int = 0) -> str:
 async def _kinds(tool: Tool, arguments: dict[str, Any], batch_size: int, peek: Peek) -> list[tuple[Ask, str]]:
     """Every kind of question this call raises, most specific first."""
     found: list[tuple[Ask, str]] = []
-    instructions = await _instructions_touched(tool, arguments, peek)
+    instructions = await instructions_question(tool, arguments, peek)
     if instructions:
-        why = SKILL if paths.is_skill(instructions) else Ask.INSTRUCTIONS
-        found.append((Ask.INSTRUCTIONS, _reason(why, instructions)))
+        found.append((Ask.INSTRUCTIONS, instructions))
     kind = await _own_kind(tool, arguments, peek)
     if kind is not None:
         found.append(kind)
@@ -207,23 +193,16 @@ def _is_instructions(path: str) -> bool:
     return paths.is_instructions(path) or paths.is_skill(path)
 
 
-async def _instructions_touched(tool: Tool, arguments: dict[str, Any], peek: Peek) -> str | None:
-    """The AGENTS.md or skill file a file operation would create, change, move or delete, if any: named
-    by one of its paths, or below a folder it moves, renames or deletes."""
-    if tool.risk not in FILE_RISKS:
+async def instructions_question(
+    tool: Tool | None, arguments: dict[str, Any], look: Peek | Exists
+) -> str | None:
+    """The reason shown when a file operation creates, changes, moves or deletes an AGENTS.md or a
+    skill's file where its files end up (engine.outcomes), or None."""
+    if tool is None or tool.risk not in FILE_RISKS:
         return None
-    touched = tool.resources(arguments)
-    if tool.name == "edit_current_editor_document":
-        touched = (peek.editor,) if peek.editor else ()
-    for path in touched:
+    for path in await outcomes.touched(tool, arguments, as_peek(look)):
         if _is_instructions(path):
-            return path
-    if tool.risk is Risk.CREATE:
-        return None  # creating a file or folder cannot move an AGENTS.md that is already there
-    for path in touched[:1]:  # the source: a folder moved, renamed or deleted with its AGENTS.md
-        for below in await peek.below(path):
-            if _is_instructions(below):
-                return below
+            return _reason(SKILL if paths.is_skill(path) else Ask.INSTRUCTIONS, path)
     return None
 
 
@@ -251,41 +230,52 @@ def _resource(tool: Tool, arguments: dict[str, Any]) -> str | None:
 class _Pending:
     future: asyncio.Future[bool]
     batch: str | None
+    kind: Ask | None
 
 
 class ApprovalDesk:
-    """Calls waiting for the user: `wait()` blocks a call, `answer()` releases it (page → engine)."""
+    """Calls waiting for the user: `wait()` blocks a call, `answer()` releases it (page → engine).
+
+    "Approve all" (`answer(..., batch=True)`) answers the waiting calls of the same reply that ask the
+    same kind of question as the card it was clicked on, never a kind that card did not show: a shell
+    command, JavaScript or a remote tool waiting beside a delete still asks."""
 
     def __init__(self) -> None:
         self._pending: dict[str, _Pending] = {}
-        self._batch_answers: dict[str, bool] = {}  # batch id -> the user's "all" answer
+        self._batch_answers: dict[tuple[str, Ask | None], bool] = {}  # (reply, kind) -> "all" answer
 
-    def batch_answer(self, batch: str) -> bool | None:
-        """The answer the user gave to a whole batch (reply), if any: it covers the reply's later
-        batch-rule asks too, as one "Approve all" covers a whole native reply."""
-        return self._batch_answers.get(batch)
+    def batch_answer(self, batch: str, kind: Ask | None = Ask.BATCH) -> bool | None:
+        """The answer the user gave to all of a reply's calls of one kind, if any: for the batch rule it
+        covers the reply's later batch-rule asks too, as one "Approve all" covers a whole native reply."""
+        return self._batch_answers.get((batch, kind))
 
     @property
     def waiting(self) -> list[str]:
         return list(self._pending)
 
-    async def wait(self, call_id: str, batch: str | None = None) -> bool:
+    def kind_of(self, call_id: str) -> Ask | None:
+        """The kind of question the waiting call asks (None when it is not waiting)."""
+        pending = self._pending.get(call_id)
+        return None if pending is None else pending.kind
+
+    async def wait(self, call_id: str, batch: str | None = None, kind: Ask | None = None) -> bool:
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._pending[call_id] = _Pending(future, batch)
+        self._pending[call_id] = _Pending(future, batch, kind)
         try:
             return await future
         finally:
             self._pending.pop(call_id, None)
 
-    def answer(self, call_id: str, approved: bool, batch: bool = False) -> bool:
-        """Resolve the call (and, with `batch`, every call waiting in its batch); False when unknown."""
+    def answer(self, call_id: str, approved: bool, batch: bool = False, kind: str | None = None) -> bool:
+        """Resolve the call (and, with `batch`, every call waiting in its reply with the same kind of
+        question); False when unknown, or when `kind` (what the card showed) is not what it asks now."""
         pending = self._pending.get(call_id)
-        if pending is None:
+        if pending is None or (kind is not None and pending.kind is not None and kind != pending.kind):
             return False
         chosen = [pending]
         if batch and pending.batch is not None:
-            chosen = [p for p in self._pending.values() if p.batch == pending.batch]
-            self._batch_answers[pending.batch] = bool(approved)
+            chosen = [p for p in self._pending.values() if (p.batch, p.kind) == (pending.batch, pending.kind)]
+            self._batch_answers[pending.batch, pending.kind] = bool(approved)
         for item in chosen:
             if not item.future.done():
                 item.future.set_result(bool(approved))

@@ -129,7 +129,8 @@ class ToolStatus(ChatEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class ApprovalAsked(ChatEvent):
-    """The call waits for the user; answering with batch=true covers every call of reply `batch`."""
+    """The call waits for the user; answering with batch=true covers every call of reply `batch` that asks
+    the same kind of question (`ask`, an `engine.approvals.Ask` value, which the answer names back)."""
 
     kind: ClassVar[str] = "approval"
     id: str
@@ -137,6 +138,7 @@ class ApprovalAsked(ChatEvent):
     arguments: dict[str, Any]
     reason: str
     batch: str
+    ask: str = ""
 
 
 # --- errors, retries and decisions --------------------------------------------------------------------

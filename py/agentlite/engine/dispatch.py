@@ -10,7 +10,11 @@ Approval is asked as soon as a call arrives (several cards may wait at once, and
 whole reply); execution still keeps the order. The batch rule (`engine.approvals`) is checked twice: when
 a call arrives, and again just before it starts, because in ndjson the reply's (`BATCH_LIMIT` + 1)-th file
 operation may arrive while earlier ones wait for their turn: from then on every file operation of the
-reply that has not started asks (operations that already ran are not undone). Stopping: calls not yet
+reply that has not started asks (operations that already ran are not undone). The instructions rule is
+checked again too, under the call's locks just before it runs: an earlier call of the same reply (or
+another chat) may have put a skill or an AGENTS.md where a move takes it, and the question is decided on
+the workspace as the call will find it; while that question waits the call holds its locks. Stopping:
+calls not yet
 running never run (rejected); running code (sandbox) is cancelled; running file operations finish, so
 the workspace is never torn. The loop guard's 5th identical call is refused (`rejected`, with the reason)
 and the turn asks the user whether to go on.
@@ -33,6 +37,7 @@ from agentlite.engine.approvals import (
     Peek,
     approval,
     batch_approval,
+    instructions_question,
     is_file_operation,
 )
 from agentlite.engine.chat_events import ApprovalAsked, Emit, ToolStatus
@@ -57,6 +62,7 @@ class Call:
     duration_ms: int | None = None
     executing: bool = False
     asked: bool = False  # the user was asked (or a batch answer covered it): no second approval
+    asked_instructions: bool = False  # the user answered this call's question as `instructions`
 
     def for_model(self) -> str:
         text = self.result.for_model() if self.result is not None else "not run"
@@ -204,7 +210,7 @@ class Dispatcher:
         if found is None:
             return True
         kind, reason = found
-        return await self._answer(call, reason, batch=kind is Ask.BATCH)
+        return await self._answer(call, kind, reason)
 
     async def _batch_approved(self, call: Call) -> bool:
         """The check just before the call starts: the batch rule, in case the reply passed the limit while
@@ -216,27 +222,48 @@ class Dispatcher:
         )
         if reason is None:
             return True
-        return await self._answer(call, reason, batch=True)
+        return await self._answer(call, Ask.BATCH, reason)
 
-    async def _answer(self, call: Call, reason: str, batch: bool) -> bool:
+    async def _outcome_approved(self, call: Call) -> bool:
+        """The instructions rule again, under the call's locks just before it runs, on the workspace as it
+        is then: an earlier call of the reply (or another chat) may have put a skill where a move takes
+        it. A call already answered as `instructions` is not asked again."""
+        if call.asked_instructions or Ask.INSTRUCTIONS.value in self.auto_approve:
+            return True
+        reason = await instructions_question(self.registry.get(call.name), call.arguments, self.exists)
+        if reason is None:
+            return True
+        if not await self._ask(call, Ask.INSTRUCTIONS, reason):
+            return False
+        call.status = "executing"
+        self._status(call)
+        return True
+
+    async def _answer(self, call: Call, kind: Ask, reason: str) -> bool:
         """A batch question the user already answered for this reply covers the call; else ask."""
-        covered = self.desk.batch_answer(self.batch) if batch else None
+        covered = self.desk.batch_answer(self.batch) if kind is Ask.BATCH else None
         if covered is not None:
             call.asked = True
             return covered
-        return await self._ask(call, reason)
+        return await self._ask(call, kind, reason)
 
-    async def _ask(self, call: Call, reason: str) -> bool:
+    async def _ask(self, call: Call, kind: Ask, reason: str) -> bool:
         if self.stopping:
             return False
         call.status, call.asked = "awaiting-approval", True
+        call.asked_instructions = call.asked_instructions or kind is Ask.INSTRUCTIONS
         self._status(call, reason=reason)
         self.emit(
             ApprovalAsked(
-                id=call.id, name=call.name, arguments=call.arguments, reason=reason, batch=self.batch
+                id=call.id,
+                name=call.name,
+                arguments=call.arguments,
+                reason=reason,
+                batch=self.batch,
+                ask=kind.value,
             )
         )
-        return await self.desk.wait(call.id, self.batch)
+        return await self.desk.wait(call.id, self.batch, kind)
 
     async def _execute(self, call: Call) -> None:
         tool = self.registry.get(call.name)
@@ -246,6 +273,9 @@ class Dispatcher:
         self._status(call)
         started = self.clock()
         async with self.locks.hold(resources, shared=shared):
+            if not await self._outcome_approved(call):
+                self._finish(call, rejected(STOPPED if self.stopping else USER_REJECTED), "rejected")
+                return
             result = await self.registry.call(call.name, call.arguments, self.context)
         call.duration_ms = round((self.clock() - started) * 1000)
         self._finish(call, result, "completed" if result.ok else "failed")

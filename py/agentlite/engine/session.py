@@ -210,9 +210,12 @@ class ChatSession:
         self.closed = True
         self.stop()
 
-    def approve(self, call_id: str, approved: bool = True, batch: bool = False) -> bool:
-        """The user's answer to an approval request; `batch` answers every call waiting in that reply."""
-        return self.desk.answer(call_id, approved, batch)
+    def approve(
+        self, call_id: str, approved: bool = True, batch: bool = False, ask: str | None = None
+    ) -> bool:
+        """The user's answer to an approval request (`ask`: the kind of question the card showed); `batch`
+        answers every call of that reply waiting with the same kind of question."""
+        return self.desk.answer(call_id, approved, batch, ask or None)
 
     def decide(self, choice: str) -> bool:
         """The user's answer to a decision request: retry, alternative, skip or cancel."""

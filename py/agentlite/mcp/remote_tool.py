@@ -127,5 +127,6 @@ def _tool(caller: Caller, server: str, remote: str, name: str, listed: dict[str,
         run=run,
         risk=Risk.EXECUTE,
         asks="mcp",
+        server=server,  # what approvals match "always allow this server" by (engine.approvals)
         resource=lambda _args: f"mcp:{server}",  # one call at a time per server, across the chats
     )

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agentlite.engine.chats import SERVERS_KEY, STORE
-from agentlite.mcp.tool_names import PREFIX, slug
+from agentlite.mcp.tool_names import PREFIX, unique_slug
 from agentlite.workspace.storage import Batch, StorageBackend
 
 MAX_URL = 2000
@@ -132,12 +132,7 @@ class ServerBook:
         entry.name = reported
         if entry.slug:
             return
-        base = slug(reported)
-        taken = {e.slug for e in self.entries.values() if e is not entry}
-        found, n = base, 2
-        while found in taken:
-            found, n = f"{base}_{n}", n + 1
-        entry.slug = found
+        entry.slug = unique_slug(reported, {e.slug for e in self.entries.values() if e is not entry})
 
     def allowed(self) -> set[str]:
         """What runs without asking in every chat: tools by name, servers as `mcp__<slug>`

@@ -52,8 +52,8 @@ class ChatRoom:
     def stop(self, chat_id: str) -> None:
         self.chat(chat_id).stop()
 
-    def approve(self, chat_id: str, call: str, approved: bool, batch: bool) -> bool:
-        return self.chat(chat_id).approve(str(call), bool(approved), bool(batch))
+    def approve(self, chat_id: str, call: str, approved: bool, batch: bool, ask: str | None = None) -> bool:
+        return self.chat(chat_id).approve(str(call), bool(approved), bool(batch), str(ask) if ask else None)
 
     def decide(self, chat_id: str, choice: str) -> bool:
         return self.chat(chat_id).decide(str(choice))

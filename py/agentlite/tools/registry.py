@@ -67,6 +67,7 @@ class Tool:
     content: str = ""  # the argument shown as the call's content (a file's text, a command), "" if none
     path: str = ""  # the argument naming the file the call works on, "" if none
     asks: str = ""  # the approval kind (`engine.approvals.Ask`) a call may ask for besides the batch rule
+    server: str = ""  # the remote MCP server (its slug) the tool was registered for; "" for the app's own
 
     @property
     def kind(self) -> str:

@@ -134,3 +134,28 @@ def test_in_ndjson_one_approve_all_covers_the_rest_of_the_reply() -> None:
     assert approvals and len({a["batch"] for a in approvals}) == 1
     awaiting = [i for i, s in h.statuses() if s == "awaiting-approval"]
     assert len(awaiting) == len(approvals) < 11, "the batch answer covered calls that had not asked yet"
+
+
+def test_approve_all_answers_only_the_kind_of_its_card() -> None:
+    """ "Approve all" on a delete card runs the reply's waiting deletes, never its shell or JavaScript call:
+    those still ask (and here are rejected)."""
+    reply = calls(
+        ("delete_file", {"path": "/a"}),
+        ("shell_exec", {"path": "/s"}),
+        ("delete_file", {"path": "/b"}),
+        ("browser_js_eval", {"path": "/j"}),
+    )
+    h = Harness([reply, say("ok")])
+
+    def answer(chat, event):  # type: ignore[no-untyped-def]
+        if event["name"] == "delete_file":
+            chat.approve(event["id"], True, batch=True)
+        else:
+            chat.approve(event["id"], False)
+
+    h.on_event = answer_when("approval", answer)(h)
+    h.run("clean up")
+    assert [n for n, _ in h.tools.ran] == ["delete_file", "delete_file"]
+    assert sorted(a["name"] for a in h.of("approval")) == sorted(
+        ["delete_file", "delete_file", "shell_exec", "browser_js_eval"]
+    )

@@ -90,3 +90,21 @@ def test_the_desk_releases_one_call_or_a_whole_batch() -> None:
         return [*(await asyncio.gather(*waits)), await other]
 
     assert asyncio.run(scenario()) == [False, True, True, False]
+
+
+def test_the_desk_answers_a_batch_only_for_the_kind_of_the_card() -> None:
+    desk = ApprovalDesk()
+
+    async def go() -> list[bool]:
+        deletes = [asyncio.ensure_future(desk.wait(f"d{i}", "r1", Ask.DELETE)) for i in range(2)]
+        others = [asyncio.ensure_future(desk.wait(k.value, "r1", k)) for k in (Ask.SHELL, Ask.JS, Ask.MCP)]
+        await asyncio.sleep(0)
+        assert not desk.answer("d0", True, batch=True, kind="shell"), "a card shown for another question"
+        assert desk.answer("d0", True, batch=True, kind="delete")
+        await asyncio.sleep(0)
+        assert all(w.done() for w in deletes) and not any(w.done() for w in others)
+        assert desk.batch_answer("r1", Ask.DELETE) is True and desk.batch_answer("r1") is None
+        desk.reject_all()
+        return [await w for w in [*deletes, *others]]
+
+    assert asyncio.run(go()) == [True, True, False, False, False]

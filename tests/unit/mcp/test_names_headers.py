@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,10 @@ from hypothesis import strategies as st
 
 from agentlite.engine.approvals import remote_allowed
 from agentlite.mcp.headers import header_value, read_header_value
-from agentlite.mcp.tool_names import is_remote, server_of, slug, tool_name
+from agentlite.mcp.remote_tool import RemoteSchema
+from agentlite.mcp.tool_names import MAX_SLUG, is_remote, server_of, slug, tool_name, unique_slug
+from agentlite.tools.registry import Risk, Tool
+from agentlite.tools.result import ToolResult
 
 FUNCTION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -36,11 +40,59 @@ def test_long_names_stay_apart() -> None:
     assert a != b and len(a) == len(b) == 64
 
 
+def remote(server: str, tool: str) -> Tool:
+    """A remote tool as a server's registration makes it (mcp.remote_tool)."""
+
+    async def run(_context: object, _arguments: object) -> ToolResult:
+        return ToolResult.success("ran")
+
+    return Tool(
+        tool_name(server, tool),
+        "",
+        RemoteSchema({"type": "object"}),
+        run,
+        Risk.EXECUTE,
+        asks="mcp",
+        server=server,
+    )
+
+
 def test_a_tool_or_its_server_is_allowed_never_by_a_lookalike() -> None:
-    name = tool_name("docs", "search")
-    assert remote_allowed(name, {name}) and remote_allowed(name, {"mcp__docs"})
-    assert not remote_allowed(name, {"mcp__doc", "mcp", "all", "mcp__docs__sear"})
-    assert not remote_allowed(tool_name("docs_x", "search"), {"mcp__docs"})
+    tool = remote("docs", "search")
+    assert remote_allowed(tool, {tool.name}) and remote_allowed(tool, {"mcp__docs"})
+    assert not remote_allowed(tool, {"mcp__doc", "mcp", "all", "mcp__docs__sear"})
+    assert not remote_allowed(remote("docs_x", "search"), {"mcp__docs"})
+
+
+def test_the_server_is_the_registration_never_the_name() -> None:
+    """A tool named like another server's is allowed only through the server it was registered for."""
+    posing = replace(remote("evil", "x"), name="mcp__docs__search")
+    assert not remote_allowed(posing, {"mcp__docs", "mcp__docs__search"})
+    assert remote_allowed(posing, {"mcp__evil"})
+    assert not remote_allowed(
+        replace(remote("docs", "search"), server=""), {"mcp__docs__search", "mcp__docs"}
+    )
+
+
+@given(st.text(max_size=300), st.text(max_size=300), st.text(min_size=1, max_size=200))
+def test_slugs_are_bounded_unique_and_whole_at_the_start_of_every_name(a: str, b: str, tool: str) -> None:
+    first = unique_slug(a, set())
+    second = unique_slug(b, {first})
+    assert first != second
+    for server in (first, second):
+        assert 0 < len(server) <= MAX_SLUG and "__" not in server and server.strip("_") == server
+        assert tool_name(server, tool).startswith(f"mcp__{server}__")
+    assert not tool_name(second, tool).startswith(f"mcp__{first}__")
+
+
+def test_two_long_names_that_share_a_prefix_get_slugs_whose_tools_stay_apart() -> None:
+    shared = "Acme Corporation Internal Tools Gateway"
+    first = unique_slug(shared + " Reader", set())
+    second = unique_slug(shared + " Sender", {first})
+    assert first != second and len(first) <= MAX_SLUG and len(second) <= MAX_SLUG
+    send = remote(second, "send_" + "x" * 60)
+    assert remote_allowed(remote(first, "read"), {f"mcp__{first}"})
+    assert not remote_allowed(send, {f"mcp__{first}", remote(first, "send_" + "x" * 60).name})
 
 
 @settings(deadline=None)  # a busy machine can take over the default 200 ms for one example

@@ -78,10 +78,12 @@ async def test_a_server_added_lists_its_tools_in_the_registry_and_persists_witho
     await call(svc, "mcp.toggle", url=server.url, tool="mcp__test_tools_server__add", enabled=False)
     assert svc.engine.registry.get("mcp__test_tools_server__add") is None
     await call(svc, "mcp.allow", url=server.url, tool="mcp__test_tools_server__echo")
-    assert remote_allowed("mcp__test_tools_server__echo", svc.engine.allowed_remote())
-    assert not remote_allowed("mcp__test_tools_server__fail", svc.engine.allowed_remote())
+    echo, fail = (svc.engine.registry.get(f"mcp__test_tools_server__{n}") for n in ("echo", "fail"))
+    assert echo is not None and fail is not None and echo.server == fail.server == "test_tools_server"
+    assert remote_allowed(echo, svc.engine.allowed_remote())
+    assert not remote_allowed(fail, svc.engine.allowed_remote())
     await call(svc, "mcp.allow", url=server.url)
-    assert remote_allowed("mcp__test_tools_server__fail", svc.engine.allowed_remote())
+    assert remote_allowed(fail, svc.engine.allowed_remote())
     # a new start (a reload) finds the book with its flags
     again, _ = service(storage)
     assert [v["url"] for v in await call(again, "mcp.start")] == [server.url]

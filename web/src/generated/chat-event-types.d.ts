@@ -7,7 +7,7 @@ export interface ChatEvents {
   message_start: { kind: "message_start"; id: string; role: string; turn: string; round: number };
   message_end: { kind: "message_end"; id: string; state: string };
   tool_status: { kind: "tool_status"; id: string; name: string; status: string; arguments?: Record<string, unknown> | null; reason?: string | null; result?: Record<string, unknown> | null; duration_ms?: number | null };
-  approval: { kind: "approval"; id: string; name: string; arguments: Record<string, unknown>; reason: string; batch: string };
+  approval: { kind: "approval"; id: string; name: string; arguments: Record<string, unknown>; reason: string; batch: string; ask: string };
   retry: { kind: "retry"; attempt: number; of: number; wait_s: number; error_type: string; message: string };
   turn_error: { kind: "turn_error"; error_type: string; message: string; status: number | null; code: string | null; provider_type: string | null; retry_after: number | null; final: boolean };
   decision: { kind: "decision"; error_type: string | null; reason?: string | null; message: string; advice: string; options: string[]; settings: boolean };

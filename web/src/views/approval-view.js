@@ -171,7 +171,11 @@ export function approvalBox({ name, arguments: args = {}, reason, batch }, { ans
   row.className = "tool-actions";
   row.append(button("Approve", "tool-approve", () => answer(true, false)));
   row.append(button("Reject", "tool-reject", () => answer(false, false)));
-  if (batch) row.append(button("Approve all", "tool-approve-all", () => answer(true, true)));
+  if (batch) {
+    const all = button("Approve all", "tool-approve-all", () => answer(true, true));
+    all.title = "Approve every call of this reply that waits with the same question; any other still asks";
+    row.append(all);
+  }
   if (remote && allowRemote) row.append(...remoteButtons(name, answer, allowRemote));
   box.append(row);
   return box;

@@ -24,7 +24,7 @@ import { ToolCard } from "./tool-card.js";
  * @typedef {object} ChatActions
  * @property {(id: string, text: string, mode: string, extra?: Record<string, unknown>) => unknown} onSend
  * @property {(id: string) => unknown} onStop
- * @property {(id: string, call: string, approved: boolean, batch: boolean) => unknown} onApprove
+ * @property {(id: string, call: string, approved: boolean, batch: boolean, ask?: string) => unknown} onApprove
  * @property {(id: string, choice: string) => unknown} onDecide
  * @property {(chatId: string, turn: string) => Promise<unknown>} onRestoreTurn
  * @property {(order: string[], active: string | null) => unknown} [onTabs]
@@ -313,7 +313,7 @@ export function createChatView(root, actions) {
     let found = chat.cards.get(id);
     if (!found) {
       found = new ToolCard(id, /** @type {string} */ (name), {
-        onApprove: (callId, ok, batch) => actions.onApprove(chat.id, callId, ok, batch),
+        onApprove: (callId, ok, batch, ask) => actions.onApprove(chat.id, callId, ok, batch, ask),
         loadDiff: actions.loadDiff,
         previewWrite: actions.previewWrite,
         allowRemote: actions.allowRemote,

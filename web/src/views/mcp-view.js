@@ -215,13 +215,14 @@ export function createMcpView(root, { call, tokens }) {
     }
   }
 
-  /** "Always allow" from an approval card: the tool `name` (`mcp__<server>__<tool>`) or its server.
+  /** "Always allow" from an approval card: the tool `name` or its whole server. The server is the one whose
+   * tool list holds that name (what the worker registered), never a part of the name read back.
    * @param {string} name
    * @param {unknown} [server] */
   function allow(name, server) {
-    const slug = name.slice("mcp__".length).split("__")[0];
-    const found = [...servers.values()].find((view) => view.name === slug);
-    if (!found) return Promise.reject(new Error(`no server named ${slug}`));
+    const owners = [...servers.values()].filter((view) => view.tools?.some((tool) => tool.name === name));
+    if (owners.length !== 1) return Promise.reject(new Error(`no single server lists the tool ${name}`));
+    const found = owners[0];
     return call("mcp.allow", server ? { url: found.url } : { url: found.url, tool: name }).then(update);
   }
 

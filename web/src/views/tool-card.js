@@ -23,7 +23,7 @@ function summarize(args) {
 
 /** What a card asks of the page: the user's approval answer, and the diffs and remote permissions it shows.
  * @typedef {object} CardActions
- * @property {(callId: string, approved: boolean, batch: boolean) => unknown} onApprove
+ * @property {(callId: string, approved: boolean, batch: boolean, ask?: string) => unknown} onApprove
  * @property {((path: string, version: number) => Promise<unknown>) | null} [loadDiff]
  * @property {import("./approval-view.js").ApprovalHooks["previewWrite"]} [previewWrite]
  * @property {import("./approval-view.js").ApprovalHooks["allowRemote"]} [allowRemote]
@@ -44,6 +44,8 @@ export class ToolCard {
     this.allowRemote = allowRemote;
     this.loadDiff = loadDiff;
     this.previewWrite = previewWrite;
+    /** @type {string | undefined} the kind of question the open approval shows (`ask` of its event) */
+    this.ask = undefined;
     this.el = document.createElement("section");
     this.el.className = "tool-card";
     this.el.dataset.testid = "tool-card";
@@ -65,7 +67,7 @@ export class ToolCard {
     this.el.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && event.target === this.el && this.actions) {
         event.preventDefault();
-        this.onApprove(this.id, true, false);
+        this.onApprove(this.id, true, false, this.ask);
       }
     });
   }
@@ -185,10 +187,11 @@ export class ToolCard {
   /** @param {ChatEvents["approval"]} event */
   askApproval(event) {
     this.closeApproval();
+    this.ask = event.ask; // the kind of question shown: the answer names it, so it answers nothing else
     this.actions = approvalBox(
       { ...event, name: event.name || /** @type {string} */ (this.el.dataset.tool) },
       {
-        answer: (approved, batch) => this.onApprove(this.id, approved, batch),
+        answer: (approved, batch) => this.onApprove(this.id, approved, batch, this.ask),
         previewWrite: this.previewWrite,
         allowRemote: this.allowRemote,
       },
