@@ -1,6 +1,7 @@
-"""PDFs read as text in the page (docs/pdf.md): the pinned pdf.js in a worker of its own, loaded on first
-use; page numbers in order; hostile and broken files refused with a clear message; read_file of a
-workspace PDF through the agent; the reader kept offline."""
+"""PDFs read as text in the page (docs/pdf.md): the pinned pdf.js in a sandboxed frame of its own, loaded on
+first use; page numbers in order; hostile and broken files refused with a clear message; read_file of a
+workspace PDF through the agent; the reader kept offline; its parser reaches no storage, no network, and
+compiles no code."""
 
 from __future__ import annotations
 
@@ -182,14 +183,16 @@ def test_the_parser_reaches_no_storage_and_no_network(
     asked: list[str] = []
     app.context.on("request", lambda request: asked.append(request.url))
     held, handle = held_read(app, cjk_pdf())
-    realms = pdf_workers(app) + [frame for frame in app.frames if frame.url.endswith("/sandbox/pdf.html")]
+    workers = pdf_workers(app)
+    realms = workers + [frame for frame in app.frames if frame.url.endswith("/sandbox/pdf.html")]
     urls = [f"{origin}/index.html?pdf-probe", f"{model_server.base_url}/pdf-probe"]
     reached = [realm.evaluate(REACH, urls) for realm in realms]
     for route in held:
         route.continue_()
     app.unroute("**/pdf/cmaps/**")
     result = handle.evaluate("(h) => h.read")
-    assert len(realms) == 2, [realms, reached]  # the parser's worker and the document of its frame
+    # The parser's worker and the document of its frame (and those of a spare frame, if one is made).
+    assert workers and len(realms) > len(workers), [realms, reached]
     for probe in reached:
         assert probe["origin"] == "null", probe
         tries = [value for key, value in probe.items() if key != "origin"]

@@ -16,11 +16,18 @@ import { parserBoot, watchRealm } from "./watch.js";
 const PAGES_AT_ONCE = 8;
 
 /**
+ * Load pdf.js and start the parser at once (a frame may be made before its PDF is there), then answer
+ * the one job that comes over `port`.
  * @param {MessagePort} port
  * @param {{library: string, parser: string, watch?: boolean}} boot
  */
 export function start(port, boot) {
   const frameCounts = boot.watch ? watchRealm(globalThis, document) : null;
+  const prepared = Promise.all([
+    import(/* webpackIgnore: true */ blobUrl(boot.library)),
+    startParser(boot.parser, Boolean(boot.watch)),
+  ]);
+  prepared.catch(() => {}); // reported with the job
   /** @type {Map<number, {resolve: (bytes: Uint8Array) => void, reject: (error: Error) => void}>} */
   const asked = new Map();
   let nextId = 1;
@@ -38,23 +45,24 @@ export function start(port, boot) {
       if (data.ok) waiter?.resolve(new Uint8Array(data.bytes));
       else waiter?.reject(new Error(String(data.error)));
     } else if (data?.type === "job") {
-      run(data.job, boot, askMap, frameCounts).then(
-        ({ result, transfer }) => port.postMessage({ type: "result", ok: true, result }, transfer),
-        (err) => port.postMessage({ type: "result", ok: false, error: { name: err?.name, message: err?.message } }),
-      );
+      prepared
+        .then(([pdfjs, parser]) => run(data.job, pdfjs, parser, askMap, frameCounts))
+        .then(
+          ({ result, transfer }) => port.postMessage({ type: "result", ok: true, result }, transfer),
+          (err) => port.postMessage({ type: "result", ok: false, error: { name: err?.name, message: err?.message } }),
+        );
     }
   };
 }
 
 /**
  * @param {TextJob | DrawJob} job
- * @param {{library: string, parser: string, watch?: boolean}} boot
+ * @param {any} pdfjs
+ * @param {Worker} parser
  * @param {(name: string) => Promise<Uint8Array>} askMap
  * @param {Record<string, number> | null} frameCounts
  */
-async function run(job, boot, askMap, frameCounts) {
-  const pdfjs = await import(/* webpackIgnore: true */ blobUrl(boot.library));
-  const parser = await startParser(boot.parser, Boolean(boot.watch));
+async function run(job, pdfjs, parser, askMap, frameCounts) {
   const task = pdfjs.getDocument({
     data: new Uint8Array(job.bytes),
     worker: new pdfjs.PDFWorker({ port: parser }),
@@ -72,7 +80,7 @@ async function run(job, boot, askMap, frameCounts) {
     verbosity: 0,
   });
   const doc = await task.promise;
-  const outcome = job.kind === "draw" ? await draw(doc, pdfjs, job) : await read(doc, pdfjs, job, boot.watch);
+  const outcome = job.kind === "draw" ? await draw(doc, pdfjs, job) : await read(doc, pdfjs, job, Boolean(frameCounts));
   if (frameCounts) {
     outcome.result.compiled = { parser: await parserCounts(parser), frame: { ...frameCounts } };
   }
