@@ -1,10 +1,12 @@
 """The PDF reader the page ships (dist/pdf/, docs/pdf.md): pdf.js from the pinned `pdfjs-dist`, copied as is.
 
-Only what reading text and drawing pages needs: the library, its worker (a module Worker the page starts
-per document) and the packed character maps (CJK text in PDFs that do not embed their own). Not copied:
-the wasm image decoders (the page passes `useWasm: false`), the standard font files (fonts not embedded
-in a PDF are drawn with fallbacks), the viewer, the source maps. The files are loaded on first use only;
-the service worker keeps them with the rest of the build.
+Only what reading text and drawing pages needs: the library, its worker (the parser) and the packed
+character maps (CJK text in PDFs that do not embed their own). The page hands the library and the worker
+as text to the PDF frame (web/sandbox/pdf.html), which runs them from blob: URLs in an opaque origin, and
+serves it the character maps by name. Not copied: the wasm image decoders (the frame passes
+`useWasm: false`), the standard font files (fonts not embedded in a PDF are drawn with fallbacks), the
+viewer, the source maps. The files are loaded on first use only; the service worker keeps them with the
+rest of the build.
 """
 
 from __future__ import annotations
