@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from buildsys import assemble, deploy_headers
+from buildsys import assemble, deploy_headers, offline
 from buildsys.common import WEB
 from buildsys.serve import FRAME_HEADERS
 
@@ -42,6 +42,11 @@ def refuses_other_sites(headers: dict[str, str]) -> bool:
         and all(a in ("frame-ancestors 'self'", "frame-ancestors 'none'") for a in ancestors)
         and (framing <= {"SAMEORIGIN", "DENY"} and bool(framing))
     )
+
+
+def test_the_build_ships_the_file_and_the_service_worker_never_caches_it() -> None:
+    assert assemble.STATIC[deploy_headers.FILE] == deploy_headers.FILE  # copied to dist/ as it is
+    assert deploy_headers.FILE in offline.NOT_PRECACHED_NAMES  # the hosts that read it do not serve it
 
 
 def test_the_app_serves_these_pages() -> None:
