@@ -211,3 +211,13 @@ def test_a_pdf_with_embedded_fonts_compiles_no_code(app: Page) -> None:
     # reading the text and drawing the page.
     canary = {"functions": 1, "evals": 0, "violations": 1}
     assert result["doc"]["compiled"] == {"parser": canary, "frame": canary}, result["doc"]
+
+
+def test_each_document_is_read_in_a_frame_that_has_seen_no_other(app: Page) -> None:
+    frames = "[...document.querySelectorAll('iframe[data-pdf-reader]')]"
+    assert read(app, sample_pdf(1, lines=2))["ok"]
+    # Left after a read: one spare frame, sandboxed, made after the read; the frame that read is gone.
+    assert app.evaluate(f"{frames}.map((f) => f.getAttribute('sandbox'))") == ["allow-scripts"]
+    app.evaluate(f"{frames}.forEach((f) => (f.dataset.before = 'yes'))")
+    assert read(app, sample_pdf(2, lines=2))["ok"]
+    assert app.evaluate(f"{frames}.map((f) => f.dataset.before ?? 'new')") == ["new"]
