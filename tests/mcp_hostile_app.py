@@ -9,7 +9,9 @@ got (`{"tools_list": n, "flooded": n}`). KIND:
 - `schema`: a tool `freeze` whose 1.9 KB schema nests `allOf` over `$ref`s, each level naming the next
   twice: checked naively, 2^30 steps; and a tool `ping`;
 - `churn`: its list differs after every call and it says `tools.listChanged`; its listening stream
-  sends 2,000 `notifications/tools/list_changed` a few milliseconds apart.
+  sends 2,000 `notifications/tools/list_changed` a few milliseconds apart;
+- `forty`: not hostile, a realistic listing to measure against (tests/data/mcp_forty_tools.json: 40
+  tools modeled on the GitHub and filesystem servers'), from a server named `GitHub` as the bench's.
 
 It is a plain standard-library server (no SDK): the SDK would refuse to send some of this.
 """
@@ -21,6 +23,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 VERSION = "2026-07-28"
@@ -75,7 +78,14 @@ def churn_tools() -> list[dict[str, Any]]:
     ]
 
 
-LISTS = {"huge": huge_tools, "schema": schema_tools, "churn": churn_tools}
+def forty_tools() -> list[dict[str, Any]]:
+    listing = Path(__file__).with_name("data") / "mcp_forty_tools.json"
+    tools: list[dict[str, Any]] = json.loads(listing.read_text(encoding="utf-8"))["tools"]
+    return tools
+
+
+LISTS = {"huge": huge_tools, "schema": schema_tools, "churn": churn_tools, "forty": forty_tools}
+NAMES = {"forty": "GitHub"}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -126,11 +136,14 @@ class Handler(BaseHTTPRequestHandler):
             result = {
                 "supportedVersions": [VERSION],
                 "capabilities": {"tools": {"listChanged": self.kind == "churn"}},
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "Hostile", "version": "1"}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": self.name(), "version": "1"}},
             }
             return self.answer({"jsonrpc": "2.0", "id": ident, "result": result})
         error = {"code": -32601, "message": "no such method"}
         return self.answer({"jsonrpc": "2.0", "id": ident, "error": error})
+
+    def name(self) -> str:
+        return NAMES.get(self.kind, "Hostile")
 
     def answer(self, message: dict[str, Any] | None, status: int = 200) -> None:
         body = json.dumps(message).encode() if message is not None else b""

@@ -68,6 +68,7 @@ class Engine:
         self._save_failed = False
         # the remote tools the user allowed in every chat (set by the servers, agentlite.mcp.servers)
         self.allowed_remote: Callable[[], set[str]] = set
+        self.fit_remote: Callable[[int], None] = lambda _window: None  # likewise: their tools to a window
         self.shared = self._shared()
 
     def _shared(self) -> SharedDeps:
@@ -87,6 +88,7 @@ class Engine:
             backoff=self.backoff,
             clock=self.clock,
             allowed=lambda: self.allowed_remote(),
+            fit_remote=lambda window: self.fit_remote(window),
         )
 
     def endpoint_changed(self, link: ModelLink) -> None:

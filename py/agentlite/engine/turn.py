@@ -396,7 +396,7 @@ class Turn:
             return []
         if self.lean:
             return lean.brief(self.shared.registry.definitions(lean.LEAN_TOOLS))
-        return self.shared.registry.definitions()
+        return self.shared.definitions(self.budget.window)  # the remote tools fitted to the window
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)

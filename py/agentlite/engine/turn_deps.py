@@ -79,6 +79,14 @@ class SharedDeps:
     clock: Callable[[], float]
     # the remote tools and servers the user allowed for every chat ("always allow"), read each round
     allowed: Callable[[], set[str]] = set
+    # fits the remote servers' tools to a request's context window (mcp.servers), before it is built
+    fit_remote: Callable[[int], None] = lambda _window: None
+
+    def definitions(self, window: int) -> list[dict[str, Any]]:
+        """The registry's tool definitions for a request to a `window`-token context: the remote servers'
+        tools fitted to that window, in the tokens counted now, first."""
+        self.fit_remote(window)
+        return self.registry.definitions()
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,10 @@ from agentlite.tools.registry import Tool
 from agentlite.tools.result import ToolError, ToolErrorType
 
 OPEN_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
-DEFAULT_BUDGET = 3_200  # tokens of one server's tool definitions (just under a tenth of a 32k window)
-ALL_BUDGET = 6_400  # tokens of every server's together (the servers share it)
+DEFAULT_BUDGET = 3_200  # tokens of one server's tool definitions at most (just under a tenth of 32k)
+ALL_BUDGET = 6_400  # tokens of every server's together at most (the servers share it)
+SERVER_SHARE = 0.10  # of the chat's context window, for one server's tools
+ALL_SHARE = 0.20  # of the chat's context window, for every server's together
 MAX_LINE = 100  # characters of a compact description's sentence
 MAX_ARGUMENTS = 24  # argument names a compact description names
 MAX_ARGUMENT_NAME = 40  # characters; a longer or odd name is counted, not named
@@ -50,6 +52,15 @@ class Listing:
 
     tools: list[Tool]
     left_out: int = 0
+
+
+def server_budget(window: int | None, servers: int) -> int:
+    """One server's budget in a request to a `window`-token context (None: not known yet): a share of the
+    window, at most the fixed caps, and less when `servers` share what all servers may take."""
+    own, every = DEFAULT_BUDGET, ALL_BUDGET
+    if window is not None:
+        own, every = min(own, int(window * SERVER_SHARE)), min(every, int(window * ALL_SHARE))
+    return max(0, min(own, every // max(1, servers)))
 
 
 def cost(text: str) -> int:

@@ -15,8 +15,10 @@ announce on a stream of its own (that announcement can come after the result), a
 registered.
 Readings are paced (mcp.pace: a burst, then one per few seconds), so a server that floods the
 notification or changes its list after every call cannot keep the worker rebuilding its tools. The
-tools offered are bounded (mcp.listing): each server within its share of `ALL_BUDGET`, the rest left
-out with a note the model and the Servers panel both show.
+tools offered are bounded (mcp.listing): each server within its share of the chat's context window,
+the rest left out with a note the model and the Servers panel both show. They are fitted again as a
+request's tool list is built (`fit`) when its window or the installed tokenizer differs from the ones
+they were fitted to, so the first request after the tokenizer came is counted in its tokens.
 A call that finds the server gone or refusing its token changes the server's state too.
 """
 
@@ -31,7 +33,7 @@ from typing import Any
 from agentlite.engine.tokens import installed
 from agentlite.mcp.client import McpClient
 from agentlite.mcp.failure import FailureKind, McpFailure
-from agentlite.mcp.listing import ALL_BUDGET, DEFAULT_BUDGET
+from agentlite.mcp.listing import DEFAULT_BUDGET, server_budget
 from agentlite.mcp.pace import Pace
 from agentlite.mcp.remote_tool import listed_names, offered_tools
 from agentlite.mcp.seam import HttpTransport
@@ -96,6 +98,7 @@ class McpServers:
         self.book = book
         self.pace = pace
         self.counted_by = installed()  # the tokenizer the registered tools were fitted with
+        self.window: int | None = None  # the context window they were fitted to (None: no request yet)
         if ready is None:
             ready = asyncio.Event()
             ready.set()
@@ -163,11 +166,18 @@ class McpServers:
         return self.view(self._connect(entry, token or None))
 
     def allowed(self) -> set[str]:
-        """What the user allowed (asked each round: the tools are fitted again first when the real
-        tokenizer has come since they were, so their budget is counted in its tokens)."""
-        if installed() is not self.counted_by:
-            self._refit(everyone=True)
+        """What the user allowed (asked each round; the tools are fitted again first if the tokenizer
+        changed)."""
+        self.fit(self.window)
         return self.book.allowed()
+
+    def fit(self, window: int | None) -> None:
+        """Fit the tools to the request about to be built: its chat's context `window`, counted by the
+        tokenizer installed now. Nothing to do (and cheap) when neither changed since the last time."""
+        counted_anew = installed() is not self.counted_by
+        if counted_anew or window != self.window:
+            self.window = window
+            self._refit(everyone=counted_anew)
 
     def view(self, link: Link) -> dict[str, Any]:
         entry = link.entry
@@ -285,12 +295,12 @@ class McpServers:
     # --- the registry -------------------------------------------------------------------------------------
 
     def _budget(self) -> int:
-        """One server's share: its own budget, less when the servers together would pass ALL_BUDGET."""
-        return min(DEFAULT_BUDGET, ALL_BUDGET // max(1, len(self.links)))
+        """One server's share of the window the tools are fitted to (mcp.listing.server_budget)."""
+        return server_budget(self.window, len(self.links))
 
     def _refit(self, everyone: bool = False) -> None:
-        """Fit every server's tools again when the share changed (a server was added or removed), or
-        `everyone` (the tokenizer changed)."""
+        """Fit every server's tools again when the share changed (a server was added or removed, another
+        window), or `everyone` (the tokenizer changed)."""
         budget = self._budget()
         self.counted_by = installed()
         for link in list(self.links.values()):

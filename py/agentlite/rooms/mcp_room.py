@@ -57,7 +57,7 @@ class McpRoom:
             book = await ServerBook.load(self.storage)
             if self._servers is None:
                 self._servers = McpServers(book, self.engine.registry, transport, self.post, ready=self.ready)
-                self.engine.allowed_remote = self._servers.allowed
+                self.engine.allowed_remote, self.engine.fit_remote = self._servers.allowed, self._servers.fit
         return self._servers
 
     async def sign_ins(self) -> ServerSignIns:
