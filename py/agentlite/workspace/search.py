@@ -131,7 +131,9 @@ async def search_texts(
     try:
         for path, text in files:
             result.files_searched += 1  # the query asks the budget before each `re` call
-            match = await _next(pattern, budget, text, 0)
+            whole, match = pattern.at_once(text, 0, budget)  # most files: one call, nothing awaited
+            if not whole or budget.due():
+                match = await _rest((pattern, budget), text, 0, whole, match)
             if match is None:
                 continue
             result.files_matched += 1
@@ -168,17 +170,22 @@ async def _hits_in(
         after = _lines_after(text, line_end, line, context) if context else ()
         shown = _cut(text[line_start:line_end], start - line_start)
         result.hits.append(Hit(path, line, shown, before, after))
-        match = await _next(*searcher, text, line_end + 1) if line_end < len(text) else None
+        if line_end >= len(text):
+            return False
+        whole, match = searcher[0].at_once(text, line_end + 1, searcher[1])
+        if not whole or searcher[1].due():
+            match = await _rest(searcher, text, line_end + 1, whole, match)
     return False
 
 
-async def _next(pattern: Query, budget: Budget, text: str, pos: int) -> re.Match[str] | None:
-    """The next match: in one `re` call when that is within bounds (most files), else in pieces."""
-    whole, match = pattern.at_once(text, pos, budget)
+async def _rest(
+    searcher: tuple[Query, Budget], text: str, pos: int, whole: bool, match: re.Match[str] | None
+) -> re.Match[str] | None:
+    """After `Query.at_once`: when it searched the `whole` rest, its match once the worker has answered
+    what waits; else the match searched for in pieces."""
     if not whole:
-        return await pattern.search(text, pos, budget)
-    if budget.due():
-        await budget.breathe()
+        return await searcher[0].search(text, pos, searcher[1])
+    await searcher[1].breathe()
     return match
 
 
