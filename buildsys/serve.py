@@ -42,7 +42,7 @@ MIME = {
 
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))  # preferred first
 # The sandbox frame's document: an opaque origin whatever frame loads it (its own CSP is in the file).
-FRAME_HEADERS = {"/sandbox/frame.html": "sandbox allow-scripts"}
+FRAME_HEADERS = {"/sandbox/frame.html": "sandbox allow-scripts", "/sandbox/pdf.html": "sandbox allow-scripts"}
 
 
 IMMUTABLE = "public, max-age=31536000, immutable"
