@@ -48,11 +48,3 @@ def tool_name(server: str, tool: str) -> str:
 
 def is_remote(name: str) -> bool:
     return name.startswith(PREFIX)
-
-
-def server_of(name: str) -> str | None:
-    """The server slug of a model-facing name, None for a name that is not a remote tool's."""
-    if not is_remote(name):
-        return None
-    server, sep, _tool = name[len(PREFIX) :].partition("__")
-    return server if sep else None
