@@ -5,8 +5,9 @@ in the page's attachment store, named by `id`), a PDF as its text with page numb
 checked again, because a chat may come from storage or an imported file: an image by the rules of
 `tools.images` (PNG, JPEG, GIF or WebP, the bytes must match the type, the header's pixels and frames
 within bounds, at most `MAX_IMAGE_BYTES`), at most `MAX_IMAGES` images and `MAX_MESSAGE_BYTES` in all
-per message. What fails is left out with a line saying why (`notes`), never an error. An image the server refused ("Retry without images") is
-kept for the page but marked `dropped`: the model is told it was there, not sent it.
+per message. What fails is left out with a line saying why (`notes`), never an error. An image the
+server refused ("Retry without images") is kept for the page but marked `dropped`: the model is told it
+was there, not sent it.
 """
 
 from __future__ import annotations
