@@ -13,11 +13,11 @@ operation may arrive while earlier ones wait for their turn: from then on every 
 reply that has not started asks (operations that already ran are not undone). The instructions rule is
 checked again too, under the call's locks just before it runs: an earlier call of the same reply (or
 another chat) may have put a skill or an AGENTS.md where a move takes it, and the question is decided on
-the workspace as the call will find it; while that question waits the call holds its locks. Stopping:
-calls not yet
-running never run (rejected); running code (sandbox) is cancelled; running file operations finish, so
-the workspace is never torn. The loop guard's 5th identical call is refused (`rejected`, with the reason)
-and the turn asks the user whether to go on.
+the workspace as the call will find it; while that question waits the call holds its locks.
+
+Stopping: calls not yet running never run (rejected); running code (sandbox) is cancelled; running file
+operations finish, so the workspace is never torn. The loop guard's 5th identical call is refused
+(`rejected`, with the reason) and the turn asks the user whether to go on.
 """
 
 from __future__ import annotations
