@@ -72,14 +72,15 @@ def wheels(pins: pinning.Pins) -> dict[str, Path]:
 
 def build_tools() -> None:
     """The build's own Python packages, installed when missing: brotli for the `.br` copies, Zig for the
-    local engine's SIMD kernels. Without a network the build goes on without them, and says so."""
+    local engine's SIMD kernels. Without a network the build goes on without them, and says so; without
+    Zig it then stops at the engine's wasm files, which are pinned with the kernels (engine_pin.py)."""
     from buildsys.compress import BROTLI_PIN, brotli_codec
-    from buildsys.local_kernels import ZIG_PIN, zig_available
+    from buildsys.local_kernels import ZIG_PIN, compiler
 
     if brotli_codec() is None:
         _install_tool(BROTLI_PIN, "brotli copies of the large files", "gzip copies only")
-    if not zig_available():
-        _install_tool(ZIG_PIN, "the local engine's SIMD kernels", "the local engine as shipped")
+    if compiler() != ZIG_PIN:  # missing, or another version
+        _install_tool(ZIG_PIN, "the local engine's SIMD kernels", "no kernels: the engine's pins will refuse")
 
 
 def _install_tool(pin: str, purpose: str, fallback: str) -> None:

@@ -7,8 +7,9 @@ switches to it by itself in an engine that lacks either feature (WebKit); Firefo
 The engine's worker is a file of this origin for each build (buildsys/local_worker.py), never a `blob:` URL:
 the page's policy allows neither `blob:` workers nor wasm compilation. Each wasm file is copied with three
 dot-product bodies replaced by faster ones (buildsys/local_kernels.py); the default build twice, with
-relaxed SIMD and without (`simd128/`), for the page to choose. A chosen file's header is read in a worker of
-its own (`HEADER_WORKER`, bundled from web/src/local-model/gguf-worker.js).
+relaxed SIMD and without (`simd128/`), for the page to choose. The three are pinned by sha256 in pins.toml
+(buildsys/engine_pin.py): a build that makes other bytes stops instead of shipping them. A chosen file's
+header is read in a worker of its own (`HEADER_WORKER`, bundled from web/src/local-model/gguf-worker.js).
 All are fetched only when the user chooses a model in this browser: the service worker does not precache
 them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
 first time the page asks for them (`ON_USE`), so a model used once keeps working offline.
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from buildsys import local_kernels, local_worker
+from buildsys import engine_pin, local_worker, pins
 from buildsys.common import DIST, NODE_MODULES, BuildError
 
 PACKAGE = NODE_MODULES / "@wllama" / "wllama"
@@ -42,11 +43,12 @@ RETIRED = ("local-model/compat/wllama.js",)
 
 def copy() -> None:
     """Copy the engine's files into dist/, the wasm files with the build's kernels (local_kernels.py);
-    each is written only when the copy does not already hold the same bytes."""
-    _copy_file(WASM_SOURCE, WASM, "@wllama/wllama", relaxed=True)
-    _copy_file(WASM_SOURCE, WASM_SIMD128, "@wllama/wllama", relaxed=False)
+    each checked against its pin and written only when the copy does not already hold the same bytes."""
+    pinned = pins.load().engine
+    _copy_file(WASM_SOURCE, WASM, "@wllama/wllama", True, pinned)
+    _copy_file(WASM_SOURCE, WASM_SIMD128, "@wllama/wllama", False, pinned)
     for name, source in COMPAT.items():
-        _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat", relaxed=False)
+        _copy_file(COMPAT_PACKAGE / source, name, "@wllama/wllama-compat", False, pinned)
     local_worker.write_workers()
     for name in RETIRED:
         for suffix in ("", ".gz", ".br"):
@@ -59,13 +61,13 @@ def bundler_flags(out: str) -> list[str]:
     return [f"--alias:@wllama/wllama={local_worker.write_patched_module()}"] if out == BUNDLE else []
 
 
-def _copy_file(source: Path, name: str, package: str, relaxed: bool) -> None:
+def _copy_file(
+    source: Path, name: str, package: str, relaxed: bool, pinned: dict[str, pins.EnginePin]
+) -> None:
     if not source.exists():
         raise BuildError(f"{source} is missing: is {package} installed (web/package.json)?")
+    data = engine_pin.pinned_bytes(name, source.read_bytes(), package, relaxed, pinned)
     target = DIST / name
     target.parent.mkdir(parents=True, exist_ok=True)
-    data = source.read_bytes()
-    if name.endswith(".wasm"):
-        data = local_kernels.with_simd_kernels(data, name, relaxed)
     if not target.exists() or target.read_bytes() != data:
         target.write_bytes(data)

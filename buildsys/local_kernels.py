@@ -10,21 +10,23 @@ those function bodies in the copy it puts in dist/.
 A body can move from one module to another unchanged only if it refers to nothing of its module: it is
 compiled to an object file, which must have no relocations in its code, no symbol but the kernels (so no
 call and no global, the stack pointer included) and no import but the memory. The types must match the
-engine's own functions. Without Zig (an offline machine) the build keeps wllama's file as shipped and
-says so. The default build gets two copies: one whose 4-bit kernels use relaxed SIMD (Chromium, Firefox
-146 and later: 30-40% faster) and one with plain SIMD only, for an engine without it.
+engine's own functions. The default build gets two copies: one whose 4-bit kernels use relaxed SIMD
+(Chromium, Firefox 146 and later: 30-40% faster) and one with plain SIMD only, for an engine without it.
+What comes out is pinned by digest (buildsys/engine_pin.py): without the pinned Zig the build stops.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
+import os
 import subprocess
 import tempfile
 from pathlib import Path
 
 from buildsys import wasm_binary
-from buildsys.common import CACHE, ROOT, BuildError, fingerprint, python, say
+from buildsys.common import CACHE, ROOT, BuildError, fingerprint, python
 
 SOURCE = ROOT / "buildsys" / "kernels" / "quant_dot.c"
 ZIG_PIN = "ziglang==0.17.1"  # also pinned in pyproject.toml [build] and [test]
@@ -38,28 +40,56 @@ def zig_available() -> bool:
     return importlib.util.find_spec("ziglang") is not None
 
 
+def compiler() -> str:
+    """The Zig this machine would compile with, written as ZIG_PIN is when it is the pinned one."""
+    if not zig_available():
+        return "no ziglang installed"
+    try:
+        return f"ziglang=={importlib.metadata.version('ziglang')}"
+    except importlib.metadata.PackageNotFoundError:
+        return "ziglang of unknown version"
+
+
+def compiler_flags(target: str, relaxed: bool, link: list[str] | None = None) -> list[str]:
+    """clang's flags for `target` (`wasm32` or `wasm64`): an object file, or a linked module given `link`."""
+    flags = FLAGS if link is None else [flag for flag in FLAGS if flag != "-c"] + ["-nostdlib", *link]
+    return [f"--target={target}-freestanding", *flags, *(["-mrelaxed-simd"] if relaxed else [])]
+
+
 def compile_object(
     target: str, source: Path = SOURCE, link: list[str] | None = None, relaxed: bool = False
 ) -> bytes:
-    """`source` compiled for `wasm32` or `wasm64` to a relocatable object (cached by source and pin), or,
-    given `link` (linker flags), to a linked module: the tests run the kernels that way. `relaxed` allows
-    relaxed SIMD instructions."""
-    flags = FLAGS if link is None else [flag for flag in FLAGS if flag != "-c"] + ["-nostdlib", *link]
-    flags = [*flags, "-mrelaxed-simd"] if relaxed else flags
-    key = fingerprint(source, ZIG_PIN, " ".join(flags))[:16]
+    """`source` compiled for `wasm32` or `wasm64` to a relocatable object (cached by source, compiler and
+    flags), or, given `link` (linker flags), to a linked module: the tests run the kernels that way.
+    `relaxed` allows relaxed SIMD instructions."""
+    flags = compiler_flags(target, relaxed, link)
+    key = fingerprint(source, compiler(), " ".join(flags))[:16]
     cached = CACHE / "kernels" / f"{source.stem}-{target}-{key}.wasm"
     if cached.exists():
         return cached.read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.wasm"
-        cmd = [python(), "-m", "ziglang", "cc", f"--target={target}-freestanding", *flags]
-        proc = subprocess.run([*cmd, "-o", str(out), str(source)], capture_output=True, text=True)
+        cmd = [python(), "-m", "ziglang", "cc", *flags, "-o", str(out), str(source)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise BuildError(f"compiling {source.name} for {target} failed:\n{proc.stderr.strip()[-1200:]}")
         data = out.read_bytes()
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(data)
+    _write_atomically(cached, data)
     return data
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """A cache entry appears whole or not at all: two builds, or a build cut short, never leave half a file
+    that a later build would read as compiled kernels."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def leaf_kernels(data: bytes) -> wasm_binary.Module:
@@ -93,11 +123,9 @@ def splice(engine: wasm_binary.Module, kernels: wasm_binary.Module) -> bytes:
     return wasm_binary.with_bodies(engine, replacements)
 
 
-def with_simd_kernels(engine_bytes: bytes, label: str, relaxed: bool) -> bytes:
-    """The engine file with the build's kernels (`relaxed`: with relaxed SIMD instructions, for engines
-    that have them), or unchanged (and said) when Zig is not installed."""
+def with_simd_kernels(engine: wasm_binary.Module, relaxed: bool) -> bytes:
+    """The engine's bytes with the build's kernels (`relaxed`: with relaxed SIMD instructions, for engines
+    that have them)."""
     if not zig_available():
-        say(f"warning: {ZIG_PIN} is not installed: {label} keeps the engine's own dot products")
-        return engine_bytes
-    engine = wasm_binary.parse(engine_bytes)
+        raise BuildError(f"{ZIG_PIN} is not installed: python -m pip install {ZIG_PIN}")
     return splice(engine, leaf_kernels(compile_object(target_of(engine), relaxed=relaxed)))

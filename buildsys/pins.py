@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from buildsys.common import ROOT, BuildError, sha256_file
@@ -30,6 +30,20 @@ class Suite:
 
 
 @dataclass(frozen=True)
+class EnginePin:
+    """One of the local engine's wasm files as dist/ ships it (buildsys/engine_pin.py), and the inputs its
+    digest follows from."""
+
+    file: str  # its path in dist/
+    sha256: str
+    package: str  # the npm package and version it comes from
+    source_sha256: str  # the package's own wasm file
+    kernels_sha256: str  # buildsys/kernels/quant_dot.c
+    compiler: str  # the Zig that compiled the kernels
+    flags: str  # clang's flags for them
+
+
+@dataclass(frozen=True)
 class Pins:
     pyodide_version: str
     platform: str
@@ -38,6 +52,7 @@ class Pins:
     pyodide_files: dict[str, str]
     wheels: list[Wheel]
     suites: list[Suite]
+    engine: dict[str, EnginePin] = field(default_factory=dict)  # by file
 
 
 def load(path: Path = ROOT / "pins.toml") -> Pins:
@@ -51,6 +66,7 @@ def load(path: Path = ROOT / "pins.toml") -> Pins:
         pyodide_files=dict(core["files"]),
         wheels=[Wheel(**entry) for entry in data["wheel"]],
         suites=[Suite(**entry) for entry in data.get("suite", [])],
+        engine={entry["file"]: EnginePin(**entry) for entry in data.get("engine", [])},
     )
 
 
