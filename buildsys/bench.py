@@ -3,13 +3,15 @@ measured side by side in one run. Prints one table; `--json FILE` also writes th
 FILE` the table with the machine it ran on (bench_markdown.py).
 
 A benchmark is a function returning one or more `Figure`s (`bench_figure`, the leaf they all share);
-register it in `_registry`.
+register it in `_registry`. Each runs guarded: one that raises (a prerequisite it found missing before its
+run, a timeout, a crash) is a "not measured" row with its reason, and the others are still measured,
+printed and written.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from buildsys import (
@@ -37,7 +39,7 @@ from buildsys import (
     bench_tree,
     bench_workspace,
 )
-from buildsys.bench_figure import Figure
+from buildsys.bench_figure import Figure, Missing
 from buildsys.common import BuildError, say
 
 
@@ -74,34 +76,58 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
 
 
 def bench(only: list[str], json_path: str | None, markdown_path: str | None = None) -> int:
+    """Run the chosen benchmarks (all by default) and report every one, measured or not; 1 when any
+    could not be measured."""
     registry = _registry()
     unknown = [name for name in only if name not in registry]
     if unknown:
         raise BuildError(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(registry)}")
     figures: list[Figure] = []
+    missing: list[Missing] = []
     for name, run in registry.items():
         if only and name not in only:
             continue
         say(f"bench {name}")
-        figures += run()
-    print_table(figures)
+        measured = measure(name, run)
+        if isinstance(measured, Missing):
+            say(f"bench {name}: not measured: {measured.reason}")
+            missing.append(measured)
+        else:
+            figures += measured
+    print_table(figures, missing)
     if json_path:
-        Path(json_path).write_text(json.dumps({f.name: f.to_json() for f in figures}, indent=2))
+        found = {f.name: f.to_json() for f in figures} | {m.name: m.to_json() for m in missing}
+        Path(json_path).write_text(json.dumps(found, indent=2))
         say(f"wrote {json_path}")
     if markdown_path:
-        bench_markdown.write(markdown_path, figures)
+        bench_markdown.write(markdown_path, figures, missing)
         say(f"wrote {markdown_path}")
-    return 0
+    if missing:
+        say(f"not measured: {', '.join(m.name for m in missing)}")
+    return 1 if missing else 0
 
 
-def print_table(figures: list[Figure]) -> None:
+def measure(name: str, run: Callable[[], list[Figure]]) -> list[Figure] | Missing:
+    """One benchmark's figures, or why there are none: whatever fails in it stays its own."""
+    try:
+        return run()
+    except Exception as error:
+        return Missing.of(name, error)
+
+
+def print_table(figures: list[Figure], missing: Sequence[Missing] = ()) -> None:
+    """The figures' table; a benchmark not measured is a row of its name and reason (not widening the
+    value column for every row)."""
     rows = [("figure", "value", "floor", "ratio", "runs", "goal")]
     for f in figures:
         floor = "—" if f.floor is None else f"{bench_markdown.number(f.floor)} {f.unit}"
         ratio = "—" if f.ratio is None else f"{f.ratio:.2f}×"
         rows.append((f.name, f"{bench_markdown.number(f.value)} {f.unit}", floor, ratio, str(f.runs), f.goal))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    widths[0] = max([widths[0], *(len(m.name) for m in missing)])
     for index, row in enumerate(rows):
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
         if index == 0:
             print("  ".join("-" * width for width in widths))
+    for m in missing:
+        print(f"{m.name.ljust(widths[0])}  not measured: {m.reason}")

@@ -1,10 +1,14 @@
 """A benchmark's figure: the leaf every `bench_*` module and the runner (`bench.py`) share, so the
-runner can import the benchmarks at the top and no module imports the runner back."""
+runner can import the benchmarks at the top and no module imports the runner back. A benchmark that
+cannot be measured becomes a `Missing` row with its reason; one whose prerequisite is absent says so
+before its run by raising `Unmeasurable`."""
 
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+
+from buildsys.common import BuildError
 
 
 @dataclass
@@ -33,3 +37,27 @@ class Figure:
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+class Unmeasurable(Exception):
+    """What a benchmark needs is missing (a file, a tool): raised before its run, at once, with what is
+    missing and how to get it, instead of a wait that ends in a timeout."""
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A benchmark that could not be measured, and why: a row of the table and an entry of the JSON."""
+
+    name: str
+    reason: str
+
+    @classmethod
+    def of(cls, name: str, error: Exception) -> Missing:
+        """The reason on one line: the error's own words, its type when they do not say what failed."""
+        text = " ".join(str(error).split())
+        if not isinstance(error, (Unmeasurable, BuildError)):
+            text = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        return cls(name, text[:500] or "no reason given")
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"value": None, "missing": self.reason}

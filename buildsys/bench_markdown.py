@@ -1,6 +1,7 @@
 """`python build.py bench --markdown FILE`: the figures of one run as a Markdown page, with the machine
-they ran on and how each is measured. A figure of docs/benchmarks.md's table that the run did not
-produce gets a "not measured" row, so the page never silently drops one."""
+they ran on and how each is measured. A benchmark that could not be measured gets a "not measured" row
+with its reason, and a figure of docs/benchmarks.md's table that the run did not produce one without, so
+the page never silently drops one."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import os
 import platform
 import re
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from buildsys import pins
 from buildsys.bench_browser import CHROMIUM
-from buildsys.bench_figure import Figure
+from buildsys.bench_figure import Figure, Missing
 
 # Every figure the contract names, in the order of docs/benchmarks.md's table.
 EXPECTED = (
@@ -134,11 +136,15 @@ def figure_row(figure: Figure) -> str:
         figure.goal or "—",
         note(figure.name),
     ]
+    return _row(cells)
+
+
+def missing_row(name: str, value: str = "not measured in this run") -> str:
+    return _row([f"`{name}`", value, "—", "—", "0", "—", note(name)])
+
+
+def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-
-def missing_row(name: str) -> str:
-    return f"| `{name}` | not measured in this run | — | — | 0 | — | {note(name)} |"
 
 
 def _first(pattern: str, path: str) -> str:
@@ -176,13 +182,13 @@ def machine() -> dict[str, str]:
     }
 
 
-def render(figures: list[Figure], facts: dict[str, str]) -> str:
+def render(figures: list[Figure], facts: dict[str, str], missing: Sequence[Missing] = ()) -> str:
     lines = [
         "# Benchmarks",
         "",
         "Written by `python build.py bench --markdown docs/benchmarks.md`. Each figure is measured side by "
         "side with its floor in the same run; ratio = value / floor. Benchmarks report; no test asserts a "
-        "time.",
+        "time. A benchmark that could not be measured is a row with its reason.",
         "",
         "## Machine",
         "",
@@ -194,8 +200,9 @@ def render(figures: list[Figure], facts: dict[str, str]) -> str:
         "|---|---|---|---|---|---|---|",
         *[figure_row(figure) for figure in figures],
     ]
-    measured = {figure.name for figure in figures}
-    lines += [missing_row(name) for name in EXPECTED if name not in measured]
+    lines += [missing_row(m.name, f"not measured: {m.reason}") for m in missing]
+    reported = {figure.name for figure in figures} | {m.name for m in missing}
+    lines += [missing_row(name) for name in EXPECTED if name not in reported]
     return "\n".join(lines) + "\n"
 
 
@@ -204,9 +211,9 @@ def render(figures: list[Figure], facts: dict[str, str]) -> str:
 KEPT_SECTION = "\n## Property tests"
 
 
-def write(path: str, figures: list[Figure]) -> None:
+def write(path: str, figures: list[Figure], missing: Sequence[Missing] = ()) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     old = target.read_text() if target.exists() else ""
     kept = old[old.index(KEPT_SECTION) :] if KEPT_SECTION in old else ""
-    target.write_text(render(figures, machine()) + kept)
+    target.write_text(render(figures, machine(), missing) + kept)
