@@ -17,6 +17,9 @@ REAL_SERVER_TESTS = "tests/e2e/test_real_server.py"  # need the llama-cpp-python
 # Two Chromium sessions side by side, a file each at a time (docs/testing.md, "A suite that starts
 # warm"): a test mostly waits on its browser, so two of them share the machine's cores well.
 E2E_WORKERS = ["-n", "2", "--dist", "loadfile"]
+# The unit suites in two processes too (docs/testing.md, "Tests that share nothing"): a test that leans
+# on state another left behind, or a collection that differs between processes, fails at once.
+UNIT_WORKERS = ["-n", "2"]
 
 
 def install_test_extras() -> None:
@@ -75,7 +78,7 @@ def pytest(paths: list[str], extra: list[str]) -> bool:
 def check(extra: list[str]) -> int:
     """The developer's pre-commit gate: static checks and unit tests (no browser)."""
     failed = static_checks()
-    if not pytest(["tests/unit"], extra):
+    if not pytest(["tests/unit"], [*UNIT_WORKERS, *extra]):
         failed.append("unit tests")
     return _report(failed)
 
@@ -108,7 +111,7 @@ def test(extra: list[str]) -> int:
     failed = static_checks()
     # Two processes: Playwright's sync API keeps an event loop running in its thread,
     # which would break the unit tests' own asyncio.run() if they shared a process.
-    if not pytest(["tests/unit"], ["--timeout=300", *extra]):
+    if not pytest(["tests/unit"], ["--timeout=300", *UNIT_WORKERS, *extra]):
         failed.append("unit tests")
     if not pytest(["tests/e2e"], ["--timeout=300", *E2E_WORKERS, f"--ignore={REAL_SERVER_TESTS}", *extra]):
         failed.append("end-to-end tests")

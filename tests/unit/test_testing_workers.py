@@ -1,0 +1,21 @@
+"""`python build.py check` runs the unit suites in two worker processes, so a test that leans on state
+another test left, or a list of tests that differs between processes, fails at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from buildsys import testing
+
+
+def test_check_runs_the_unit_suites_in_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[tuple[list[str], list[str]]] = []
+
+    def pytest_run(paths: list[str], extra: list[str]) -> bool:
+        runs.append((paths, extra))
+        return True
+
+    monkeypatch.setattr(testing, "static_checks", list)
+    monkeypatch.setattr(testing, "pytest", pytest_run)
+    assert testing.check(["-q"]) == 0
+    assert runs == [(["tests/unit"], ["-n", "2", "-q"])]
