@@ -5,6 +5,8 @@ server that floods, one that needs a token, one that goes away mid-call."""
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -13,6 +15,7 @@ import pytest
 from agentlite.mcp.client import McpClient
 from agentlite.mcp.failure import FailureKind, McpFailure
 from agentlite.mcp.remote_tool import remote_tools
+from agentlite.mcp.seam import HttpRequest
 from agentlite.mcp.tool_names import slug
 from agentlite.mcp.urllib_transport import UrllibTransport
 from agentlite.tools.registry import ToolRegistry
@@ -28,8 +31,34 @@ def run(work: Callable[[], Awaitable[T]]) -> T:
     return asyncio.run(asyncio.wait_for(work(), 60))
 
 
-def client(server: RunningServer, **options: Any) -> McpClient:
-    return McpClient(server.url, UrllibTransport(timeout=10), timeout=20, **options)
+def client(server: RunningServer, transport: Any = None, **options: Any) -> McpClient:
+    return McpClient(server.url, transport or UrllibTransport(timeout=10), timeout=20, **options)
+
+
+class Watched:
+    """The real transport, telling the test when the server has a request: the answer's headers are in.
+    For a listening stream that means it is open (the session's GET), or subscribed (the SDK answers a
+    `subscriptions/listen` only once it has subscribed): the readiness a test waits on, never a sleep."""
+
+    def __init__(self) -> None:
+        self.inner = UrllibTransport(timeout=10)
+        self.answered: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+
+    async def send(self, request: HttpRequest) -> Any:
+        response = await self.inner.send(request)
+        self.answered[_method(request)].set()
+        return response
+
+    async def until_answered(self, method: str) -> None:
+        await asyncio.wait_for(self.answered[method].wait(), 20)
+
+
+def _method(request: HttpRequest) -> str:
+    """The JSON-RPC method a request carries, or the HTTP one (the session's listening GET)."""
+    body = request.body
+    if isinstance(body, str):
+        body = json.loads(body) if body else None
+    return str(body["method"]) if isinstance(body, dict) and "method" in body else request.method
 
 
 @pytest.fixture(params=["stateful", "stateless"])
@@ -136,12 +165,13 @@ def test_a_changed_tool_list_is_heard(mcp_server: Callable[[str], RunningServer]
     running = mcp_server(kind)
 
     async def grow() -> tuple[bool, set[str]]:
-        mcp = client(running)
+        watched = Watched()
+        mcp = client(running, watched)
         await mcp.connect()
         await mcp.list_tools()
         stop = asyncio.Event()
         listening = asyncio.ensure_future(mcp.listen(stop))
-        await asyncio.sleep(0.5)  # the GET stream is open before the change
+        await watched.until_answered("GET" if kind == "stateful" else "subscriptions/listen")
         await mcp.call_tool("grow", {})
         await asyncio.wait_for(mcp.tools_changed.wait(), 10)
         heard = mcp.tools_changed.is_set()
@@ -159,12 +189,13 @@ def test_a_server_that_goes_away_mid_call_is_a_tool_error(mcp_server: Callable[[
     doomed = mcp_server("stateful")
 
     async def call() -> Any:
-        mcp = client(doomed)
+        watched = Watched()
+        mcp = client(doomed, watched)
         registry = registry_of(mcp, await mcp.list_tools() if await _connected(mcp) else [])
         pending = asyncio.ensure_future(
             registry.call("mcp__test_tools_server__slow", {"seconds": 30}, None)  # type: ignore[arg-type]
         )
-        await asyncio.sleep(1.0)
+        await watched.until_answered("tools/call")  # the server is running the call: its stream is open
         doomed.process.kill()
         return await pending
 

@@ -47,14 +47,20 @@ async def call(svc: AgentService, method: str, **args: Any) -> Any:
     return await svc.calls.dispatch(method, args)
 
 
-async def settled(svc: AgentService, url: str) -> dict[str, Any]:
+async def until(svc: AgentService, url: str, reached: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The server's view once `reached` holds: a readiness condition, looked at every 50 ms for at most
+    15 s (no test sleeps a guessed time for a server to have done something)."""
     for _ in range(300):
         views = await call(svc, "mcp.list")
-        view = next(v for v in views if v["url"] == url)
-        if view["state"] != "connecting":
-            return dict(view)
+        view = dict(next(v for v in views if v["url"] == url))
+        if reached(view):
+            return view
         await asyncio.sleep(0.05)
-    raise AssertionError("the server never settled")
+    raise AssertionError(f"the server's view never got there: {view}")
+
+
+async def settled(svc: AgentService, url: str) -> dict[str, Any]:
+    return await until(svc, url, lambda view: view["state"] != "connecting")
 
 
 @pytest.mark.parametrize("kind", ["stateful", "stateless"])
@@ -142,7 +148,7 @@ async def test_tools_wait_for_the_workers_deferred_packages(stateless_server: Ru
         deferred_tools=True,
     )
     await call(svc, "mcp.add", url=stateless_server.url)
-    await asyncio.sleep(1.0)  # the server has answered by now
+    await until(svc, stateless_server.url, lambda view: bool(view["title"]))  # it has answered: named
     assert [v["state"] for v in await call(svc, "mcp.list")] == ["connecting"]
     assert svc.engine.registry._build is not None  # the built-in tools were not built (no pydantic yet)
     svc.packages_loaded()

@@ -5,7 +5,6 @@ and not again right after."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from agentlite.mcp.conformance_client import follow_authorization
 from agentlite.mcp.failure import McpFailure
 from agentlite.mcp.urllib_transport import UrllibTransport
 from tests.mcp_servers import RunningServer
-from tests.unit.mcp.test_servers import call, service, settled, synced
+from tests.unit.mcp.test_servers import call, service, settled, synced, until
 
 REDIRECT = "http://127.0.0.1:8000/oauth-callback.html"
 
@@ -66,13 +65,9 @@ async def test_a_refused_token_is_refreshed_once_then_left_to_the_user(oauth_ser
     sign_ins.flow.refresh = counted  # type: ignore[method-assign]
     # the page hands an expired token: refused, refreshed in the background, connected again
     await call(svc, "mcp.token", url=oauth_server.url, token="expired-token")
-    for _ in range(200):
-        view = await settled(svc, oauth_server.url)
-        if view["state"] == "connected":
-            break
-        await asyncio.sleep(0.05)
-    assert view["state"] == "connected" and len(refreshed) == 1
+    await until(svc, oauth_server.url, lambda view: view["state"] == "connected")
+    assert len(refreshed) == 1
     # refused again right away: no second refresh, the user signs in
     await call(svc, "mcp.token", url=oauth_server.url, token="expired-token")
-    await asyncio.sleep(0.5)
-    assert (await settled(svc, oauth_server.url))["state"] == "needs-auth" and len(refreshed) == 1
+    await until(svc, oauth_server.url, lambda view: view["state"] == "needs-auth")
+    assert len(refreshed) == 1
