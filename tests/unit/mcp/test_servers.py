@@ -5,9 +5,8 @@ servers on CPython: the book kept in storage without tokens, tools joining and l
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -21,14 +20,6 @@ from agentlite.service import AgentService
 from agentlite.workspace.storage import MemoryStorage
 from tests.mcp_server_app import TOKEN
 from tests.mcp_servers import RunningServer
-
-
-def synced(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
-    @functools.wraps(test)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(asyncio.wait_for(test(*args, **kwargs), 120))
-
-    return run
 
 
 def service(storage: MemoryStorage | None = None) -> tuple[AgentService, list[dict[str, Any]]]:
@@ -64,7 +55,6 @@ async def settled(svc: AgentService, url: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("kind", ["stateful", "stateless"])
-@synced
 async def test_a_server_added_lists_its_tools_in_the_registry_and_persists_without_token(
     kind: str, request: pytest.FixtureRequest
 ) -> None:
@@ -100,7 +90,6 @@ async def test_a_server_added_lists_its_tools_in_the_registry_and_persists_witho
     assert json.loads(str(await storage.get(STORE, SERVERS_KEY))) == []
 
 
-@synced
 async def test_a_bearer_server_needs_auth_then_connects_with_the_token(auth_server: RunningServer) -> None:
     svc, _ = service()
     await call(svc, "mcp.add", url=auth_server.url)
@@ -113,7 +102,6 @@ async def test_a_bearer_server_needs_auth_then_connects_with_the_token(auth_serv
     assert (await settled(svc, auth_server.url))["state"] == "connected"
 
 
-@synced
 async def test_a_missing_server_is_unreachable_with_the_reason() -> None:
     svc, _ = service()
     await call(svc, "mcp.add", url="http://127.0.0.1:9/mcp")
@@ -121,7 +109,6 @@ async def test_a_missing_server_is_unreachable_with_the_reason() -> None:
     assert view["state"] == "unreachable" and "127.0.0.1:9" in view["diagnosis"]
 
 
-@synced
 async def test_the_book_refuses_what_is_not_a_server_url_and_names_slugs_apart() -> None:
     book = ServerBook()
     for bad in ("javascript:alert(1)", "ftp://x/y", "http://user:pw@host/mcp", ""):
@@ -136,7 +123,6 @@ async def test_the_book_refuses_what_is_not_a_server_url_and_names_slugs_apart()
     assert ServerBook.parse("{not json").entries == {}
 
 
-@synced
 async def test_tools_wait_for_the_workers_deferred_packages(stateless_server: RunningServer) -> None:
     """In the browser the tool modules (pydantic) load after `ready`; a server that answers before must
     not build the registry: its tools join once the worker says the packages are in."""
@@ -187,7 +173,6 @@ class _LateListening:
 
 
 @pytest.mark.parametrize("kind", ["stateful", "stateless"])
-@synced
 async def test_a_tool_a_call_adds_is_registered_when_the_call_returns(
     kind: str, mcp_server: Callable[[str], RunningServer]
 ) -> None:

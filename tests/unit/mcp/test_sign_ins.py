@@ -13,7 +13,7 @@ from agentlite.mcp.conformance_client import follow_authorization
 from agentlite.mcp.failure import McpFailure
 from agentlite.mcp.urllib_transport import UrllibTransport
 from tests.mcp_servers import RunningServer
-from tests.unit.mcp.test_servers import call, service, settled, synced, until
+from tests.unit.mcp.test_servers import call, service, settled, until
 
 REDIRECT = "http://127.0.0.1:8000/oauth-callback.html"
 
@@ -26,7 +26,6 @@ async def signed_in(svc: Any, url: str) -> dict[str, Any]:
     return done
 
 
-@synced
 async def test_a_server_that_needs_sign_in_is_signed_in_to_and_connects(oauth_server: RunningServer) -> None:
     svc, _posted = service()
     await call(svc, "mcp.add", url=oauth_server.url)
@@ -38,7 +37,6 @@ async def test_a_server_that_needs_sign_in_is_signed_in_to_and_connects(oauth_se
     assert done["token"] not in repr(svc.calls)  # the page keeps it; nothing here prints it
 
 
-@synced
 async def test_an_unknown_or_used_sign_in_is_refused(oauth_server: RunningServer) -> None:
     svc, _posted = service()
     await call(svc, "mcp.add", url=oauth_server.url)
@@ -47,7 +45,6 @@ async def test_an_unknown_or_used_sign_in_is_refused(oauth_server: RunningServer
         await (await svc.rooms.mcp.sign_ins()).finish("not-a-state", "code", None)
 
 
-@synced
 async def test_a_refused_token_is_refreshed_once_then_left_to_the_user(oauth_server: RunningServer) -> None:
     svc, _posted = service()
     await call(svc, "mcp.add", url=oauth_server.url)

@@ -2,17 +2,12 @@
 
 The sandbox's fake is the package's own, `agentlite.sandbox.ScriptedSandbox`.
 
-`async def` tests run in a fresh event loop each (asyncio.run), so a test's workspace, its lock and
-its tasks all live in one loop.
+`async def` tests run through the unit suite's one harness (tests/unit/conftest.py).
 """
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 from typing import Any
-
-import pytest
 
 from agentlite.tools.catalog import default_registry
 from agentlite.tools.context import ToolContext, ToolSettings
@@ -21,15 +16,6 @@ from agentlite.workspace import MemoryStorage, Workspace
 
 REGISTRY = default_registry()
 TURN = "turn-1"
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    if not inspect.iscoroutinefunction(pyfuncitem.obj):
-        return None
-    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-    asyncio.run(pyfuncitem.obj(**arguments))
-    return True
 
 
 async def workspace_with(files: dict[str, str | bytes] | None = None) -> Workspace:
