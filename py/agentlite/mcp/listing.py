@@ -102,12 +102,17 @@ def fit(tools: list[Tool], server: str, said: dict[str, str], budget: int = DEFA
         if spent > budget:
             break
         offered.append(compact)
-    left_out = len(tools) - len(offered)
-    if left_out and offered:
+    # The note joins the last tool's description, and a tokenizer does not count joined text as the sum
+    # of its parts: the listing is counted whole, with its note, and loses its last tool until it fits.
+    while offered and len(offered) < len(tools):
+        left_out = len(tools) - len(offered)
         last = offered[-1]
         text = f"{last.description} ({note(left_out, server)})"
-        offered[-1] = dataclasses.replace(last, description=text, brief=text)
-    return Listing(offered, left_out)
+        noted = [*offered[:-1], dataclasses.replace(last, description=text, brief=text)]
+        if sum(tool_cost(t) for t in noted) <= budget:
+            return Listing(noted, left_out)
+        offered.pop()
+    return Listing(offered, len(tools) - len(offered))
 
 
 def note(left_out: int, server: str) -> str:

@@ -71,6 +71,9 @@ class UrllibResponse:
         self._close()
 
     def _close(self) -> None:
+        # A stream stopped early may leave a read waiting in another thread on this connection: shut the
+        # socket first, or close() waits, on the loop's thread, for that read's timeout.
+        _shutdown(self._response)
         with contextlib.suppress(Exception):  # closing under another thread's read may complain: it is closed
             self._response.close()
 

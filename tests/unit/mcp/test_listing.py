@@ -134,6 +134,33 @@ def test_whatever_a_server_lists_its_offered_tools_stay_within_the_budget(
         tokens.use(None)
 
 
+def test_the_note_is_counted_with_the_tool_it_joins() -> None:
+    """A tokenizer does not count joined text as the sum of its parts: this listing once came to 301
+    tokens at a budget of 300, with the note joined to the last tool offered."""
+    emoji = "\U0001f600" * 2_000
+    string = {"type": "string"}
+    listed = [
+        {
+            "name": "0:0000",
+            "description": emoji,
+            "inputSchema": {"type": "object", "properties": {"": string}},
+        },
+        {"name": "0:0000:0:0000", "description": emoji, "inputSchema": {"type": "object", "properties": {}}},
+        {
+            "name": "00",
+            "description": emoji,
+            "inputSchema": {"type": "object", "properties": {"": string, "0": string}},
+        },
+        {"name": "0", "description": "", "inputSchema": {"type": "object", "properties": {}}},
+    ]
+    tokens.use(tokens.estimate)
+    try:
+        listing = offered_tools(NoCalls(), "hostile", listed, listing_budget=300)
+        assert sum(tool_cost(tool) for tool in listing.tools) <= 300
+    finally:
+        tokens.use(None)
+
+
 def test_a_compact_description_names_only_plain_arguments_and_counts_the_rest(tokenizer: Any) -> None:
     names = ["owner", "x" * 41, "ok.name", "two words", *[f"a{k}" for k in range(30)]]
     schema = {"type": "object", "properties": {n: {"type": "string"} for n in names}, "required": ["owner"]}
