@@ -134,11 +134,18 @@ createSkillCommand(/** @type {HTMLFormElement} */ (root.querySelector(".composer
 client.ready.then(() => folder.restore()).catch((err) => console.warn("agentlite: open folder", err));
 persistence.requestPersistence().then((kept) => storageNotice.persistence(kept, persistence.warningDismissed()));
 
-/** @param {CallMethod} method @param {object} [args] */
-const chatCall = (method, args) => client.call(method, args).catch((err) => console.warn(`agentlite: ${method}`, err));
+/** A chat's call to the agent; a refusal is logged, or handed to `refused` when the user must see it.
+ * @param {CallMethod} method @param {object} [args] @param {(reason: string) => void} [refused] */
+const chatCall = (method, args, refused) =>
+  client.call(method, args).catch((err) => {
+    console.warn(`agentlite: ${method} failed: ${err?.message}`, err);
+    refused?.(String(err?.message));
+  });
 const chat = createChatView(root, {
   onSend: (/** @type {string} */ id, /** @type {string} */ text, /** @type {string} */ mode, extra = {}) =>
-    chatCall("chats.send", { id, text, mode, ...extra, ...editorContext.forMessage() }),
+    chatCall("chats.send", { id, text, mode, ...extra, ...editorContext.forMessage() }, (reason) =>
+      chat.sendFailed(id, reason),
+    ),
   onStop: (/** @type {string} */ id) => chatCall("chats.stop", { id }),
   onApprove: (
     /** @type {string} */ id,

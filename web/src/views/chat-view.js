@@ -371,6 +371,17 @@ export function createChatView(root, actions) {
     }
   }
 
+  /** The agent refused a message (it could not take it, or was restarted meanwhile): the chat says
+   * so and is free again, instead of waiting for a turn that never starts. A turn already ended by a
+   * restart has said why (`agentLost`). @param {string} id @param {string} reason */
+  function sendFailed(id, reason) {
+    const chat = chats.get(id);
+    if (!chat?.busy || chat.current) return;
+    chat.pendingUser = null;
+    banner(chat, { message: `The message did not reach the agent: ${reason}`, error_type: "send" });
+    turnEnded(chat);
+  }
+
   /** @param {ChatRecord} chat @param {MessageView} user @param {string} turn */
   function addRestoreButton(chat, user, turn) {
     const restore = button("Restore files to before this turn", "restore-turn", () =>
@@ -517,5 +528,14 @@ export function createChatView(root, actions) {
     submit();
   }
 
-  return { handle, restore, open, send, agentLost, activeChat: () => active, visionChanged: tray.visionChanged };
+  return {
+    handle,
+    restore,
+    open,
+    send,
+    agentLost,
+    sendFailed,
+    activeChat: () => active,
+    visionChanged: tray.visionChanged,
+  };
 }
