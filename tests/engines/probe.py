@@ -11,6 +11,23 @@ from typing import Any
 from tests.engines.drivers import Engine, EngineTimeout
 
 POLL_S = 0.25
+# Warnings the page logs after `ready` (a call the worker refused, a restart), kept for `story`.
+KEEP_WARNINGS = (
+    "(() => { if (window.keptWarnings) return true; window.keptWarnings = [];"
+    " const warn = console.warn.bind(console);"
+    " console.warn = (...args) => { window.keptWarnings.push(args.map((a) => a && a.message ? `${a.message}`"
+    " : String(a)).join(' ').slice(0, 500)); warn(...args); }; return true; })()"
+)
+STORY = (
+    "(() => { const app = document.querySelector('[data-testid=app]');"
+    " const text = (e) => (e.innerText || '').trim().slice(0, 300);"
+    " return { state: app && app.dataset.state, warnings: window.keptWarnings || [],"
+    " notices: [...document.querySelectorAll('[role=alert], [role=status]')].map(text).filter(Boolean),"
+    " messages: [...document.querySelectorAll('[data-testid=message]')].slice(-4)"
+    ".map((m) => ({ role: m.dataset.role, state: m.dataset.state, text: text(m) })),"
+    " cards: [...document.querySelectorAll('[data-testid=tool-card]')]"
+    ".map((c) => `${c.dataset.tool}:${c.dataset.status}`) }; })()"
+)
 READY_S = 180.0  # Pyodide's first start in a slow engine on a loaded 2-core machine
 ANSWER_WITHIN_S = 180.0  # the answer to a tool's result: 60 s was once too short under load
 
@@ -65,6 +82,15 @@ class Probe:
             "the app's start",
         )
         assert state == "ready", f"{self.engine.name}: the app did not start: {state}"
+        self.value(KEEP_WARNINGS)
+
+    def story(self) -> str:
+        """What the page shows and said since `ready`: told when a wait runs out, so a failure far away
+        (a slow CI machine) says what happened instead of only what did not."""
+        try:
+            return json.dumps(self.value(STORY), indent=1)[:4000]
+        except Exception as err:  # the page itself may be what broke
+            return f"(the page could not be read: {err})"
 
     def count(self, selector: str) -> int:
         return int(self.value(f"document.querySelectorAll({json.dumps(selector)}).length"))
@@ -91,13 +117,18 @@ class Probe:
         self.send(text)
         card = f"document.querySelectorAll({json.dumps(cards_selector)})[{cards}]"
         final = ["completed", "failed", "rejected"]
-        status = self.wait_for(
-            f"(() => {{ const c = {card}; if (!c) return null; const s = c.dataset.status;"
-            " if (s === 'awaiting-approval') c.querySelector('[data-testid=tool-approve]').click();"
-            f" return {json.dumps(final)}.includes(s) ? s : null; }})()",
-            final_within_s,
-            f"a {tool} card's end",
-        )
+        began = time.monotonic()
+        try:
+            status = self.wait_for(
+                f"(() => {{ const c = {card}; if (!c) return null; const s = c.dataset.status;"
+                " if (s === 'awaiting-approval') c.querySelector('[data-testid=tool-approve]').click();"
+                f" return {json.dumps(final)}.includes(s) ? s : null; }})()",
+                final_within_s,
+                f"a {tool} card's end",
+            )
+        except EngineTimeout as err:
+            raise EngineTimeout(f"{err}\nthe page: {self.story()}") from None
+        print(f"{self.engine.name}: {tool} card ended {status} after {time.monotonic() - began:.0f} s")
         # The answer is the first assistant message after the one that holds the card: the card's own
         # message is over as soon as the call streamed, before the model has answered the result.
         text = self.wait_for(
