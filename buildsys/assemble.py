@@ -55,12 +55,13 @@ BUNDLES = {
     "src/worker/worker.js": "worker.js",
     "src/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
     "src/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
-    "src/mcp-doctor-worker.js": "mcp-doctor-worker.js",  # the MCP connection doctor's probes (docs/mcp.md)
+    # the MCP connection doctor's probes (docs/mcp.md)
+    "src/mcp/worker/mcp-doctor-worker.js": "mcp-doctor-worker.js",
     "src/attachments/image-worker.js": "image-worker.js",  # downscales attached images (docs/attachments.md)
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/page/host.js": "sandbox-host.js",
-    "src/oauth-callback.js": "oauth-callback.js",
+    "src/mcp/page/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
     # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread;
     # the screenshot's module when preview_page first asks for a picture (its text goes to the frame); the

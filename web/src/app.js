@@ -13,7 +13,7 @@ import { createFilesView } from "./views/files-view.js";
 import { createFolderOpenView } from "./views/folder-open-view.js";
 import { createFollowView } from "./views/follow-view.js";
 import { createLoadView } from "./views/load-view.js";
-import { createMcpTokens } from "./mcp-tokens.js";
+import { createMcpTokens } from "./mcp/page/mcp-tokens.js";
 import { createMcpView } from "./views/mcp-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";

@@ -1,6 +1,6 @@
 // window.agentlite (docs/contract.md, testing API): the testing API on the main thread. Each call goes to the
 // worker's workspace; code run in a sandbox frame can reach none of it.
-import { diagnose } from "./mcp-doctor.js";
+import { diagnose } from "./mcp/page/mcp-doctor.js";
 import { fromBase64 } from "./bytes.js";
 
 /** @import { AgentClient } from "./agent-client.js" */

@@ -2,9 +2,9 @@
 // server cannot be used, run where the page's CSP (connect-src 'self') does not apply — the doctor's
 // worker. Each probe is bounded by its own timeout; none sends a cookie; none follows a redirect; the
 // token goes only to the server's URL itself, and only on the MCP requests (never on a probe of headers).
-import { REQUEST_HEADERS, SESSION_ONLY } from "./mcp-doctor-verdict.js";
+import { REQUEST_HEADERS, SESSION_ONLY } from "../common/mcp-doctor-verdict.js";
 
-/** @import { Findings, RpcReply } from "./mcp-doctor-verdict.js" */
+/** @import { Findings, RpcReply } from "../common/mcp-doctor-verdict.js" */
 /** The findings while the probes run: the first sets `reach`.
  * @typedef {Omit<Findings, "reach"> & Partial<Pick<Findings, "reach">>} Gathered */
 
@@ -25,7 +25,7 @@ const SAMPLE = {
 const CLIENT_INFO = { name: "agentlite", version: "0.1.0" };
 
 /**
- * Every probe's outcome for `url`, as web/src/mcp-doctor-verdict.js judges them.
+ * Every probe's outcome for `url`, as web/src/mcp/common/mcp-doctor-verdict.js judges them.
  * @param {string} url @param {{token?: string, origin?: string}} [options] @param {number} [timeoutMs]
  * @returns {Promise<Gathered>}
  */

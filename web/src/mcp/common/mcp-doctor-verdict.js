@@ -1,5 +1,6 @@
 // The MCP connection doctor's judgement (docs/mcp.md, Connection doctor): what the probes of a server
-// found (web/src/mcp-doctor-probes.js) → {state, diagnosis, fix}. Pure, so every branch is tested under Node.
+// found (web/src/mcp/worker/mcp-doctor-probes.js) → {state, diagnosis, fix}. Pure, so every branch is
+// tested under Node.
 // A browser reports a CORS refusal and a dead server alike (a bare TypeError): the probes are chosen so
 // that their outcomes together tell which step fails, and this names it.
 
