@@ -51,10 +51,10 @@ STATIC["_headers"] = "_headers"  # the headers static hosts send, framing refuse
 BENCH_STATIC = {"bench/bare.html": "bare.html", "bench/bare-pdf.html": "bare-pdf.html"}
 BUNDLES = {
     "src/app.js": "app.js",
-    "src/worker-start.js": "start.js",  # starts the agent worker before app.js has loaded
-    "src/worker/worker.js": "worker.js",
-    "src/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
-    "src/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
+    "src/agent/page/worker-start.js": "start.js",  # starts the agent worker before app.js has loaded
+    "src/agent/worker/worker.js": "worker.js",
+    "src/agent/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
+    "src/agent/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
     # the MCP connection doctor's probes (docs/mcp.md)
     "src/mcp/worker/mcp-doctor-worker.js": "mcp-doctor-worker.js",
     "src/attachments/image-worker.js": "image-worker.js",  # downscales attached images (docs/attachments.md)

@@ -105,7 +105,7 @@ def ts_type(hint: Any) -> str:
 
 def chat_event_types() -> str:
     """The chat events as TypeScript types, one per kind: a field the engine leaves out while it is
-    None is optional; the page's type check reads them (web/src/chat-events.js)."""
+    None is optional; the page's type check reads them (web/src/agent/page/chat-events.js)."""
     from dataclasses import fields
 
     from agentlite.engine.chat_events import WIRE_EVENTS
@@ -131,11 +131,11 @@ def _ts_members(fields: dict[str, Any]) -> str:
 
 def message_types() -> str:
     """The worker protocol's messages as TypeScript types, by direction and type: what the page posts
-    (web/src/agent-client.js) and what the worker posts (web/src/worker/worker.js)."""
+    (web/src/agent/page/agent-client.js) and what the worker posts (web/src/agent/worker/worker.js)."""
     from agentlite.protocol import TO_PAGE, TO_WORKER, Msg
 
     lines = [
-        "/** The message types by their names in protocol.py (web/src/protocol.js `MSG`). */",
+        "/** The message types by their names in protocol.py (web/src/agent/common/protocol.js `MSG`). */",
         "export interface Msg {",
     ]
     lines += [f"  {msg.name}: {json.dumps(msg.value)};" for msg in Msg]

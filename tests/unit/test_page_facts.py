@@ -80,10 +80,10 @@ def test_the_page_calls_only_methods_the_worker_defines() -> None:
 def test_the_page_reads_the_generated_tables() -> None:
     """The page's modules import the tables rather than keeping copies of their own."""
     imports = {
-        "tools.js": "./generated/tools.json",
-        "chat-events.js": "./generated/chat-events.json",
-        "protocol.js": "./generated/protocol.json",
-        "agent-client.js": "./generated/call-types",
+        "agent/page/tools.js": "../../generated/tools.json",
+        "agent/page/chat-events.js": "../../generated/chat-events.json",
+        "agent/common/protocol.js": "../../generated/protocol.json",
+        "agent/page/agent-client.js": "../../generated/call-types",
     }
     for module, table in imports.items():
         assert table in (WEB_SRC / module).read_text(), f"{module} does not read {table}"

@@ -1,8 +1,8 @@
 // Wiring only: the agent client, the views, the settings and the testing API.
 import "./frame-guard.js"; // first: a framed page stops here, before any other module runs
-import { AgentClient } from "./agent-client.js";
-import { createEditorContext } from "./editor-context.js";
-import { MSG } from "./protocol.js";
+import { AgentClient } from "./agent/page/agent-client.js";
+import { createEditorContext } from "./agent/page/editor-context.js";
+import { MSG } from "./agent/common/protocol.js";
 import * as persistence from "./persistence.js";
 import * as settingsStore from "./settings.js";
 import { createChatExport } from "./views/chat-export.js";
@@ -25,18 +25,18 @@ import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
 import { createWorkerNotice } from "./views/worker-notice.js";
 import { startOffline } from "./offline.js";
-import { peekFiles } from "./workspace-peek.js";
+import { peekFiles } from "./agent/page/workspace-peek.js";
 import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/page/host.js";
 import { createLocalModelView, openButton } from "./views/local-model-view.js";
 import { LocalModel } from "./local-model/local-model.js";
 import { serveWorker } from "./local-model/bridge.js";
 import { followLocalModel, withLocalModel } from "./local-model/local-choice.js";
-import { installTestingApi } from "./testing-api.js";
+import { installTestingApi } from "./agent/page/testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";
 
-/** @import { CallMethod, ChatEvent, WorkspaceChange } from "./agent-client.js" */
+/** @import { CallMethod, ChatEvent, WorkspaceChange } from "./agent/page/agent-client.js" */
 /** @import { CallArgs } from "./generated/call-types" */
 /** @import { PageMessage } from "./generated/protocol-types" */
 /** @import { ServerView } from "./views/mcp-view.js" */

@@ -9,7 +9,7 @@
 // its endpoint like its model and dialect.
 
 import shared from "./limits.json";
-import { LOCAL_BASE } from "./protocol.js";
+import { LOCAL_BASE } from "./agent/common/protocol.js";
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";

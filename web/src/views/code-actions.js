@@ -48,7 +48,7 @@ function textBefore(pre) {
 /** `call(method, args)` reaches the workspace; `editor()` is the open file ({path, text, selection:
  * {from, to}}) or null; `flush()` saves the user's pending typing first.
  * @param {HTMLElement} messages
- * @param {{call: (method: import("../agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
+ * @param {{call: (method: import("../agent/page/agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
  *   editor: () => OpenFile | null, flush: () => Promise<unknown>}} actions */
 export function createCodeActions(messages, { call, editor, flush }) {
   /** @type {string | null} */

@@ -30,7 +30,7 @@ function summarize(args) {
  */
 /** The `data` of a file-changing call's result: the path and its new version, or the diff itself.
  * @typedef {{path?: unknown, version?: unknown, diff?: unknown}} DiffData */
-/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
+/** @typedef {import("../agent/page/chat-events.js").ChatEvents} ChatEvents */
 /** @typedef {ChatEvents["tool_status"]} ToolStatus */
 
 export class ToolCard {

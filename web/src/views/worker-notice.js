@@ -1,5 +1,5 @@
 // "The agent stopped answering and was restarted": shown under the top bar when the watchdog ended a
-// worker whose Python step never finished (web/src/watchdog.js). It says what happened and what was
+// worker whose Python step never finished (web/src/agent/page/watchdog.js). It says what happened and what was
 // kept, and follows the new worker until it is ready (`data-state` restarting → ready).
 import { button, el } from "../dom.js";
 
