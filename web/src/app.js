@@ -1,10 +1,10 @@
 // Wiring only: the agent client, the views, the settings and the testing API.
-import "./frame-guard.js"; // first: a framed page stops here, before any other module runs
+import "./browser/frame-guard.js"; // first: a framed page stops here, before any other module runs
 import { AgentClient } from "./agent/page/agent-client.js";
 import { createEditorContext } from "./agent/page/editor-context.js";
 import { MSG } from "./agent/common/protocol.js";
-import * as persistence from "./persistence.js";
-import * as settingsStore from "./settings.js";
+import * as persistence from "./browser/persistence.js";
+import * as settingsStore from "./settings/settings.js";
 import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
 import { askEndpoint } from "./views/endpoint-question.js";
@@ -24,7 +24,7 @@ import { createSkillsView } from "./views/skills-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
 import { createWorkerNotice } from "./views/worker-notice.js";
-import { startOffline } from "./offline.js";
+import { startOffline } from "./browser/offline.js";
 import { peekFiles } from "./agent/page/workspace-peek.js";
 import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/page/host.js";
@@ -40,7 +40,7 @@ import { loadPdfReader } from "./pdf/pdf-loader.js";
 /** @import { CallArgs } from "./generated/call-types" */
 /** @import { PageMessage } from "./generated/protocol-types" */
 /** @import { ServerView } from "./views/mcp-view.js" */
-/** @import { Settings } from "./settings.js" */
+/** @import { Settings } from "./settings/settings.js" */
 /** The worker asks the page to run something (MSG.SANDBOX_RUN).
  * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} SandboxRun */
 

@@ -2,7 +2,7 @@
 // "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the whole command it would run
 // with its line count (never cut or scrolled: a dangerous last line must be seen before Approve), and
 // Approve / Reject / Approve all on one row. Everything the model wrote goes into textContent only.
-import { button } from "../dom.js";
+import { button } from "./dom.js";
 import { toolFacts } from "../agent/page/tools.js";
 import { renderDiff } from "./diff-view.js";
 

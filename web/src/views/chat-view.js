@@ -3,7 +3,7 @@
 // plan and the context meter). It renders conversation events, shows restored chats again after a
 // reload, and reports intents to its callbacks.
 import { isChatEvent } from "../agent/page/chat-events.js";
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 import { createBranchControls } from "./branch-controls.js";
 import { chatRecord } from "./chat-record.js";
 import { replayMessages } from "./chat-history.js";
@@ -11,7 +11,7 @@ import { createTabStrip } from "./chat-tabs.js";
 import { sentAttachments } from "./attachment-chips.js";
 import { createAttachmentTray } from "./composer-attachments.js";
 import { createComposer } from "./composer.js";
-import { warmUp } from "../markdown.js";
+import { warmUp } from "./markdown.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
 import { ToolCard } from "./tool-card.js";

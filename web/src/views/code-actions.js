@@ -3,7 +3,7 @@
 // open, "Apply to open file" (the editor's selection or the whole file, shown as a diff to confirm). Each
 // is one recorded user change with its own "Undo". Buttons are added to rendered answers as they appear,
 // so the message view stays as it is; code text is only ever read from textContent.
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 import { renderDiff } from "./diff-view.js";
 
 /** The file open in the editor, with its selection.

@@ -3,7 +3,7 @@
 // "Undo this change" and a revert per hunk, above the normal editor holding the new file. A toggle turns
 // it off (remembered on this device). The user's typing is never replaced: while they type in the
 // editor the follow waits, says so, and catches up once they leave the editor (their text saved first).
-import { frameWriter } from "../dom.js";
+import { frameWriter } from "./dom.js";
 import { toolFacts } from "../agent/page/tools.js";
 import { renderDiff } from "./diff-view.js";
 

@@ -4,7 +4,7 @@
 // tokens stay on the page (mcp-tokens.js). When the worker finds a server unreachable, the connection
 // doctor (mcp-doctor.js) looks from the page and says why in words, with a fix. Everything a server sends
 // (its name, its tools' names) goes into textContent only.
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 import { diagnose } from "../mcp/page/mcp-doctor.js";
 import { openSignIn, signInUrls } from "../mcp/page/mcp-signin.js";
 
