@@ -57,7 +57,8 @@ BUNDLES = {
     "src/agent/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
     # the MCP connection doctor's probes (docs/mcp.md)
     "src/mcp/worker/mcp-doctor-worker.js": "mcp-doctor-worker.js",
-    "src/attachments/image-worker.js": "image-worker.js",  # downscales attached images (docs/attachments.md)
+    # downscales attached images (docs/attachments.md)
+    "src/attachments/worker/image-worker.js": "image-worker.js",
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/page/host.js": "sandbox-host.js",
@@ -78,7 +79,7 @@ BUNDLES = {
     "src/sandbox/frame-worker/shell-runtime.js": "sandbox/shell-runtime.js",
     # The model in the page (docs/local-model.md): loaded only when the user chooses one.
     "src/local-model/engine.js": local_engine.BUNDLE,
-    "src/local-model/gguf-worker.js": local_engine.HEADER_WORKER,
+    "src/local-model/worker/gguf-worker.js": local_engine.HEADER_WORKER,
 }
 # A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
 SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
