@@ -51,16 +51,18 @@ STATIC["_headers"] = "_headers"  # the headers static hosts send, framing refuse
 BENCH_STATIC = {"bench/bare.html": "bare.html", "bench/bare-pdf.html": "bare-pdf.html"}
 BUNDLES = {
     "src/app.js": "app.js",
-    "src/worker-start.js": "start.js",  # starts the agent worker before app.js has loaded
-    "src/worker/worker.js": "worker.js",
-    "src/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
-    "src/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
-    "src/mcp-doctor-worker.js": "mcp-doctor-worker.js",  # the MCP connection doctor's probes (docs/mcp.md)
-    "src/attachments/image-worker.js": "image-worker.js",  # downscales attached images (docs/attachments.md)
+    "src/agent/page/worker-start.js": "start.js",  # starts the agent worker before app.js has loaded
+    "src/agent/worker/worker.js": "worker.js",
+    "src/agent/worker/snapshot-maker.js": "snapshot-maker.js",  # takes the memory snapshot after ready
+    "src/agent/worker/tokens.js": "worker-tokens.js",  # imported by the worker when first needed (2.76 MB)
+    # the MCP connection doctor's probes (docs/mcp.md)
+    "src/mcp/worker/mcp-doctor-worker.js": "mcp-doctor-worker.js",
+    # downscales attached images (docs/attachments.md)
+    "src/attachments/worker/image-worker.js": "image-worker.js",
     "bench/bare.js": "bare.js",
     "bench/bare-worker.js": "bare-worker.js",
     "src/sandbox/page/host.js": "sandbox-host.js",
-    "src/oauth-callback.js": "oauth-callback.js",
+    "src/mcp/page/oauth-callback.js": "oauth-callback.js",
     # The preview (docs/preview.md): loaded when the Preview panel first opens; the transpiler when a
     # page first has TypeScript or JSX; the loop guard in engines whose preview frame shares the app's thread;
     # the screenshot's module when preview_page first asks for a picture (its text goes to the frame); the
@@ -77,7 +79,7 @@ BUNDLES = {
     "src/sandbox/frame-worker/shell-runtime.js": "sandbox/shell-runtime.js",
     # The model in the page (docs/local-model.md): loaded only when the user chooses one.
     "src/local-model/engine.js": local_engine.BUNDLE,
-    "src/local-model/gguf-worker.js": local_engine.HEADER_WORKER,
+    "src/local-model/worker/gguf-worker.js": local_engine.HEADER_WORKER,
 }
 # A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
 SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"

@@ -38,7 +38,7 @@ PAGE = "__bench"
 FILES = {
     "workspace.html": (ROOT / "web/bench/workspace.html", "text/html"),
     "workspace-bench.js": (ROOT / "web/bench/workspace-bench.js", "text/javascript"),
-    "idb.js": (ROOT / "web/src/worker/idb.js", "text/javascript"),
+    "idb.js": (ROOT / "web/src/agent/worker/idb.js", "text/javascript"),
     "workspace_probes.py": (ROOT / "buildsys/workspace_probes.py", "text/plain"),
     "import_bombs.py": (ROOT / "buildsys/import_bombs.py", "text/plain"),
 }

@@ -9,7 +9,8 @@ the page's policy allows neither `blob:` workers nor wasm compilation. Each wasm
 dot-product bodies replaced by faster ones (buildsys/local_kernels.py); the default build twice, with
 relaxed SIMD and without (`simd128/`), for the page to choose. The three are pinned by sha256 in pins.toml
 (buildsys/engine_pin.py): a build that makes other bytes stops instead of shipping them. A chosen file's
-header is read in a worker of its own (`HEADER_WORKER`, bundled from web/src/local-model/gguf-worker.js).
+header is read in a worker of its own (`HEADER_WORKER`, bundled from
+web/src/local-model/worker/gguf-worker.js).
 All are fetched only when the user chooses a model in this browser: the service worker does not precache
 them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
 first time the page asks for them (`ON_USE`), so a model used once keeps working offline.

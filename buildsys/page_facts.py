@@ -1,9 +1,10 @@
-"""The page's tables of the agent's facts, generated from their one source: the tools (the registry),
-the chat events (`engine/chat_events.py`), the page's calls (`calls.py`) and the worker protocol
-(`protocol.py`). The page imports only these files (web/src/generated/*.json), and its type check reads
-the names in them. `python build.py` rewrites them when a source changed; the copies are committed so
-the page's type check and a fresh checkout see them, and tests/unit/test_page_facts.py fails when a
-committed copy differs from what its source makes (`python -m buildsys.page_facts` writes them)."""
+"""The page's tables of the agent's facts, generated from their one source: the tools (the registry), the chat
+events (`engine/chat_events.py`), the page's calls (`calls.py`), the worker protocol (`protocol.py`) and the
+MCP revisions the page's connection doctor speaks (`mcp/revisions.py`). The page imports only these files
+(web/src/generated/*.json), and its type check reads the names in them. `python build.py` rewrites them when a
+source changed; the copies are committed so the page's type check and a fresh checkout see them, and
+tests/unit/test_page_facts.py fails when a committed copy differs from what its source makes (`python -m
+buildsys.page_facts` writes them)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,23 @@ def sandbox_realm_facts() -> dict[str, str]:
     return dict(REALM_OF)
 
 
+def mcp_facts() -> dict[str, Any]:
+    """What the page's MCP connection doctor sends as the client would: the newest revision of each kind,
+    the client's name, the stateless envelope's keys and the request headers (lower case, as fetch
+    reports them)."""
+    from agentlite.mcp import revisions as r
+
+    headers = {"version": r.VERSION_HEADER, "session": r.SESSION_HEADER, "method": r.METHOD_HEADER}
+    headers |= {"name": r.NAME_HEADER, "resume": r.RESUME_HEADER}
+    return {
+        "handshake_version": r.HANDSHAKE_VERSIONS[-1],
+        "modern_version": r.MODERN_VERSIONS[-1],
+        "client_info": r.CLIENT_INFO,
+        "meta": {"version": r.META_VERSION, "capabilities": r.META_CAPABILITIES, "client": r.META_CLIENT},
+        "headers": {key: name.lower() for key, name in headers.items()},
+    }
+
+
 # file name -> (its source, the key its table sits under, the function that makes the table)
 SOURCES = {
     "tools.json": ("py/agentlite/tools (the registry)", "tools", tool_facts),
@@ -82,6 +100,7 @@ SOURCES = {
     "calls.json": ("py/agentlite/calls.py", "methods", call_facts),
     "protocol.json": ("py/agentlite/protocol.py", "protocol", protocol_facts),
     "sandbox-realms.json": ("py/agentlite/sandbox.py", "realms", sandbox_realm_facts),
+    "mcp.json": ("py/agentlite/mcp/revisions.py", "mcp", mcp_facts),
 }
 
 
@@ -105,7 +124,7 @@ def ts_type(hint: Any) -> str:
 
 def chat_event_types() -> str:
     """The chat events as TypeScript types, one per kind: a field the engine leaves out while it is
-    None is optional; the page's type check reads them (web/src/chat-events.js)."""
+    None is optional; the page's type check reads them (web/src/agent/page/chat-events.js)."""
     from dataclasses import fields
 
     from agentlite.engine.chat_events import WIRE_EVENTS
@@ -131,11 +150,11 @@ def _ts_members(fields: dict[str, Any]) -> str:
 
 def message_types() -> str:
     """The worker protocol's messages as TypeScript types, by direction and type: what the page posts
-    (web/src/agent-client.js) and what the worker posts (web/src/worker/worker.js)."""
+    (web/src/agent/page/agent-client.js) and what the worker posts (web/src/agent/worker/worker.js)."""
     from agentlite.protocol import TO_PAGE, TO_WORKER, Msg
 
     lines = [
-        "/** The message types by their names in protocol.py (web/src/protocol.js `MSG`). */",
+        "/** The message types by their names in protocol.py (web/src/agent/common/protocol.js `MSG`). */",
         "export interface Msg {",
     ]
     lines += [f"  {msg.name}: {json.dumps(msg.value)};" for msg in Msg]

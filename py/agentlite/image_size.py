@@ -5,7 +5,7 @@ a small file that claims 40,000 × 40,000 pixels is refused before anything deco
 pure, never raises, and its work is bounded by `MAX_STEPS` whatever the bytes: PNG (IHDR, and acTL for
 an APNG's frames), JPEG (its segments walked to the first SOFn), GIF (the logical screen and every
 image descriptor, whose frames may widen the canvas as browsers do) and WebP (VP8, VP8L, VP8X and its
-ANMF frames). web/src/image-size.js is the same reader for the page; a shared corpus keeps the two
+ANMF frames). web/src/attachments/image-size.js is the same reader for the page; a shared corpus keeps the two
 answering alike, down to the words of each refusal.
 """
 

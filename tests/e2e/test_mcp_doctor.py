@@ -1,5 +1,5 @@
-"""The MCP connection doctor (web/src/mcp-doctor.js, docs/mcp.md) in Chromium, from the app's own page,
-against real MCP servers built with the official SDK (tests/mcp_server_app.py), each getting CORS wrong
+"""The MCP connection doctor (web/src/mcp/page/mcp-doctor.js, docs/mcp.md) in Chromium, from the app's own
+page, against real MCP servers built with the official SDK (tests/mcp_server_app.py), each getting CORS wrong
 one way, and a port where nothing listens: each gets its state and names the failing step or header."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import Page
 
-POPUP = "popup,noopener,noreferrer,width=520,height=680"  # as web/src/mcp-signin.js opens it
+POPUP = "popup,noopener,noreferrer,width=520,height=680"  # as web/src/mcp/page/mcp-signin.js opens it
 LISTEN = """() => {
   window.answers = [];
   const channel = new BroadcastChannel("agentlite-oauth");

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
-CACHE_NAME = "agentlite-pyodide-snapshot"  # web/src/worker/snapshot-store.js
+CACHE_NAME = "agentlite-pyodide-snapshot"  # web/src/agent/worker/snapshot-store.js
 SEED_PATH = "/__e2e-seed__/snapshot"
 SNAPSHOT_WAIT_S = 180
 

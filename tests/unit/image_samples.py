@@ -1,6 +1,6 @@
-"""Small images built by hand, header and all, so tests need no image library: each is as much of its
-format as a header reader (py/agentlite/image_size.py, web/src/image-size.js) reads, and `png()` of
-1 × 1 is a whole, decodable image."""
+"""Small images built by hand, header and all, so tests need no image library: each is as much of its format
+as a header reader (py/agentlite/image_size.py, web/src/attachments/image-size.js) reads, and `png()` of 1 × 1
+is a whole, decodable image."""
 
 from __future__ import annotations
 

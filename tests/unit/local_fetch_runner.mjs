@@ -1,7 +1,7 @@
-// Runs the agent worker's side of the model in the page (web/src/worker/local-fetch.js) under Node for
+// Runs the agent worker's side of the model in the page (web/src/agent/worker/local-fetch.js) under Node for
 // tests/unit/test_local_model.py, against a fake page on the other end of a MessageChannel. Prints one
 // JSON object: what a request before the port got, a streamed answer, and what a stop mid-answer did.
-import { adoptPort, localFetch } from "../../web/src/worker/local-fetch.js";
+import { adoptPort, localFetch } from "../../web/src/agent/worker/local-fetch.js";
 
 const before = await localFetch("local:/chat/completions", { method: "POST", body: "{}" });
 const result = { before: { status: before.status, body: await before.text() } };

@@ -1,7 +1,7 @@
-// Drives the page's sign-in popup logic (web/src/mcp-signin.js) under Node for
+// Drives the page's sign-in popup logic (web/src/mcp/page/mcp-signin.js) under Node for
 // tests/unit/test_mcp_signin.py: stdin is a list of cases; prints one JSON line per case: the outcome.
 import { readFileSync } from "node:fs";
-import { CHANNEL, openSignIn, readCallback, signInUrls } from "../../web/src/mcp-signin.js";
+import { CHANNEL, openSignIn, readCallback, signInUrls } from "../../web/src/mcp/page/mcp-signin.js";
 
 const URL_ = "https://auth.test/authorize?client_id=c&state=S1";
 const ORIGIN = "https://page.test";

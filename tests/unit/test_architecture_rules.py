@@ -65,6 +65,28 @@ def test_no_page_module_imports_a_view() -> None:
     assert upward == []
 
 
+# What stays at web/src's root (docs/architecture.md, "The page's folders"): the wiring, and the leaves
+# every side imports. Everything else lives in the folder of its part.
+ROOT_FILES = {"app.js", "bytes.js", "limits.json"}
+
+
+def test_the_pages_root_holds_only_the_wiring_and_the_shared_leaves() -> None:
+    loose = {path.name for path in WEB_SRC.iterdir() if path.is_file()}
+    assert sorted(loose - ROOT_FILES) == [], "a part's module belongs in its folder"
+
+
+def test_a_worker_folder_imports_nothing_from_a_page_folder() -> None:
+    """A `worker/` folder's code runs in a Worker (no DOM): it imports its own side and `common/` only."""
+    reaching = [
+        f"{path.relative_to(WEB_SRC)} -> {target.relative_to(WEB_SRC.resolve())}"
+        for path, targets in _page_modules().items()
+        if "worker" in path.relative_to(WEB_SRC).parts
+        for target in targets
+        if target.is_relative_to(WEB_SRC.resolve()) and "page" in target.relative_to(WEB_SRC.resolve()).parts
+    ]
+    assert reaching == []
+
+
 def test_one_byte_helper_per_job_on_the_page() -> None:
     """SHA-256 and base64 are written once, in web/src/bytes.js, for the page and the worker alike."""
     writers = {

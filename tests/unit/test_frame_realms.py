@@ -130,6 +130,19 @@ def test_each_realm_is_type_checked_against_its_own_globals() -> None:
     assert isinstance(page_exclude, list) and "src/sandbox/frame-worker/**" in page_exclude
 
 
+def test_the_realms_are_named_by_folder() -> None:
+    """A module's realm follows from its folder (a `worker/` folder runs in a Worker): no project lists a
+    module of web/src by name, so a new module needs no edit of any tsconfig."""
+    named = [
+        f"{project.name}: {entry}"
+        for project in sorted(WEB.glob("tsconfig*.json"))
+        for key in ("include", "exclude")
+        for entry in json.loads(project.read_text()).get(key, [])
+        if entry.startswith("src/") and entry.endswith(".js") and "*" not in entry
+    ]
+    assert named == []
+
+
 def test_the_pages_realm_table_is_the_agents() -> None:
     """The page's SandboxHost and the agent's SandboxClient queue runs by the same realms: one table,
     agentlite.sandbox.REALM_OF, generated for the page."""

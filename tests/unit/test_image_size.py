@@ -1,7 +1,7 @@
-"""The image header reader (py/agentlite/image_size.py) and its page twin (web/src/image-size.js): the
-true size of each format, the bounds and their words, malformed headers refused with a reason, any bytes
-answered without an exception, and the two readers giving the same answer on one shared corpus (samples,
-every prefix of each, seeded corruptions), run under Node."""
+"""The image header reader (py/agentlite/image_size.py) and its page twin (web/src/attachments/image-size.js):
+the true size of each format, the bounds and their words, malformed headers refused with a reason, any bytes
+answered without an exception, and the two readers giving the same answer on one shared corpus (samples, every
+prefix of each, seeded corruptions), run under Node."""
 
 from __future__ import annotations
 
@@ -182,7 +182,7 @@ def test_the_page_and_the_agent_read_the_shared_corpus_alike() -> None:
 
 
 def test_the_bounds_are_the_same_numbers_on_both_sides() -> None:
-    source = (ROOT / "web" / "src" / "image-size.js").read_text(encoding="utf-8")
+    source = (ROOT / "web" / "src" / "attachments" / "image-size.js").read_text(encoding="utf-8")
     for name in ("MAX_SIDE", "MAX_PIXELS", "MAX_FRAMES", "MAX_ANIMATION_PIXELS", "MAX_STEPS"):
         value = getattr(image_size, name)
         assert f"export const {name} = {value:_};" in source or f"export const {name} = {value};" in source, (

@@ -58,6 +58,6 @@ def test_the_agent_accepts_every_window_the_page_lets_through() -> None:
 
 
 def test_no_page_module_spells_a_bound_or_dialect_list_itself() -> None:
-    settings_js = (WEB / "src" / "settings.js").read_text()
+    settings_js = (WEB / "src" / "settings" / "settings.js").read_text()
     assert not re.search(r"\[\s*\"auto\",\s*\"native\"", settings_js)
     assert not re.search(r"max_rounds:\s*\[|context_window:\s*\[\d", settings_js)

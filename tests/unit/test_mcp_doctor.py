@@ -1,5 +1,5 @@
-"""The MCP connection doctor's judgement (web/src/mcp-doctor-verdict.js) under Node: every branch, from
-probe outcomes as the doctor's worker reports them to the state, the diagnosis naming the failing step or
+"""The MCP connection doctor's judgement (web/src/mcp/common/mcp-doctor-verdict.js) under Node: every branch,
+from probe outcomes as the doctor's worker reports them to the state, the diagnosis naming the failing step or
 header, and the fix (tests/e2e/test_mcp_doctor.py runs the probes against real servers)."""
 
 from __future__ import annotations

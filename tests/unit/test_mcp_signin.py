@@ -1,4 +1,4 @@
-"""The page's sign-in popup (web/src/mcp-signin.js) under Node: the callback's answer read from its
+"""The page's sign-in popup (web/src/mcp/page/mcp-signin.js) under Node: the callback's answer read from its
 query; the popup opened cut from the page (`noopener`, `noreferrer`); the answer taken only from the
 channel and only for the sign-in's own state, never from a window message; a refusal, a newer sign-in
 and a timeout reject."""

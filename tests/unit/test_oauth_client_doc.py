@@ -37,7 +37,7 @@ def test_the_site_url_comes_from_the_environment() -> None:
 
 def test_the_callback_page_is_built_and_runs_no_inline_script() -> None:
     assert assemble.STATIC["oauth-callback.html"] == "oauth-callback.html"
-    assert assemble.BUNDLES["src/oauth-callback.js"] == "oauth-callback.js"
+    assert assemble.BUNDLES["src/mcp/page/oauth-callback.js"] == "oauth-callback.js"
     page = (ROOT / "web" / "oauth-callback.html").read_text()
     assert "script-src 'self'" in page and "default-src 'none'" in page
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)

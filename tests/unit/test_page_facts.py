@@ -4,6 +4,7 @@ does not have, and when the page calls a method the worker does not define."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import re
@@ -80,10 +81,51 @@ def test_the_page_calls_only_methods_the_worker_defines() -> None:
 def test_the_page_reads_the_generated_tables() -> None:
     """The page's modules import the tables rather than keeping copies of their own."""
     imports = {
-        "tools.js": "./generated/tools.json",
-        "chat-events.js": "./generated/chat-events.json",
-        "protocol.js": "./generated/protocol.json",
-        "agent-client.js": "./generated/call-types",
+        "agent/page/tools.js": "../../generated/tools.json",
+        "agent/page/chat-events.js": "../../generated/chat-events.json",
+        "agent/common/protocol.js": "../../generated/protocol.json",
+        "agent/page/agent-client.js": "../../generated/call-types",
+        "mcp/common/mcp-doctor-verdict.js": "../../generated/mcp.json",
     }
     for module, table in imports.items():
         assert table in (WEB_SRC / module).read_text(), f"{module} does not read {table}"
+
+
+REVISION = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+MCP_HEADER = re.compile(r"""["'](?:mcp-[a-z-]+|last-event-id)["']""", re.I)
+DOCTOR = ("mcp/worker/mcp-doctor-probes.js", "mcp/common/mcp-doctor-verdict.js")
+
+
+def test_the_mcp_facts_are_the_clients() -> None:
+    """The doctor's probes ask as the worker's client does: its revisions, headers and envelope, one table."""
+    from agentlite.mcp import client, revisions
+
+    facts = json.loads((GENERATED / "mcp.json").read_text())["mcp"]
+    assert facts["handshake_version"] == client.HANDSHAKE_VERSIONS[-1] == revisions.HANDSHAKE_VERSIONS[-1]
+    assert facts["modern_version"] == client.MODERN_VERSIONS[-1] == revisions.MODERN_VERSIONS[-1]
+    assert facts["client_info"] == revisions.CLIENT_INFO
+    assert facts["headers"]["version"] == revisions.VERSION_HEADER.lower() == "mcp-protocol-version"
+    assert set(facts["headers"].values()) == {h.lower() for h in revisions.REQUEST_HEADERS}
+
+
+def test_the_doctor_keeps_no_protocol_fact_of_its_own() -> None:
+    """No revision date or MCP header name is written in the doctor's code: the verdict reads
+    generated/mcp.json and the probes take it from there."""
+    for module in DOCTOR:
+        lines = (WEB_SRC / module).read_text().splitlines()
+        code = "\n".join(line for line in lines if not line.lstrip().startswith(("//", "/*", "*")))
+        assert not REVISION.findall(code), f"{module} writes a protocol revision"
+        assert not MCP_HEADER.findall(code), f"{module} writes an MCP header's name"
+
+
+def test_the_client_keeps_its_revisions_in_one_table() -> None:
+    """In the worker too, a revision date is written once (agentlite/mcp/revisions.py)."""
+    package = WEB_SRC.parents[1] / "py" / "agentlite" / "mcp"
+    writing = sorted(
+        path.name
+        for path in package.glob("*.py")
+        if path.name != "revisions.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and REVISION.fullmatch(node.value)
+    )
+    assert writing == []

@@ -1,4 +1,4 @@
-"""The memory snapshot's import prefix (web/src/worker/snapshot-imports.json) is every standard-library
+"""The memory snapshot's import prefix (web/src/agent/worker/snapshot-imports.json) is every standard-library
 module the agent imports, plus the agent's start-up modules, and nothing else: a third-party module
 there would pull a shared library (pydantic_core's) into the snapshot, which then cannot be restored
 (docs/startup.md). So the agent must start — import, build its service, take settings — without
@@ -13,7 +13,7 @@ import sys
 
 from buildsys.common import ROOT
 
-PREFIX = ROOT / "web" / "src" / "worker" / "snapshot-imports.json"
+PREFIX = ROOT / "web" / "src" / "agent" / "worker" / "snapshot-imports.json"
 # Imported by Python itself before anything runs, or missing from Pyodide's standard library.
 NOT_LISTED = {"builtins", "sys", "posix", "marshal", "site", "ssl"}
 # Imports every pure module of the agent (the browser edge needs Pyodide) and prints what got imported;

@@ -1,5 +1,5 @@
-"""The page's filter of a result's images (web/src/tool-images.js): only PNG, JPEG, GIF and WebP with
-base64 data become <img> sources, whatever the worker or a stored chat sends; the alt text names the
+"""The page's filter of a result's images (web/src/attachments/tool-images.js): only PNG, JPEG, GIF and WebP
+with base64 data become <img> sources, whatever the worker or a stored chat sends; the alt text names the
 tool, the type and the size."""
 
 from __future__ import annotations

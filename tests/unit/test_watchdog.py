@@ -1,6 +1,6 @@
-"""The agent worker's watchdog (web/src/watchdog.js) under Node, on a clock the test moves: a worker
-that answers is never restarted, one that stops answering is restarted once after the limit, and a
-page that was itself frozen (a background tab) does not count its own pause against the worker."""
+"""The agent worker's watchdog (web/src/agent/page/watchdog.js) under Node, on a clock the test moves: a
+worker that answers is never restarted, one that stops answering is restarted once after the limit, and a page
+that was itself frozen (a background tab) does not count its own pause against the worker."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-MODULE = (Path(__file__).resolve().parents[2] / "web/src/watchdog.js").as_uri()
+MODULE = (Path(__file__).resolve().parents[2] / "web/src/agent/page/watchdog.js").as_uri()
 # argv[1]: steps, each ["tick", ms_later] or ["answer"] (the newest ping) or ["answer_old"] (an earlier one).
 SCRIPT = """
 import { Watchdog } from "%s";

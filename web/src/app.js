@@ -1,10 +1,10 @@
 // Wiring only: the agent client, the views, the settings and the testing API.
-import "./frame-guard.js"; // first: a framed page stops here, before any other module runs
-import { AgentClient } from "./agent-client.js";
-import { createEditorContext } from "./editor-context.js";
-import { MSG } from "./protocol.js";
-import * as persistence from "./persistence.js";
-import * as settingsStore from "./settings.js";
+import "./browser/frame-guard.js"; // first: a framed page stops here, before any other module runs
+import { AgentClient } from "./agent/page/agent-client.js";
+import { createEditorContext } from "./agent/page/editor-context.js";
+import { MSG } from "./agent/common/protocol.js";
+import * as persistence from "./browser/persistence.js";
+import * as settingsStore from "./settings/settings.js";
 import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
 import { askEndpoint } from "./views/endpoint-question.js";
@@ -13,7 +13,7 @@ import { createFilesView } from "./views/files-view.js";
 import { createFolderOpenView } from "./views/folder-open-view.js";
 import { createFollowView } from "./views/follow-view.js";
 import { createLoadView } from "./views/load-view.js";
-import { createMcpTokens } from "./mcp-tokens.js";
+import { createMcpTokens } from "./mcp/page/mcp-tokens.js";
 import { createMcpView } from "./views/mcp-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
@@ -24,23 +24,23 @@ import { createSkillsView } from "./views/skills-view.js";
 import { createStorageNotice } from "./views/storage-notice.js";
 import { createUpdateNotice } from "./views/update-notice.js";
 import { createWorkerNotice } from "./views/worker-notice.js";
-import { startOffline } from "./offline.js";
-import { peekFiles } from "./workspace-peek.js";
+import { startOffline } from "./browser/offline.js";
+import { peekFiles } from "./agent/page/workspace-peek.js";
 import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/page/host.js";
 import { createLocalModelView, openButton } from "./views/local-model-view.js";
 import { LocalModel } from "./local-model/local-model.js";
 import { serveWorker } from "./local-model/bridge.js";
 import { followLocalModel, withLocalModel } from "./local-model/local-choice.js";
-import { installTestingApi } from "./testing-api.js";
+import { installTestingApi } from "./agent/page/testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";
 
-/** @import { CallMethod, ChatEvent, WorkspaceChange } from "./agent-client.js" */
+/** @import { CallMethod, ChatEvent, WorkspaceChange } from "./agent/page/agent-client.js" */
 /** @import { CallArgs } from "./generated/call-types" */
 /** @import { PageMessage } from "./generated/protocol-types" */
 /** @import { ServerView } from "./views/mcp-view.js" */
-/** @import { Settings } from "./settings.js" */
+/** @import { Settings } from "./settings/settings.js" */
 /** The worker asks the page to run something (MSG.SANDBOX_RUN).
  * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} SandboxRun */
 

@@ -12,7 +12,7 @@ refused with `RedirectRefused`, so the body (the chat, a tool's arguments, an OA
 to another address, whatever the status (a 307 or 308 would send it again as it is).
 
 `LocalTransport` is the same transport for the model in the page: its `local:` requests go to the agent
-worker's `agentliteLocalFetch` (web/src/worker/local-fetch.js), which answers like `fetch` with the page
+worker's `agentliteLocalFetch` (web/src/agent/worker/local-fetch.js), which answers like `fetch` with the page
 engine's stream, so every dialect reads it unchanged.
 """
 

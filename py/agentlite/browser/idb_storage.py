@@ -1,6 +1,6 @@
 """`IndexedDBStorage`: the workspace's StorageBackend on the browser's IndexedDB (agent worker only).
 
-It calls the JS module `agentlite_idb` (web/src/worker/idb.js, registered by the worker with
+It calls the JS module `agentlite_idb` (web/src/agent/worker/idb.js, registered by the worker with
 `pyodide.registerJsModule("agentlite_idb", module)`). Every call is one IndexedDB transaction in JS; a
 commit hands the whole batch over at once (JSON for the structure, one Uint8Array per blob) because a
 transaction cannot stay open across a Python `await`. JS never rejects: results are `{ok, value}` or

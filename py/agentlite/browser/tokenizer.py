@@ -1,7 +1,7 @@
 """The real tokenizer for the agent's token counts: gpt-tokenizer's o200k_base in JS.
 
-The worker imports it (web/src/worker/tokens.js, a bundle of its own: 2.76 MB of ranks) when the first
-message is sent, not on every start (web/src/worker/inbox.js), registers it as the JS module
+The worker imports it (web/src/agent/worker/tokens.js, a bundle of its own: 2.76 MB of ranks) when the first
+message is sent, not on every start (web/src/agent/worker/inbox.js), registers it as the JS module
 `agentlite_tokens` and calls `install()`; from then on every token count (`agentlite.engine.tokens`)
 is the tokenizer's. A string the tokenizer fails on is estimated instead, so counting never breaks a
 turn.

@@ -25,16 +25,22 @@ from typing import Any
 from agentlite.mcp import message
 from agentlite.mcp.failure import UNSUPPORTED_VERSION, FailureKind, McpFailure
 from agentlite.mcp.headers import header_value
+from agentlite.mcp.revisions import (
+    CLIENT_INFO,
+    HANDSHAKE_VERSIONS,
+    META_CAPABILITIES,
+    META_CLIENT,
+    META_SERVER,
+    META_VERSION,
+    METHOD_HEADER,
+    MODERN_VERSIONS,
+    NAME_HEADER,
+    SESSION_HEADER,
+    VERSION_HEADER,
+)
 from agentlite.mcp.seam import HttpTransport
 from agentlite.mcp.wire import MAX_BYTES, Wire
 
-HANDSHAKE_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")  # oldest first
-MODERN_VERSIONS = ("2026-07-28",)
-CLIENT_INFO = {"name": "agentlite", "version": "0.1.0"}
-META_VERSION = "io.modelcontextprotocol/protocolVersion"
-META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
-META_CLIENT = "io.modelcontextprotocol/clientInfo"
-META_SERVER = "io.modelcontextprotocol/serverInfo"
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # mirrored in Mcp-Name
 MAX_ROUNDS = 10
 MAX_PAGES = 50
@@ -172,7 +178,7 @@ class McpClient:
             raise McpFailure(
                 FailureKind.PROTOCOL, f"the server offers protocol revision {version!r}, unknown here"
             )
-        self.session_id = answer.headers.get("mcp-session-id") or None
+        self.session_id = answer.headers.get(SESSION_HEADER.lower()) or None
         info = result.get("serverInfo")
         self.server_info = info if isinstance(info, dict) else {}
         capabilities = result.get("capabilities")
@@ -185,9 +191,9 @@ class McpClient:
         )
 
     def _session(self) -> dict[str, str]:
-        headers = {"MCP-Protocol-Version": self.revision} if self.revision else {}
+        headers = {VERSION_HEADER: self.revision} if self.revision else {}
         if self.session_id:
-            headers["Mcp-Session-Id"] = self.session_id
+            headers[SESSION_HEADER] = self.session_id
         return headers
 
     async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -260,10 +266,10 @@ class McpClient:
             META_CAPABILITIES: {},
             META_CLIENT: CLIENT_INFO,
         }
-        headers = {"MCP-Protocol-Version": version, "Mcp-Method": method}
+        headers = {VERSION_HEADER: version, METHOD_HEADER: method}
         named = params.get(NAMED.get(method, ""))
         if isinstance(named, str):
-            headers["Mcp-Name"] = header_value(named)
+            headers[NAME_HEADER] = header_value(named)
         body = message.request(next(self._ids), method, {**params, "_meta": envelope})
         answer = await self.wire.post(body, headers, resumable=False)
         return message.result_of(answer.message or {})

@@ -20,6 +20,7 @@ from agentlite.errors import ErrorType, ModelError
 from agentlite.mcp import message
 from agentlite.mcp.failure import FailureKind, McpFailure
 from agentlite.mcp.message import Shape
+from agentlite.mcp.revisions import RESUME_HEADER
 from agentlite.mcp.seam import HttpRequest, HttpResponse, HttpTransport
 from agentlite.stream.sse import SseDecoder
 
@@ -124,7 +125,7 @@ class Wire:
 
     async def _resume(self, stream: _Stream, headers: dict[str, str], want: Any) -> dict[str, Any] | None:
         get_headers = {k: v for k, v in self.headers(headers).items() if k != "Content-Type"}
-        get_headers["Last-Event-ID"] = stream.decoder.last_event_id or ""
+        get_headers[RESUME_HEADER] = stream.decoder.last_event_id or ""
         try:
             response = await self._send(HttpRequest("GET", self.url, get_headers))
         except McpFailure as failure:

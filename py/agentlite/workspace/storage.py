@@ -22,7 +22,7 @@ from agentlite.workspace.workspace_errors import StaleState, StorageError, Stora
 Value = str | bytes
 WORKSPACE_STORES = ("meta", "entries", "versions", "blobs", "commits", "turns")
 APP_STORES = ("chats", "memory")  # the same database keeps the chat tabs and long-term memory
-STORES = WORKSPACE_STORES + APP_STORES  # must match STORES in web/src/worker/idb.js
+STORES = WORKSPACE_STORES + APP_STORES  # must match STORES in web/src/agent/worker/idb.js
 
 
 @dataclass

@@ -1,4 +1,4 @@
-// Runs a Python script in Pyodide under Node with the real web/src/worker/idb.js registered as
+// Runs a Python script in Pyodide under Node with the real web/src/agent/worker/idb.js registered as
 // `agentlite_idb`, over fake-indexeddb: the browser storage glue without a browser.
 // usage: node idb_harness.mjs <fake-indexeddb auto.js path> <repo root> <script.py>
 import fs from "node:fs";
@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 const [fakeIndexedDb, root, script] = process.argv.slice(2);
 await import(pathToFileURL(fakeIndexedDb).href);
 const { loadPyodide } = await import(pathToFileURL(path.join(root, "web/node_modules/pyodide/pyodide.mjs")).href);
-const idb = await import(pathToFileURL(path.join(root, "web/src/worker/idb.js")).href);
+const idb = await import(pathToFileURL(path.join(root, "web/src/agent/worker/idb.js")).href);
 
 const pyodide = await loadPyodide({ indexURL: path.join(root, "web/node_modules/pyodide") + "/" });
 pyodide.registerJsModule("agentlite_idb", idb);

@@ -1,4 +1,4 @@
-"""IndexedDBStorage + web/src/worker/idb.js in real Pyodide under Node, over fake-indexeddb.
+"""IndexedDBStorage + web/src/agent/worker/idb.js in real Pyodide under Node, over fake-indexeddb.
 
 Runs where `node` and the npm packages of web/ (Pyodide, and fake-indexeddb from devDependencies) are
 installed, as `python build.py` does; AGENTLITE_FAKE_INDEXEDDB may name another fake-indexeddb `auto`

@@ -3,7 +3,7 @@
 // where workers cannot draw). Resolves to what the composer keeps.
 import { encodeForModel } from "./image-encode.js";
 import { toBase64 } from "../bytes.js";
-import { checked } from "../image-size.js";
+import { checked } from "./image-size.js";
 
 /** The first bytes read to measure an image: its header, and for PNG and JPEG far more than it needs. */
 export const HEAD_BYTES = 1024 * 1024;
@@ -82,7 +82,7 @@ export async function prepareImage(file) {
  * The image's type, pixels and frames by its header, within bounds, or why not (one clause): the first
  * HEAD_BYTES, and the whole file only when they end before the header does or before a GIF's or a
  * WebP's last frame (the frames are counted by walking the blocks, nothing is decoded).
- * @param {Blob} file @returns {Promise<import("../image-size.js").Size | import("../image-size.js").Refused>}
+ * @param {Blob} file @returns {Promise<import("./image-size.js").Size | import("./image-size.js").Refused>}
  */
 export async function measureImage(file) {
   const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());

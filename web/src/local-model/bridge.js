@@ -1,11 +1,11 @@
 // The page's side of the model in the page for the agent worker: a MessagePort on which the worker's
-// `local:` requests arrive (web/src/worker/local-fetch.js) and their answers go back as an HTTP status and
+// `local:` requests arrive (web/src/agent/worker/local-fetch.js) and their answers go back as an HTTP status and
 // then the body's text in pieces, so the agent reads them like any endpoint's (server-sent events of
 // `chat.completion.chunk`s). A new port is given to every worker the page starts.
-import { LOCAL_PORT } from "../protocol.js";
+import { LOCAL_PORT } from "../agent/common/protocol.js";
 import { errorAnswer, modelsListing } from "./wire.js";
 
-/** @import { AgentClient } from "../agent-client.js" */
+/** @import { AgentClient } from "../agent/page/agent-client.js" */
 /** @import { LocalModel } from "./local-model.js" */
 /** @import { ModelFacts } from "./gguf-header.js" */
 /** @import { ResultTimings } from "@wllama/wllama" */

@@ -1,10 +1,10 @@
 // Which model the chat uses, as the model in the page changes (docs/local-model.md): a model the user
 // chose now becomes the chat's model once its engine is ready; removing the model the chat uses gives the
 // chat back the demo model; a stored model the settings name is started on the page's start.
-import { LOCAL_BASE } from "../settings.js";
+import { LOCAL_BASE } from "../settings/settings.js";
 import { LOCAL_MODEL_ID } from "./bridge.js";
 
-/** @import { Settings } from "../settings.js" */
+/** @import { Settings } from "../settings/settings.js" */
 /** @import { LocalModel } from "./local-model.js" */
 
 const LOCAL_SETTINGS = { base_url: LOCAL_BASE, model: LOCAL_MODEL_ID, api_key: "", remember_key: false };

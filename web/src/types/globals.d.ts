@@ -1,12 +1,12 @@
 // Globals the page's scripts share across bundles, and the hooks tests and benchmarks read.
 
-/** The agent worker web/src/worker-start.js starts before the page's bundle loads. */
+/** The agent worker web/src/agent/page/worker-start.js starts before the page's bundle loads. */
 declare var agentliteEarlyWorker: { worker: Worker; early: Event[] } | undefined;
-/** Worker hooks (web/src/worker/worker.js): the start path taken, the deferred packages, the stored snapshot. */
+/** Worker hooks (web/src/agent/worker/worker.js): the start path taken, the deferred packages, the stored snapshot. */
 declare var agentliteStart: Record<string, unknown>;
 declare var agentliteDeferred: Promise<unknown>;
 declare var agentliteSnapshotStored: Promise<unknown>;
-/** The tokenizer bundle once it is loading (web/src/worker/inbox.js). */
+/** The tokenizer bundle once it is loading (web/src/agent/worker/inbox.js). */
 declare var agentliteTokenizer: Promise<unknown>;
 
 /** File System Access, where the browser has it (Chromium): the folder picker, and the observer that

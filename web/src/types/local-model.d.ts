@@ -1,5 +1,5 @@
 // The messages on the port between the page's model in the page (web/src/local-model/bridge.js) and the
-// agent worker's `local:` fetch (web/src/worker/local-fetch.js): read by both projects.
+// agent worker's `local:` fetch (web/src/agent/worker/local-fetch.js): read by both projects.
 
 /** The worker asks: one `local:` request (`path` without the scheme and its slashes, e.g. "chat/completions"). */
 interface LocalPortRequest {

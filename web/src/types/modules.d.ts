@@ -12,7 +12,7 @@ declare module "*/pyodide/pyodide.mjs" {
   export * from "pyodide";
 }
 
-/** The tokenizer bundle built from web/src/worker/tokens.js, loaded after start-up. */
+/** The tokenizer bundle built from web/src/agent/worker/tokens.js, loaded after start-up. */
 declare module "*/worker-tokens.js" {
   export function count(text: string): number;
 }

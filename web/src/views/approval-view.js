@@ -2,8 +2,8 @@
 // "Overwrite /src/App.tsx (+3 −1)", "Run in the sandbox: …"), the diff or the whole command it would run
 // with its line count (never cut or scrolled: a dangerous last line must be seen before Approve), and
 // Approve / Reject / Approve all on one row. Everything the model wrote goes into textContent only.
-import { button } from "../dom.js";
-import { toolFacts } from "../tools.js";
+import { button } from "./dom.js";
+import { toolFacts } from "../agent/page/tools.js";
 import { renderDiff } from "./diff-view.js";
 
 const REMOTE_PREFIX = "mcp__"; // a remote MCP server's tool (py/agentlite/mcp/tool_names.py)
@@ -24,7 +24,7 @@ const firstLine = (text, limit = 80) => {
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
 };
 
-/** @param {import("../tools.js").ToolName} name @param {{exists: boolean} | null} stat */
+/** @param {import("../agent/page/tools.js").ToolName} name @param {{exists: boolean} | null} stat */
 const writeVerb = (name, stat) => {
   if (stat) return stat.exists ? "Overwrite" : "Create";
   return name === "write_file" ? "Overwrite" : "Create";

@@ -3,7 +3,7 @@
 // with it, after the user agrees; a zip of files only is added as one recorded change, and so are the
 // files of HEAD of a zip of a git working copy.
 import { fromBase64, toBase64 } from "../bytes.js";
-import { downloadBytes } from "../download.js";
+import { downloadBytes } from "../browser/download.js";
 
 const HISTORY_MANIFEST = "history/manifest.json";
 /** @import { Call } from "../folders/folder-import.js" */

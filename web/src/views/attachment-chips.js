@@ -5,8 +5,8 @@
 // always text, never markup.
 import { original } from "../attachments/attachment-store.js";
 import { measureImage } from "../attachments/image-prep.js";
-import { button, el } from "../dom.js";
-import { shownImages } from "../tool-images.js";
+import { button, el } from "./dom.js";
+import { shownImages } from "../attachments/tool-images.js";
 
 /** The chip of one attachment. @param {any} item @param {{onRemove?: () => void, onSave?: () => void}} [hooks] */
 export function attachmentChip(item, hooks = {}) {

@@ -3,7 +3,7 @@
 // the "2/2" switcher), optionally after restoring the files to before that message's turn.
 // "Regenerate" answers the last user message again as a new version of the answer. The engine keeps the
 // tree; the page shows the active path and re-draws it from the engine's snapshot after a switch.
-import { button } from "../dom.js";
+import { button } from "./dom.js";
 
 /** Where a message sits in the chat tree: its id and turn, and which of how many versions it is.
  * @typedef {{id?: string, turn?: string, node?: string, branch?: number, branches?: number}} BranchPlace */

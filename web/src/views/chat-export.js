@@ -1,8 +1,8 @@
 // Chat export and import, in the chat's header: "Export chat" offers Markdown (to read) or JSON (to
 // import again; both hold every branch and tool call); "Import chat" opens an exported JSON file as a new
 // tab. The engine writes and reads the files; a file that is not a chat is refused with a note.
-import { button } from "../dom.js";
-import { downloadBytes } from "../download.js";
+import { button } from "./dom.js";
+import { downloadBytes } from "../browser/download.js";
 
 /** @param {ParentNode} root
  * @param {{activeChat: () => string | null,

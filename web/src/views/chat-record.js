@@ -23,7 +23,7 @@
  * @property {HTMLElement | null} banner the error banner of the turn
  * @property {HTMLElement | null} decisions the decision buttons shown
  * @property {boolean} branching the running turn starts a new branch: redraw from the engine's snapshot
- * @property {import("../chat-events.js").ChatEvents["context"] | null} context the newest context meter event
+ * @property {import("../agent/page/chat-events.js").ChatEvents["context"] | null} context the newest context meter event
  */
 
 /** A new chat's record: every field present from the start.

@@ -2,8 +2,8 @@
 // (tool cards, approvals, the error banner with its decisions, retries, why the engine stopped, the
 // plan and the context meter). It renders conversation events, shows restored chats again after a
 // reload, and reports intents to its callbacks.
-import { isChatEvent } from "../chat-events.js";
-import { button, el } from "../dom.js";
+import { isChatEvent } from "../agent/page/chat-events.js";
+import { button, el } from "./dom.js";
 import { createBranchControls } from "./branch-controls.js";
 import { chatRecord } from "./chat-record.js";
 import { replayMessages } from "./chat-history.js";
@@ -11,14 +11,14 @@ import { createTabStrip } from "./chat-tabs.js";
 import { sentAttachments } from "./attachment-chips.js";
 import { createAttachmentTray } from "./composer-attachments.js";
 import { createComposer } from "./composer.js";
-import { warmUp } from "../markdown.js";
+import { warmUp } from "./markdown.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
 import { ToolCard } from "./tool-card.js";
 
 /** @typedef {import("./chat-record.js").ChatRecord} ChatRecord */
-/** @typedef {import("../chat-events.js").ChatEventKind} ChatEventKind */
-/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
+/** @typedef {import("../agent/page/chat-events.js").ChatEventKind} ChatEventKind */
+/** @typedef {import("../agent/page/chat-events.js").ChatEvents} ChatEvents */
 
 /** What the chat view asks of the page: the worker's chat calls and the workspace look-ups it needs.
  * @typedef {object} ChatActions
@@ -420,7 +420,7 @@ export function createChatView(root, actions) {
   }
 
   /** Each event kind's handler, which gets that kind's fields (the type check reads them from the engine's events).
-   * @type {{[K in ChatEventKind]?: (chat: ChatRecord, e: import("../chat-events.js").ChatEvents[K]) => unknown}} */
+   * @type {{[K in ChatEventKind]?: (chat: ChatRecord, e: import("../agent/page/chat-events.js").ChatEvents[K]) => unknown}} */
   const HANDLERS = {
     turn_start: turnStart,
     title: (chat, e) => tabs.setTitle(chat.id, e.title),

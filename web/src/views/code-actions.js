@@ -3,7 +3,7 @@
 // open, "Apply to open file" (the editor's selection or the whole file, shown as a diff to confirm). Each
 // is one recorded user change with its own "Undo". Buttons are added to rendered answers as they appear,
 // so the message view stays as it is; code text is only ever read from textContent.
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 import { renderDiff } from "./diff-view.js";
 
 /** The file open in the editor, with its selection.
@@ -48,7 +48,7 @@ function textBefore(pre) {
 /** `call(method, args)` reaches the workspace; `editor()` is the open file ({path, text, selection:
  * {from, to}}) or null; `flush()` saves the user's pending typing first.
  * @param {HTMLElement} messages
- * @param {{call: (method: import("../agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
+ * @param {{call: (method: import("../agent/page/agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
  *   editor: () => OpenFile | null, flush: () => Promise<unknown>}} actions */
 export function createCodeActions(messages, { call, editor, flush }) {
   /** @type {string | null} */

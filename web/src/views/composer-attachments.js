@@ -8,7 +8,7 @@
 import { keepOriginal } from "../attachments/attachment-store.js";
 import { measureImage, prepareImage } from "../attachments/image-prep.js";
 import { MAX_FILE_BYTES, cleanName, refusal, sniffImage, sniffKind } from "../attachments/image-rules.js";
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 import { attachmentChip } from "./attachment-chips.js";
 import { loadPdfReader } from "../pdf/pdf-loader.js";
 

@@ -1,7 +1,7 @@
 // A unified diff as the user reads it: hunk headers, removed and added lines with their line numbers,
 // and a "Revert" button per hunk when reverting is possible. File text only ever goes into
 // textContent, so whatever the file holds is shown, never run.
-import { el } from "../dom.js";
+import { el } from "./dom.js";
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 /** @type {Record<string, string>} */

@@ -3,8 +3,8 @@
 // endpoint, so nothing (the workspace, memory, AGENTS.md, the model list) goes to the link's host
 // unasked. "Use it" applies the link's settings for this visit (not saved, as URL parameters always are);
 // "Keep my endpoint" drops them from the address, so a reload does not ask again.
-import { button, el } from "../dom.js";
-import { originOf } from "../settings.js";
+import { button, el } from "./dom.js";
+import { originOf } from "../settings/settings.js";
 
 /** `linked`: the link's base URL; `saved`: the saved one; `onUse()` / `onKeep()`: the user's answer.
  * @param {ParentNode} root @param {{linked: string, saved: string, onUse: () => unknown, onKeep: () => unknown}} question */

@@ -1,7 +1,7 @@
 // The context menu of the file tree and what its items do: new file, new folder, rename, delete and
 // download. Each is one recorded user change in the workspace (download only reads).
 import { fromBase64 } from "../bytes.js";
-import { downloadBytes } from "../download.js";
+import { downloadBytes } from "../browser/download.js";
 
 /** @import { Call } from "../folders/folder-import.js" */
 /** @import { TreeEntry } from "./tree-order.js" */

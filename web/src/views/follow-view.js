@@ -3,11 +3,11 @@
 // "Undo this change" and a revert per hunk, above the normal editor holding the new file. A toggle turns
 // it off (remembered on this device). The user's typing is never replaced: while they type in the
 // editor the follow waits, says so, and catches up once they leave the editor (their text saved first).
-import { frameWriter } from "../dom.js";
-import { toolFacts } from "../tools.js";
+import { frameWriter } from "./dom.js";
+import { toolFacts } from "../agent/page/tools.js";
 import { renderDiff } from "./diff-view.js";
 
-/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
+/** @typedef {import("../agent/page/chat-events.js").ChatEvents} ChatEvents */
 /** A file-writing call's status, with the result fields this view reads.
  * @typedef {ChatEvents["tool_status"] & {arguments?: {path?: string} | null, result?: {data?: {path?: string, version?: number}} | null}} WriteStatus */
 /** The write the editor follows: streaming (its path and text so far) or done (the version it made).
@@ -25,7 +25,7 @@ const STORE_KEY = "agentlite.followAgent";
 
 /** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush).
  * @param {ParentNode} root
- * @param {{call: (method: import("../agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
+ * @param {{call: (method: import("../agent/page/agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
  *   files: FilesView, storage?: Storage}} actions */
 export function createFollowView(root, { call, files, storage = localStorage }) {
   const panel = /** @type {HTMLElement} */ (root.querySelector(".panel.editor"));
@@ -38,7 +38,7 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
   const close = /** @type {HTMLButtonElement} */ (box.querySelector("[data-testid=follow-close]"));
   const waiting = /** @type {HTMLElement} */ (root.querySelector("[data-testid=follow-waiting]"));
   const editorHost = /** @type {HTMLElement} */ (root.querySelector("#file-editor"));
-  /** @type {Map<string, import("../tools.js").ToolFacts>} call id -> the writer's facts, for the writers of this round */
+  /** @type {Map<string, import("../agent/page/tools.js").ToolFacts>} call id -> the writer's facts, for the writers of this round */
   const calls = new Map();
   let on = storage.getItem(STORE_KEY) !== "false";
   /** @type {Followed | null} */

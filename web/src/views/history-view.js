@@ -1,7 +1,7 @@
 // The history of the open file: every version with its op, turn, author and time; the diff of the chosen
 // version against its parent or against any other version; undo of the newest change; revert of one
 // hunk of a change. Every action is a new recorded change, so each of them can be undone too.
-import { el } from "../dom.js";
+import { el } from "./dom.js";
 import { renderDiff } from "./diff-view.js";
 
 /** @import { Call } from "../folders/folder-import.js" */

@@ -1,6 +1,6 @@
 // Small inline SVG icons (no icon font, nothing fetched): one per tool and a few for the page. Paths are
 // constants of this module, built with createElementNS, so nothing the model writes becomes markup.
-import { toolFacts } from "../tools.js";
+import { toolFacts } from "../agent/page/tools.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -22,7 +22,7 @@ const PATHS = {
 };
 
 /** One icon per tool: the type check fails until a new tool has one (or when a tool here was renamed).
- * @type {Record<import("../tools.js").ToolName, keyof typeof PATHS>} */
+ * @type {Record<import("../agent/page/tools.js").ToolName, keyof typeof PATHS>} */
 /** @type {Record<string, string | undefined>} */
 const TOOL_ICON = {
   list_directory: "list",
@@ -58,4 +58,4 @@ export function icon(name) {
 
 /** @param {string} tool */
 export const toolIcon = (tool) =>
-  icon(TOOL_ICON[/** @type {import("../tools.js").ToolFacts} */ (toolFacts(tool))?.name] || "note");
+  icon(TOOL_ICON[/** @type {import("../agent/page/tools.js").ToolFacts} */ (toolFacts(tool))?.name] || "note");

@@ -2,7 +2,7 @@
 // (`data-state` none | loading | ready | error, `data-name`), its facts and size, load progress in bytes,
 // the live speed while it answers, and Remove. The buttons that open it sit in the settings and on the
 // first screen (`openButton`). docs/local-model.md.
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 
 /** @import { ModelFacts } from "../local-model/gguf-header.js" */
 /** @import { LocalModel } from "../local-model/local-model.js" */

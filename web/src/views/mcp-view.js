@@ -4,9 +4,9 @@
 // tokens stay on the page (mcp-tokens.js). When the worker finds a server unreachable, the connection
 // doctor (mcp-doctor.js) looks from the page and says why in words, with a fix. Everything a server sends
 // (its name, its tools' names) goes into textContent only.
-import { button, el } from "../dom.js";
-import { diagnose } from "../mcp-doctor.js";
-import { openSignIn, signInUrls } from "../mcp-signin.js";
+import { button, el } from "./dom.js";
+import { diagnose } from "../mcp/page/mcp-doctor.js";
+import { openSignIn, signInUrls } from "../mcp/page/mcp-signin.js";
 
 /** A server as the worker describes it (py/agentlite/mcp).
  * @typedef {{ url: string, name?: string, title?: string, state: string, diagnosis?: string,
@@ -24,7 +24,7 @@ const STATE_WORDS = {
 };
 
 /** @param {Element} root @param {{call: (method: string, args?: object) => Promise<any>,
- *   tokens: import("../mcp-tokens.js").McpTokens}} options */
+ *   tokens: import("../mcp/page/mcp-tokens.js").McpTokens}} options */
 export function createMcpView(root, { call, tokens }) {
   const toggle = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=mcp-open]"));
   const panel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=mcp-panel]"));

@@ -2,7 +2,7 @@
 // viewable, editable and deletable. Item text is user- or model-derived, so it is only ever set as
 // textContent. The panel reads the items through its callbacks and refreshes when asked (after a turn
 // that added a memory) or when opened.
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 
 /** A memory item as `memory.list` lists it (the fields shown).
  * @typedef {{id: string, text: string, pinned?: boolean}} MemoryItem */

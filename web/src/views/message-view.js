@@ -2,7 +2,7 @@
 // its tool cards. While text streams in, each chunk is rendered at once and only the blocks that
 // changed (in practice the last one) are replaced in the DOM; when a render grows costly (a long
 // message), renders are batched to one per animation frame instead.
-import { renderBlocks } from "../markdown.js";
+import { renderBlocks } from "./markdown.js";
 
 const RENDER_BUDGET_MS = 4; // a render slower than this waits for the next frame, with the chunks after it
 

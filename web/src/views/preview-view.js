@@ -5,7 +5,7 @@
 // so and its Reload is the user's yes.
 import { framesShareThread } from "../preview/page/thread.js";
 
-/** @import { CallMethod } from "../agent-client.js" */
+/** @import { CallMethod } from "../agent/page/agent-client.js" */
 /** The previewer dist/preview.js makes (web/src/preview/page/index.js), as this panel uses it.
  * @typedef {{ pages(): Promise<string[]>, show(path: string): Promise<unknown>, reload(): unknown,
  *   changed(change: unknown, mayRun: boolean): unknown,

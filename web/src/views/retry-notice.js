@@ -5,7 +5,7 @@
 /** Events that show a retry answered. */
 const ANSWERED = new Set(["text", "thinking", "tool_started"]);
 
-/** @typedef {import("../chat-events.js").ChatEvents["retry"]} RetryEvent */
+/** @typedef {import("../agent/page/chat-events.js").ChatEvents["retry"]} RetryEvent */
 /** A notice shown: its line, the retry it tells of, the seconds left and the countdown.
  * @typedef {{el: HTMLElement, event: RetryEvent, left: number, timer?: ReturnType<typeof setInterval>}} Shown */
 

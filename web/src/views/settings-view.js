@@ -1,8 +1,8 @@
 // The settings dialog: provider presets, endpoint, key, model (listed by the endpoint when it can),
 // dialect, limits and approvals, and a connection test that says what is wrong and how to fix it. The
 // key field is a password field; the key is never written anywhere else in the DOM.
-import { PRESETS, corsFix, presetFor } from "../presets.js";
-import { BOUNDS, normalize, originOf } from "../settings.js";
+import { PRESETS, corsFix, presetFor } from "../settings/presets.js";
+import { BOUNDS, normalize, originOf } from "../settings/settings.js";
 
 const TEXT_FIELDS = [
   "base_url",

@@ -3,7 +3,7 @@
 // Enter or Tab inserts `/name `, Escape closes. Sending `/name rest` makes the turn carry that skill's
 // SKILL.md for the model (the worker reads the command: engine/turn_message.py). Keys are caught on the
 // way down, before the chat view's own (Enter sends, Escape stops), and only while the list is open.
-import { el } from "../dom.js";
+import { el } from "./dom.js";
 import { closeList, markOption } from "./listbox.js";
 
 const COMMAND_AT_CARET = /^\/([a-z0-9-]*)$/;

@@ -2,7 +2,7 @@
 // description, and for an invalid one the reason it is not offered to the model. A skill's name opens
 // its SKILL.md in the editor. What a skill file says is set only as textContent. The list is read again
 // after every workspace change (the worker's `change` event); refreshes that pile up collapse into one.
-import { el } from "../dom.js";
+import { el } from "./dom.js";
 import { coalesced } from "./coalesce.js";
 
 /** @typedef {{ name: string, folder: string, description?: string, valid: boolean, reason?: string }} Skill */

@@ -4,7 +4,7 @@
 //   exporting the workspace, and can be dismissed;
 // - storage-reload: this tab's database connection closed (a newer version of the app in another tab);
 //   nothing more can be saved here until the page is reloaded.
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 
 /** @param {Element} root the page (its dataset says where the workspace lives)
  * @param {{onExport: () => unknown, onDismiss: () => unknown, onReload: () => unknown}} actions */

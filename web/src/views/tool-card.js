@@ -3,11 +3,11 @@
 // the result with its duration, and for a file change its diff (collapsed; read when first opened).
 // A result's images (py/agentlite/tools/images.py) are shown as <img> with data: URLs of the raster
 // types the agent accepts only; anything else (SVG above all) is never put into the page.
-import { frameWriter } from "../dom.js";
+import { frameWriter } from "./dom.js";
 import { approvalBox } from "./approval-view.js";
 import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
-import { imageAlt, shownImages } from "../tool-images.js";
+import { imageAlt, shownImages } from "../attachments/tool-images.js";
 
 const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
 
@@ -30,7 +30,7 @@ function summarize(args) {
  */
 /** The `data` of a file-changing call's result: the path and its new version, or the diff itself.
  * @typedef {{path?: unknown, version?: unknown, diff?: unknown}} DiffData */
-/** @typedef {import("../chat-events.js").ChatEvents} ChatEvents */
+/** @typedef {import("../agent/page/chat-events.js").ChatEvents} ChatEvents */
 /** @typedef {ChatEvents["tool_status"]} ToolStatus */
 
 export class ToolCard {

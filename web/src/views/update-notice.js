@@ -1,6 +1,6 @@
 // "A new version is available": shown under the top bar when a newer build of the app has been
 // installed while this page runs; its button switches to it (the page reloads).
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 
 const MESSAGE = "A new version of AgentLite is ready. Reload to use it (your files and chats stay).";
 

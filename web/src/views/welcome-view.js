@@ -2,8 +2,8 @@
 // one-click examples that the demo model really runs (its own scenario list, asked from the worker), and
 // where files live. It shows whenever the active chat has no messages, so it goes once a conversation
 // starts and comes back in a new tab: it watches the message lists instead of being told.
-import { el } from "../dom.js";
-import { LOCAL_BASE } from "../protocol.js";
+import { el } from "./dom.js";
+import { LOCAL_BASE } from "../agent/common/protocol.js";
 import { icon } from "./icons.js";
 
 const ABOUT =

@@ -1,7 +1,7 @@
 // "The agent stopped answering and was restarted": shown under the top bar when the watchdog ended a
-// worker whose Python step never finished (web/src/watchdog.js). It says what happened and what was
+// worker whose Python step never finished (web/src/agent/page/watchdog.js). It says what happened and what was
 // kept, and follows the new worker until it is ready (`data-state` restarting → ready).
-import { button, el } from "../dom.js";
+import { button, el } from "./dom.js";
 
 const KEPT =
   "Your files, chats and settings are kept (they were already saved); a turn that was running ended with an error.";

@@ -4,7 +4,7 @@
 // PNG within the image limit whose header, read by the page's one header reader (image-size.js), gives
 // a size within SHOT_LIMITS; anything else is a clear refusal.
 import { toBase64 } from "../../bytes.js";
-import { measure } from "../../image-size.js";
+import { measure } from "../../attachments/image-size.js";
 
 export const SHOT_LIMITS = { maxWidth: 1280, maxHeight: 2000 }; // CSS px, device scale 1
 export const MAX_SHOT_BYTES = 4 * 1024 * 1024; // as MAX_IMAGE_BYTES of a tool result's image

@@ -5,7 +5,7 @@
 // request, so it loads when the first message is sent, not on every start; that message and any after
 // it wait for it, so the first request is already counted by the tokenizer. The promise is left on
 // the worker's global as a test hook (only the app's own code runs in this worker).
-import { MSG } from "../protocol.js";
+import { MSG } from "../common/protocol.js";
 
 /** @import { PyodideAPI } from "pyodide" */
 /**

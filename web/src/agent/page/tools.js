@@ -1,7 +1,7 @@
 // The tools as the page knows them: generated from the agent's tool registry (web/src/generated/tools.json,
 // written by buildsys/page_facts.py), never listed by hand. A call named by one of a tool's aliases is
 // shown as that tool.
-import { tools } from "./generated/tools.json";
+import { tools } from "../../generated/tools.json";
 
 /** A tool's canonical name; the type check fails on a name no tool has.
  * @typedef {keyof typeof tools} ToolName */

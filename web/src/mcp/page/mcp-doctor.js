@@ -1,10 +1,10 @@
 // The MCP connection doctor (docs/mcp.md, Connection doctor): why a remote MCP server cannot be used from
 // this page, and the one-line fix for its owner. What needs no request (a bad URL, mixed content) is
-// judged here; the probes run in a worker of their own (web/src/mcp-doctor-worker.js) and
-// web/src/mcp-doctor-verdict.js turns their outcomes into the answer.
-import { beforeAnyRequest, judge } from "./mcp-doctor-verdict.js";
+// judged here; the probes run in a worker of their own (web/src/mcp/worker/mcp-doctor-worker.js) and
+// web/src/mcp/common/mcp-doctor-verdict.js turns their outcomes into the answer.
+import { beforeAnyRequest, judge } from "../common/mcp-doctor-verdict.js";
 
-/** @import { Findings, Verdict } from "./mcp-doctor-verdict.js" */
+/** @import { Findings, Verdict } from "../common/mcp-doctor-verdict.js" */
 
 const DEADLINE_MS = 45_000; // every probe has its own 5 s timeout; this bounds the worker as a whole
 

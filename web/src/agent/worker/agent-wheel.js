@@ -4,7 +4,7 @@
 // So the agent's modules are imported before the snapshot; after a restore only the files are written
 // again (for the modules the agent imports later), and the wheel's dependencies (pydantic) load after
 // `ready`, in the background (`loadDependencies`).
-import { sha256Hex } from "../bytes.js";
+import { sha256Hex } from "../../bytes.js";
 
 /** @import { PyodideAPI } from "pyodide" */
 /** @typedef {{ bytes: Uint8Array, depends: string[] }} AgentWheel the checked wheel and its dependencies */

@@ -1,8 +1,8 @@
 // The workspace's file list read straight from IndexedDB on the main thread, read-only, so the file
-// tree is painted before Python is ready. The agent worker owns the database (web/src/worker/idb.js):
+// tree is painted before Python is ready. The agent worker owns the database (web/src/agent/worker/idb.js):
 // this never creates it, never upgrades it and never writes; any surprise just means "nothing to show
 // yet" and the worker's listing follows once it is up.
-import { DB_NAME, SCHEMA_VERSION } from "./worker/idb.js";
+import { DB_NAME, SCHEMA_VERSION } from "../worker/idb.js";
 
 /** A file or folder of the listing. @typedef {{path: string, kind: "dir" | "file"}} PeekEntry */
 

@@ -1,21 +1,30 @@
 // The MCP connection doctor's judgement (docs/mcp.md, Connection doctor): what the probes of a server
-// found (web/src/mcp-doctor-probes.js) → {state, diagnosis, fix}. Pure, so every branch is tested under Node.
+// found (web/src/mcp/worker/mcp-doctor-probes.js) → {state, diagnosis, fix}. Pure, so every branch is
+// tested under Node.
 // A browser reports a CORS refusal and a dead server alike (a bare TypeError): the probes are chosen so
 // that their outcomes together tell which step fails, and this names it.
+
+// The revisions and header names are the worker's client's (py/agentlite/mcp/revisions.py), generated;
+// imported as a JSON module, so the judgement also runs under Node as it is.
+import facts from "../../generated/mcp.json" with { type: "json" };
+
+/** The client's revisions, envelope and MCP header names (lower case), as the probes send them. */
+export const MCP = facts.mcp;
+const HEADER = MCP.headers;
 
 /** The request headers the page's MCP client may send, in the order they are probed. */
 export const REQUEST_HEADERS = [
   "content-type",
-  "mcp-protocol-version",
-  "mcp-session-id",
-  "mcp-method",
-  "mcp-name",
+  HEADER.version,
+  HEADER.session,
+  HEADER.method,
+  HEADER.name,
   "authorization",
-  "last-event-id",
+  HEADER.resume,
 ];
 
 /** Headers only the session revision sends: a server that answers `server/discover` needs neither. */
-export const SESSION_ONLY = ["mcp-session-id", "last-event-id"];
+export const SESSION_ONLY = [HEADER.session, HEADER.resume];
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -135,13 +144,14 @@ function preflightVerdict(found, simple) {
   );
 }
 
-/** The MCP step: `server/discover` (2026-07-28) or else `initialize` (2025-11-25). @param {Findings} found */
+/** The MCP step: `server/discover` (the stateless revision) or else `initialize` (the handshake).
+ * @param {Findings} found */
 function answerVerdict(found) {
   const asked = /** @type {RpcAnswered[]} */ ([found.discover, found.initialize].filter((reply) => reply?.ok));
   const refused = asked.find((reply) => reply.status === 401 || reply.status === 403);
   if (refused) return needsAuth(found, refused);
   if (found.discover?.ok && found.discover.answer === "result") {
-    return verdict("connected", "server/discover answered (protocol 2026-07-28)", "");
+    return verdict("connected", `server/discover answered (protocol ${MCP.modern_version})`, "");
   }
   const init = found.initialize;
   if (init?.ok && init.answer === "result") return initialized(found, init);
@@ -173,8 +183,8 @@ function initialized(found, init) {
   if (follow?.ok && follow.answer !== "result" && follow.status >= 400) {
     return verdict(
       "cors-blocked",
-      `initialize answered${version}, but its Mcp-Session-Id cannot be read (a request without it fails with HTTP ${follow.status}): Access-Control-Expose-Headers lacks mcp-session-id`,
-      "add mcp-session-id to Access-Control-Expose-Headers",
+      `initialize answered${version}, but its Mcp-Session-Id cannot be read (a request without it fails with HTTP ${follow.status}): Access-Control-Expose-Headers lacks ${HEADER.session}`,
+      `add ${HEADER.session} to Access-Control-Expose-Headers`,
     );
   }
   return verdict("connected", `initialize answered${version} without a session`, "");
@@ -194,7 +204,7 @@ function notMcp(found) {
     return verdict(
       "error",
       `the server answered initialize with a JSON-RPC error (HTTP ${reply.status})`,
-      "check that the server speaks MCP 2025-11-25 or 2026-07-28 at this URL",
+      `check that the server speaks MCP ${MCP.handshake_version} or ${MCP.modern_version} at this URL`,
     );
   }
   return verdict(

@@ -2,9 +2,9 @@
 // server cannot be used, run where the page's CSP (connect-src 'self') does not apply — the doctor's
 // worker. Each probe is bounded by its own timeout; none sends a cookie; none follows a redirect; the
 // token goes only to the server's URL itself, and only on the MCP requests (never on a probe of headers).
-import { REQUEST_HEADERS, SESSION_ONLY } from "./mcp-doctor-verdict.js";
+import { MCP, REQUEST_HEADERS, SESSION_ONLY } from "../common/mcp-doctor-verdict.js";
 
-/** @import { Findings, RpcReply } from "./mcp-doctor-verdict.js" */
+/** @import { Findings, RpcReply } from "../common/mcp-doctor-verdict.js" */
 /** The findings while the probes run: the first sets `reach`.
  * @typedef {Omit<Findings, "reach"> & Partial<Pick<Findings, "reach">>} Gathered */
 
@@ -12,20 +12,20 @@ const PROBE_MS = 5000;
 const MAX_BODY = 256 * 1024;
 const ACCEPT = "application/json, text/event-stream";
 const PING = JSON.stringify({ jsonrpc: "2.0", id: "doctor-ping", method: "ping" });
+const HEADER = MCP.headers;
 /** @type {Record<string, string>} */
 const SAMPLE = {
   "content-type": "application/json",
-  "mcp-protocol-version": "2025-11-25",
-  "mcp-session-id": "doctor-probe",
-  "mcp-method": "ping",
-  "mcp-name": "doctor-probe",
+  [HEADER.version]: MCP.handshake_version,
+  [HEADER.session]: "doctor-probe",
+  [HEADER.method]: "ping",
+  [HEADER.name]: "doctor-probe",
   authorization: "Bearer doctor-probe", // not the user's token: the preflight probes need only the name
-  "last-event-id": "0",
+  [HEADER.resume]: "0",
 };
-const CLIENT_INFO = { name: "agentlite", version: "0.1.0" };
 
 /**
- * Every probe's outcome for `url`, as web/src/mcp-doctor-verdict.js judges them.
+ * Every probe's outcome for `url`, as web/src/mcp/common/mcp-doctor-verdict.js judges them.
  * @param {string} url @param {{token?: string, origin?: string}} [options] @param {number} [timeoutMs]
  * @returns {Promise<Gathered>}
  */
@@ -62,7 +62,7 @@ async function request(url, init, timeoutMs, read = false) {
       status: response.status,
       redirected: response.type === "opaqueredirect",
       wwwAuthenticate: response.headers.get("www-authenticate"),
-      sessionId: response.headers.get("mcp-session-id"),
+      sessionId: response.headers.get(HEADER.session),
     };
     if (read && !reply.redirected) Object.assign(reply, await rpcAnswer(response));
     return reply;
@@ -96,28 +96,31 @@ async function mcpSteps(url, token, timeoutMs) {
       true,
     );
   const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    [MCP.meta.version]: MCP.modern_version,
+    [MCP.meta.capabilities]: {},
+    [MCP.meta.client]: MCP.client_info,
   };
   const discoverBody = rpc("doctor-discover", "server/discover", { _meta: meta });
-  const discover = await post({ "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" }, discoverBody);
+  const discover = await post(
+    { [HEADER.version]: MCP.modern_version, [HEADER.method]: "server/discover" },
+    discoverBody,
+  );
   if (discover.ok && (discover.answer === "result" || [401, 403].includes(discover.status))) return { discover };
-  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO };
+  const params = { protocolVersion: MCP.handshake_version, capabilities: {}, clientInfo: MCP.client_info };
   const initialize = await post({}, rpc("doctor-init", "initialize", params));
   if (!initialize.ok || initialize.answer !== "result") return { discover, initialize };
   if (initialize.sessionId) {
     await closeSession(url, auth, initialize.sessionId, timeoutMs);
     return { discover, initialize };
   }
-  const followUp = await post({ "mcp-protocol-version": "2025-11-25" }, rpc("doctor-list", "tools/list", {}));
+  const followUp = await post({ [HEADER.version]: MCP.handshake_version }, rpc("doctor-list", "tools/list", {}));
   return { discover, initialize, followUp };
 }
 
 /** The probe's session is not left open on the server (best effort: DELETE may not be allowed).
  * @param {string} url @param {Record<string, string>} auth @param {string} sessionId @param {number} timeoutMs */
 function closeSession(url, auth, sessionId, timeoutMs) {
-  const headers = { ...auth, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+  const headers = { ...auth, [HEADER.session]: sessionId, [HEADER.version]: MCP.handshake_version };
   return request(url, { method: "DELETE", headers }, timeoutMs);
 }
 

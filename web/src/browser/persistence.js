@@ -1,7 +1,7 @@
 // Keeping the workspace: asks the browser for persistent storage (navigator.storage.persist() exists
 // only on Window, not in the worker), remembers that the user dismissed the warning, and saves an
 // exported workspace as a file. Platform edge: the storage notice view only renders what this reports.
-import { fromBase64 } from "./bytes.js";
+import { fromBase64 } from "../bytes.js";
 import { downloadBytes } from "./download.js";
 
 const DISMISSED_KEY = "agentlite.storage-warning-dismissed";

@@ -2,7 +2,7 @@
 // is fetched and parsed: Pyodide's boot is the long pole of a first visit, and the bundle's load no
 // longer delays it. Messages and errors that arrive before app.js takes the worker over are kept and
 // handed on (agent-client.js `adoptEarlyWorker`). A page inside a frame stops before it (frame-guard.js).
-import "./frame-guard.js";
+import "../../browser/frame-guard.js";
 
 const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
 /** @type {Event[]} */

@@ -3,7 +3,7 @@
 // Pyodide version, user agent) and the sha256 of its bytes, so a snapshot of another build, or one that
 // was damaged on disk, is recognised before Pyodide is handed a heap it would trust blindly.
 // Every method may throw (no Cache Storage, quota, a broken profile): the caller falls back.
-import { sha256Hex } from "../bytes.js";
+import { sha256Hex } from "../../bytes.js";
 
 const CACHE_NAME = "agentlite-pyodide-snapshot";
 const ENTRY_URL = new URL("./__pyodide-snapshot__", self.location.href).href;

@@ -2,10 +2,10 @@
 // py/agentlite/engine/chat_events.py defines them (one dataclass per kind); buildsys/page_facts.py writes
 // them to web/src/generated/chat-events.json, the page's only copy. Optional fields (state.round,
 // context.stubbed, tool_status.result, ...) may be absent; see the Python docstrings for what each means.
-import { events } from "./generated/chat-events.json";
+import { events } from "../../generated/chat-events.json";
 
 /** Each event kind's fields and their types (generated beside the table, read by the type check only).
- * @typedef {import("./generated/chat-event-types").ChatEvents} ChatEvents */
+ * @typedef {import("../../generated/chat-event-types").ChatEvents} ChatEvents */
 /** An event kind the engine sends; the type check fails on a kind it does not.
  * @typedef {keyof ChatEvents} ChatEventKind */
 

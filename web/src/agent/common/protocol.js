@@ -8,11 +8,11 @@
 //     PHASE {phase, progress, path, detail, at_ms}: start-up progress and start path; `ready` adds timings
 //     READY {}: the agent accepts messages
 //     FAILED {phase, message}: start-up failed in that phase
-//     EVENT {chat, event}: a conversation event to render (web/src/chat-events.js)
+//     EVENT {chat, event}: a conversation event to render (web/src/agent/page/chat-events.js)
 //     CHANGE {change}: the workspace changed (refresh the file tree)
 //     REPLY {id, ok, value | error}: the answer to one CALL
 //     SANDBOX_RUN {id, kind, payload, timeout_ms}: run model-written code in a sandbox frame
-import { protocol } from "./generated/protocol.json";
+import { protocol } from "../../generated/protocol.json";
 
 export const MSG = Object.freeze(protocol.MSG);
 
@@ -20,6 +20,6 @@ export const MSG = Object.freeze(protocol.MSG);
 export const PHASES = Object.freeze(protocol.PHASES);
 
 // The base URL of the model in the page: the worker's requests to it go through a port the page hands over
-// in a LOCAL_PORT message (web/src/local-model/bridge.js, web/src/worker/local-fetch.js).
+// in a LOCAL_PORT message (web/src/local-model/bridge.js, web/src/agent/worker/local-fetch.js).
 export const LOCAL_BASE = protocol.LOCAL_BASE;
 export const LOCAL_PORT = "local-model-port";

@@ -3,12 +3,12 @@
 // buffered by the worker and run once Python is up, so the composer works from the first second.
 // Once ready, a watchdog pings the worker (watchdog.js); a worker that stopped answering is ended and a
 // new one started: the calls it owed are rejected, listeners hear "restart" and then "ready" again.
-import { MSG } from "./protocol.js";
+import { MSG } from "../common/protocol.js";
 import { Watchdog } from "./watchdog.js";
 
-/** @import { CallArgs } from "./generated/call-types" */
-/** @import { Msg, PageMessage, ToPage, WorkerMessage } from "./generated/protocol-types" */
-/** @import { ChatEvents } from "./generated/chat-event-types" */
+/** @import { CallArgs } from "../../generated/call-types" */
+/** @import { Msg, PageMessage, ToPage, WorkerMessage } from "../../generated/protocol-types" */
+/** @import { ChatEvents } from "../../generated/chat-event-types" */
 /** An event of a chat: the worker's table of kinds (web/src/generated/chat-event-types.d.ts).
  * @typedef {ChatEvents[keyof ChatEvents]} ChatEvent */
 /** A change the worker reports: "closed" (another tab upgraded the database), else the workspace changed.
@@ -17,7 +17,7 @@ import { Watchdog } from "./watchdog.js";
 // (`Msg`) let a message's type pick its fields.
 /** A method the page may call: py/agentlite/calls.py defines them, buildsys/page_facts.py lists them
  * with their arguments in web/src/generated/call-types.d.ts (read by the type check only, never bundled).
- * @typedef {import("./generated/call-types").CallMethod} CallMethod */
+ * @typedef {import("../../generated/call-types").CallMethod} CallMethod */
 /**
  * What each kind of listener is called with (`on(kind, listener)`).
  * @typedef {{
@@ -37,7 +37,7 @@ import { Watchdog } from "./watchdog.js";
  */
 /** @typedef {{ resolve: (value: unknown) => void, reject: (error: Error) => void }} Waiter */
 
-/** The worker web/src/worker-start.js started early, with the events that came before it was taken
+/** The worker web/src/agent/page/worker-start.js started early, with the events that came before it was taken
  * over, or a fresh worker when that script did not run.
  * @param {string | URL} workerUrl */
 function adoptEarlyWorker(workerUrl) {

@@ -1,18 +1,18 @@
 // window.agentlite (docs/contract.md, testing API): the testing API on the main thread. Each call goes to the
 // worker's workspace; code run in a sandbox frame can reach none of it.
-import { diagnose } from "./mcp-doctor.js";
-import { fromBase64 } from "./bytes.js";
+import { diagnose } from "../../mcp/page/mcp-doctor.js";
+import { fromBase64 } from "../../bytes.js";
 
 /** @import { AgentClient } from "./agent-client.js" */
-/** @import { createFolderOpenView } from "./views/folder-open-view.js" */
-/** @import { PdfOptions } from "./pdf/pdf-text.js" */
+/** @import { createFolderOpenView } from "../../views/folder-open-view.js" */
+/** @import { PdfOptions } from "../../pdf/pdf-text.js" */
 
 /** `folder`: the open-folder view; the tests open a folder of the origin private file system through it
  * (the same handle interface as a folder the user picks, whose picker cannot be automated). `pdfReader`:
  * loads the PDF reader (web/src/pdf/pdf-text.js) as the page does.
  * @param {AgentClient} client
  * @param {ReturnType<typeof createFolderOpenView>} folder
- * @param {() => Promise<typeof import("./pdf/pdf-text.js")>} pdfReader */
+ * @param {() => Promise<typeof import("../../pdf/pdf-text.js")>} pdfReader */
 export function installTestingApi(client, folder, pdfReader) {
   const vfs = Object.freeze({
     readText: (/** @type {string} */ path) => client.call("vfs.readText", { path }),

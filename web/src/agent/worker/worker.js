@@ -3,7 +3,7 @@
 // Each phase message carries `at_ms` (ms since the worker started) and the start path taken (`path`,
 // `detail`: restored from the memory snapshot, or a normal start and why; start-path.js); the "ready"
 // one also carries `timings`, the duration of each phase in ms, so a slow start can be pinned on its phase.
-import { LOCAL_PORT, MSG } from "../protocol.js";
+import { LOCAL_PORT, MSG } from "../common/protocol.js";
 import { fetchAgentWheel, installAgentWheel, loadDependencies } from "./agent-wheel.js";
 import * as idb from "./idb.js";
 import { Inbox, isTurnCall } from "./inbox.js";
@@ -32,7 +32,7 @@ let route = { path: null, detail: "" }; // the start path, repeated in every pha
 
 // The page's watchdog pings; the answer comes from this thread's message loop, so it comes whenever Python
 // is not running: between awaits, during a download, while held in the inbox. A Python step that never
-// yields leaves pings unanswered, and the page restarts the worker (web/src/watchdog.js).
+// yields leaves pings unanswered, and the page restarts the worker (web/src/agent/page/watchdog.js).
 // The model in the page answers `local:` requests on a port the page hands over (local-fetch.js); Python's
 // LocalTransport calls `agentliteLocalFetch` instead of `fetch`.
 Object.assign(self, { agentliteLocalFetch: localFetch });

@@ -8,8 +8,8 @@
 // whether the model takes images (auto: by its name, py/agentlite/vision.py); a link's `vision` goes with
 // its endpoint like its model and dialect.
 
-import shared from "./limits.json";
-import { LOCAL_BASE } from "./protocol.js";
+import shared from "../limits.json";
+import { LOCAL_BASE } from "../agent/common/protocol.js";
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";

@@ -4,7 +4,7 @@
 // (image-size.js: pixels before bytes, checked again here whatever the worker or a stored chat sends),
 // so nothing else (SVG, a small file claiming 40,000 × 40,000 pixels) ever becomes an <img> source; and
 // the alt text that names the tool, the type and the size.
-import { fromBase64 } from "./bytes.js";
+import { fromBase64 } from "../bytes.js";
 import { checked } from "./image-size.js";
 
 const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];

@@ -438,7 +438,7 @@ export function acquireLock(name = WORKSPACE_LOCK) {
   });
 }
 
-// Persistent storage is requested by the page (web/src/persistence.js): navigator.storage.persist()
+// Persistent storage is requested by the page (web/src/browser/persistence.js): navigator.storage.persist()
 // exists only on Window.
 
 /** {usage, quota} in bytes as JSON, or "{}" when unknown. */

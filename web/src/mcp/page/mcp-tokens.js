@@ -1,7 +1,7 @@
 // The bearer tokens of remote MCP servers, kept like the model key (settings.js): in this page's memory,
 // and on this device only for a server whose "remember on this device" box was ticked. The worker never
 // stores them: the page hands them over with each call that needs one (mcp.add, mcp.token, mcp.start).
-import { rememberSecret, rememberedSecret } from "./settings.js";
+import { rememberSecret, rememberedSecret } from "../../settings/settings.js";
 
 const STORE = "agentlite.mcpTokens"; // {url: token} of the remembered tokens only
 
