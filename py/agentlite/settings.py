@@ -4,7 +4,7 @@
 model's window from the endpoint's `/models` listing is used, else the engine's default. An
 `embedding_model` names the model for `POST {base_url}/embeddings` (long-term memory ranking); empty
 means memories are ranked by keywords only. `vision` says whether the model takes images (`auto`: by its
-name, `agentlite.vision`). Requests and their headers are `agentlite.endpoint`'s.
+name, `agentlite.profiles.vision`). Requests and their headers are `agentlite.endpoint`'s.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from agentlite.limits import CONTEXT_WINDOW
 from agentlite.stream.decoder import DIALECTS
-from agentlite.vision import VISION_CHOICES, takes_images
+from agentlite.profiles.vision import VISION_CHOICES, takes_images
 
 DIALECT_CHOICES = ("auto", *DIALECTS)  # what a user may choose: a dialect, or "auto" to let the agent pick
 DEMO_MODEL = "demo"
@@ -32,7 +32,7 @@ class Settings:
     dialect: str = "auto"
     context_window: int = 0  # 0: not set by the user (the model's metadata, else the default)
     embedding_model: str = ""  # empty: no embeddings
-    vision: str = "auto"  # auto | yes | no: whether the model takes images (`agentlite.vision`)
+    vision: str = "auto"  # auto | yes | no: whether the model takes images (`agentlite.profiles.vision`)
 
     @classmethod
     def from_message(cls, data: dict[str, Any]) -> Settings:

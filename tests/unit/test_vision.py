@@ -6,7 +6,7 @@ import pytest
 
 from agentlite.commands import PageSettings
 from agentlite.settings import Settings
-from agentlite.vision import takes_images
+from agentlite.profiles.vision import takes_images
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The model a turn talks to: the endpoint (URL, key, headers, bound transport), the model's name, the
 dialect the user chose (`auto` or one of them), the window the page knows for it, and whether the model
-takes images (`vision`, resolved from the user's setting by `agentlite.vision`).
+takes images (`vision`, resolved from the user's setting by `agentlite.profiles.vision`).
 
 The settings' room (`agentlite.rooms.settings_room`) builds one whenever the page applies its
 settings or learns the model's window, never one per request; a turn sends every round with
