@@ -27,7 +27,7 @@ from agentlite.engine.compaction import Compactor
 from agentlite.engine.dialect import empty_stream
 from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message, carries_images, drop_images
-from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
+from agentlite.engine.loopguard import LoopGuard
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
 from agentlite.engine.project_instructions import instructions_changed
@@ -69,9 +69,9 @@ class Turn:
         self.text, self.options = text, options
         self.again = again  # a user message already in the history, answered again (regenerate)
         self.mode, self.max_rounds = deps.limits.mode, deps.limits.max_rounds
-        self.lean = lean.wanted(link.base_url)  # the model in the page: a short prompt, few tools
-        self.system = (lean if self.lean else prompt).system_prompt(self.mode)
-        self.guard = LoopGuard(max_continuations=0 if self.lean else MAX_CONTINUATIONS)
+        self.profile = profile = link.profile  # what differs for this kind of model (agentlite.profiles)
+        self.system = (lean if profile.prompt == "lean" else prompt).system_prompt(self.mode)
+        self.guard = LoopGuard(max_continuations=profile.continuations)
         self.round, self.invalid_rounds = 0, 0
         self.winding_down = False  # set once stopping: a second stop must not cut the clean-up short
         self.reply: Reply | None = None
@@ -99,7 +99,7 @@ class Turn:
         )
         known = tool and self.shared.registry.get(tool)
         request.forced = known.name if known and self.mode == "agent" else None
-        request.lean = self.lean
+        request.skills_listed = self.profile.skills_listed
         return request
 
     def _compactor(self) -> Compactor:
@@ -157,7 +157,7 @@ class Turn:
         instructions, forced = [], self.request.forced
         if forced and self.link.dialect != "native":
             instructions.append(prompt.forced_tool_instruction(forced))
-        if self.mode == "agent" and not self.lean and is_complex(self.text):  # a small model copies the ask
+        if self.mode == "agent" and self.profile.plans and is_complex(self.text):
             self.planner.requested = True
             instructions.append(prompt.PLAN_INSTRUCTION)
         # regenerate: the message already in the history keeps the context it was first sent with
@@ -165,7 +165,7 @@ class Turn:
         user = (
             again
             if again is not None
-            else await open_message(self.deps, self.text, self.options, instructions, lean=self.lean)
+            else await open_message(self.deps, self.text, self.options, instructions, self.profile)
         )
         self.user_message = self.request.current = user
         turn, dialect, regenerate = self.turn_id, self.link.dialect, again is not None
@@ -269,7 +269,7 @@ class Turn:
         self.dispatcher = dispatcher = self.deps.dispatcher(
             self.context, self.guard, f"{self.turn_id}-r{self.round + 1}"
         )
-        if self.lean:  # a small model copies tool names from the conversation: only the lean ones run
+        if self.profile.only_offered_run:
             dispatcher.offered = frozenset(str(d["name"]) for d in self.request.tool_defs())
         streaming = self.link.streaming
         decoder = StreamDecoder(
@@ -394,9 +394,9 @@ class Turn:
     def _tools(self) -> list[dict[str, Any]]:
         if self.mode == "chat":
             return []
-        if self.lean:
-            return lean.brief(self.shared.registry.definitions(lean.LEAN_TOOLS))
-        return self.shared.definitions(self.budget.window)  # the remote tools fitted to the window
+        if self.profile.tools is not None:  # the few tools of its profile (the model in the page)
+            return lean.described(self.profile, self.shared.registry.definitions(self.profile.tools))
+        return lean.described(self.profile, self.shared.definitions(self.budget.window))  # remote ones fitted
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)
