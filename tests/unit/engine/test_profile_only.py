@@ -1,8 +1,10 @@
-"""Only the model profiles (`agentlite.profiles`) tell one kind of model from another: no module of the
-engine, the tools, the skills, the stream or MCP compares a base URL or tests a model's name. Such a
-module reads what differs from the `ModelProfile` its link carries (docs/architecture.md, "Where things
-go": a new model family). Base URLs and model names used as keys of per-endpoint memories are keys, not
-tests, and stay allowed."""
+"""Only the model profiles (`agentlite.profiles`) tell one kind of model from another: no other module
+of the agent (the engine, the tools, the skills, the stream, MCP, the rooms...) compares a base URL or
+tests a model's name. Such a module reads what differs from the `ModelProfile` its link carries
+(docs/architecture.md, "Where things go": a new model family). Base URLs and model names used as keys of
+per-endpoint memories are keys, not tests, and stay allowed. The settings side (`SETTINGS_SIDE`) picks
+the transport, the endpoint's routing and the room's background work by the kind of model the settings
+name, asking the profiles' own predicates (`Settings.is_demo`, `is_local`), never comparing itself."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ import pytest
 
 from buildsys import code_shape
 
-WATCHED = ("agentlite.engine", "agentlite.tools", "agentlite.skills", "agentlite.stream", "agentlite.mcp")
+PROFILES = "agentlite.profiles"
+SETTINGS_SIDE = frozenset(
+    ("agentlite.settings", "agentlite.endpoint", "agentlite.browser.host", "agentlite.rooms.settings_room")
+)
 IDENTITY = frozenset(("base_url", "model", "model_name"))  # what names a model or its endpoint
 CHOICE_NAMES = frozenset(("LOCAL_BASE", "DEMO_BASE", "DEMO_MODEL"))  # the profiles' own constants
 TESTING_CALLS = frozenset(("startswith", "endswith", "match", "search", "fullmatch"))
@@ -47,10 +52,13 @@ def _constant(node: ast.AST) -> bool:
     return bool(name) and name.isupper()
 
 
-def model_tests_in(tree: ast.AST) -> list[int]:
-    """The lines of `tree` that tell one kind of model from another."""
+def model_tests_in(tree: ast.AST, *, settings_side: bool = False) -> list[int]:
+    """The lines of `tree` that tell one kind of model from another; on the settings side, only the
+    comparisons (it may ask the profiles' predicates and name their constants)."""
     found: list[int] = []
     for node in ast.walk(tree):
+        if settings_side and isinstance(node, ast.ImportFrom | ast.Attribute):
+            continue
         if isinstance(node, ast.ImportFrom) and any(
             a.name in CHOICE_NAMES or a.name.endswith("MARKERS") for a in node.names
         ):
@@ -68,12 +76,12 @@ def model_tests_in(tree: ast.AST) -> list[int]:
     return found
 
 
-def test_no_watched_module_tells_models_apart() -> None:
+def test_no_module_but_the_profiles_tells_models_apart() -> None:
     found = [
         f"{name}:{line}"
         for name, module in code_shape.load_modules().items()
-        if name.startswith(WATCHED)
-        for line in model_tests_in(module.tree)
+        if not name.startswith(PROFILES)
+        for line in model_tests_in(module.tree, settings_side=name in SETTINGS_SIDE)
     ]
     assert found == [], "tell models apart in agentlite.profiles, read the link's profile here"
 
@@ -105,3 +113,10 @@ def test_a_test_of_the_model_is_found(source: str) -> None:
 )
 def test_a_key_is_not_a_test(source: str) -> None:
     assert model_tests_in(ast.parse(source)) == []
+
+
+def test_the_settings_side_may_ask_the_profiles_but_not_compare() -> None:
+    asks = "from agentlite.profiles import DEMO_MODEL\nlocal = settings.is_local"
+    assert model_tests_in(ast.parse(asks), settings_side=True) == []
+    compares = "local = settings.base_url == 'local:'"
+    assert model_tests_in(ast.parse(compares), settings_side=True) == [1]
