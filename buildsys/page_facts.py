@@ -63,8 +63,8 @@ def call_facts() -> dict[str, list[str]]:
 def protocol_facts() -> dict[str, Any]:
     """The worker protocol's message types, the start-up phases in order, and the model in the page's
     base URL (both sides tell a `local:` endpoint by it)."""
+    from agentlite.profiles import LOCAL_BASE
     from agentlite.protocol import PHASES, Msg
-    from agentlite.settings import LOCAL_BASE
 
     return {"MSG": {m.name: m.value for m in Msg}, "PHASES": list(PHASES), "LOCAL_BASE": LOCAL_BASE}
 

@@ -198,8 +198,8 @@ class CallHandler:
         return self.rooms.settings.apply(PageSettings.from_message(settings))
 
     async def settings_takesImages(self, settings: dict[str, object]) -> bool:
-        """Whether the model of `settings` takes images (`agentlite.vision`): the composer asks before
-        it sends one (docs/attachments.md)."""
+        """Whether the model of `settings` takes images (`agentlite.profiles.vision`): the composer asks
+        before it sends one (docs/attachments.md)."""
         return self.rooms.settings.takes_images(Settings.from_message(settings))
 
     async def editor_changed(

@@ -4,7 +4,9 @@
 model's window from the endpoint's `/models` listing is used, else the engine's default. An
 `embedding_model` names the model for `POST {base_url}/embeddings` (long-term memory ranking); empty
 means memories are ranked by keywords only. `vision` says whether the model takes images (`auto`: by its
-name, `agentlite.vision`). Requests and their headers are `agentlite.endpoint`'s.
+name, `agentlite.profiles.vision`). Requests and their headers are `agentlite.endpoint`'s. What differs
+for the kind of model they name (the model in the page, the demo model, one on the network) is their
+`profile`, chosen here once per link from the base URL and the model's name (`agentlite.profiles`).
 """
 
 from __future__ import annotations
@@ -13,14 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentlite.limits import CONTEXT_WINDOW
+from agentlite.profiles import DEMO_MODEL, ModelProfile, in_page, is_demo, profile_for
+from agentlite.profiles.vision import VISION_CHOICES, takes_images
 from agentlite.stream.decoder import DIALECTS
-from agentlite.vision import VISION_CHOICES, takes_images
 
 DIALECT_CHOICES = ("auto", *DIALECTS)  # what a user may choose: a dialect, or "auto" to let the agent pick
-DEMO_MODEL = "demo"
-# The model in the page (docs/local-model.md): its requests go to `local:/…`, which the agent worker's JS
-# hands to the page's engine instead of the network.
-LOCAL_BASE = "local:"
 MAX_WINDOW = CONTEXT_WINDOW.high  # tokens; a larger number is a typo, not a model
 
 
@@ -32,7 +31,7 @@ class Settings:
     dialect: str = "auto"
     context_window: int = 0  # 0: not set by the user (the model's metadata, else the default)
     embedding_model: str = ""  # empty: no embeddings
-    vision: str = "auto"  # auto | yes | no: whether the model takes images (`agentlite.vision`)
+    vision: str = "auto"  # auto | yes | no: whether the model takes images (`agentlite.profiles.vision`)
 
     @classmethod
     def from_message(cls, data: dict[str, Any]) -> Settings:
@@ -50,15 +49,20 @@ class Settings:
 
     @property
     def is_demo(self) -> bool:
-        return self.model == DEMO_MODEL or not self.base_url
+        return is_demo(self.base_url, self.model)
 
     @property
     def is_local(self) -> bool:
-        return self.base_url == LOCAL_BASE and not self.is_demo
+        return in_page(self.base_url, self.model)
+
+    @property
+    def profile(self) -> ModelProfile:
+        """What differs for this kind of model (`agentlite.profiles`), for the link the settings make."""
+        return profile_for(self.base_url, self.model)
 
     @property
     def takes_images(self) -> bool:
-        return takes_images(self.vision, self.model, demo=self.is_demo)
+        return takes_images(self.vision, self.profile)
 
     def __repr__(self) -> str:  # never print the key
         return (

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlite.engine.dialect import DialectChooser
-from agentlite.settings import LOCAL_BASE, Settings
+from agentlite.profiles import LOCAL_BASE
+from agentlite.settings import Settings
 from buildsys import llama_server
 from tests.unit.node_json import run_node
 
@@ -245,10 +246,10 @@ def test_local_settings_are_neither_demo_nor_network_and_start_on_json() -> None
     settings = Settings.from_message({"base_url": LOCAL_BASE, "model": "local"})
     assert settings.is_local and not settings.is_demo
     assert not Settings.from_message({"base_url": "http://x/v1", "model": "m"}).is_local
-    chooser = DialectChooser()
-    assert chooser.resolve("auto", LOCAL_BASE, "local") == "json"
+    chooser, start = DialectChooser(), settings.profile.dialect
+    assert chooser.resolve("auto", LOCAL_BASE, "local", start) == "json"
     assert chooser.resolve("auto", "http://x/v1", "m") == "native"
-    assert chooser.resolve("ndjson", LOCAL_BASE, "local") == "ndjson"
+    assert chooser.resolve("ndjson", LOCAL_BASE, "local", start) == "ndjson"
 
 
 def test_the_engine_is_neither_precached_nor_kept_after_activation_only_on_use() -> None:

@@ -1,12 +1,13 @@
-"""Whether a model takes images (vision.py, settings.py): the user's word, else the name rule."""
+"""Whether a model takes images (profiles/vision.py, settings.py): the user's word, else the name rule."""
 
 from __future__ import annotations
 
 import pytest
 
 from agentlite.commands import PageSettings
+from agentlite.profiles import REMOTE, profile_for
+from agentlite.profiles.vision import reads_images, takes_images
 from agentlite.settings import Settings
-from agentlite.vision import takes_images
 
 
 @pytest.mark.parametrize(
@@ -27,7 +28,7 @@ from agentlite.vision import takes_images
     ],
 )
 def test_auto_knows_the_families_that_take_images(model: str) -> None:
-    assert takes_images("auto", model)
+    assert reads_images(model) and takes_images("auto", profile_for("http://x/v1", model))
 
 
 @pytest.mark.parametrize(
@@ -44,12 +45,13 @@ def test_auto_knows_the_families_that_take_images(model: str) -> None:
     ],
 )
 def test_auto_sends_none_to_other_names(model: str) -> None:
-    assert not takes_images("auto", model)
+    assert not reads_images(model) and not takes_images("auto", profile_for("http://x/v1", model))
 
 
 def test_the_users_word_wins_and_the_demo_takes_none() -> None:
-    assert takes_images("yes", "llama-3.1-8b") and not takes_images("no", "gpt-4o")
-    assert not takes_images("auto", "gpt-4o", demo=True)
+    reading = profile_for("http://x/v1", "gpt-4o")
+    assert takes_images("yes", REMOTE) and not takes_images("no", reading)
+    assert not takes_images("auto", profile_for("", "gpt-4o"))  # no base URL: the demo model
     assert not Settings().takes_images  # the demo model
 
 

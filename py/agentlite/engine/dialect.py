@@ -6,8 +6,8 @@ engine falls back to `json` when the endpoint rejects the `tools` parameter (an 
 tools or functions), when it answers a request with tools by an empty stream (llama-cpp-python's server with
 `tool_choice: "auto"`; docs/protocol.md, "Empty stream"), or when the model, offered native tools, writes a
 JSON tool call as text instead.
-A dialect the user forced is never changed. The model in the page (`local:`) starts on `json`: the small
-models it runs rarely have a chat template that renders tools.
+A dialect the user forced is never changed. Before anything is learned, `auto` starts where the model's
+profile says (`ModelProfile.dialect`: `json` for the model in the page, `native` elsewhere).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import json
 import re
 
 from agentlite.errors import ErrorType, ModelError
-from agentlite.settings import LOCAL_BASE
 from agentlite.stream.decoder import EMPTY_BODY
 from agentlite.stream.markup import without_markup
 
@@ -29,10 +28,11 @@ class DialectChooser:
     def __init__(self) -> None:
         self.learned: dict[tuple[str, str], str] = {}
 
-    def resolve(self, dialect: str, base_url: str, model: str) -> str:
+    def resolve(self, dialect: str, base_url: str, model: str, start: str = "native") -> str:
+        """The user's dialect, or for `auto` the one learned for this endpoint + model, else `start`."""
         if dialect != "auto":
             return dialect
-        return self.learned.get((base_url, model), "json" if base_url == LOCAL_BASE else "native")
+        return self.learned.get((base_url, model), start)
 
     def learn(self, base_url: str, model: str, dialect: str) -> None:
         self.learned[(base_url, model)] = dialect

@@ -114,7 +114,8 @@ class Dispatcher:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._last_change: asyncio.Task[None] | None = None
         self._file_ops = 0
-        self.offered: frozenset[str] | None = None  # the tools the request offered, when not all (lean.py)
+        # the tools the request offered, when only those run (ModelProfile.only_offered_run)
+        self.offered: frozenset[str] | None = None
 
     def submit(self, calls: list[Call]) -> None:
         """Schedule calls in order; the batch size for approvals counts every file operation of the reply

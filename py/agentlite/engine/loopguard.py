@@ -6,10 +6,9 @@
   (same text, and the same calls if any: the same words with new calls is progress, not a loop); a
   tool-only reply repeated is the call counter's business, so its 3 → warn / 5 → stop rule applies
   instead of a stop at the second reply.
-- `finish_reason: "length"` continues automatically at most `MAX_CONTINUATIONS` times in a row: a round
-  that ends any other way resets the count (origins: engine §10.4). The model in the page gets none
-  (`max_continuations=0`): a small model that hits the limit is usually repeating itself, and each
-  continuation costs minutes on a CPU (docs/local-model.md).
+- `finish_reason: "length"` continues automatically at most `max_continuations` times in a row (the
+  model's profile: `ModelProfile.continuations`, none for the model in the page): a round that ends any
+  other way resets the count (origins: engine §10.4).
 Counts are per turn: a new user message is a new intent. When the user chooses to go on after a stop,
 the call counts start again.
 """
@@ -20,9 +19,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlite.profiles import REMOTE
+
 WARN_AT = 3
 STOP_AT = 5
-MAX_CONTINUATIONS = 5
+MAX_CONTINUATIONS = REMOTE.continuations  # a network model's (agentlite.profiles)
 
 
 def call_key(name: str, arguments: dict[str, Any]) -> str:

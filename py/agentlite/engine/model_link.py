@@ -1,10 +1,12 @@
 """The model a turn talks to: the endpoint (URL, key, headers, bound transport), the model's name, the
-dialect the user chose (`auto` or one of them), the window the page knows for it, and whether the model
-takes images (`vision`, resolved from the user's setting by `agentlite.vision`).
+dialect the user chose (`auto` or one of them), the window the page knows for it, whether the model
+takes images (`vision`, resolved from the user's setting by `agentlite.profiles.vision`), and its
+`profile`: what differs for this kind of model (`agentlite.profiles`), which a turn reads instead of
+asking which model it talks to.
 
 The settings' room (`agentlite.rooms.settings_room`) builds one whenever the page applies its
-settings or learns the model's window, never one per request; a turn sends every round with
-`link.endpoint.chat(body)`.
+settings or learns the model's window, never one per request; the profile is chosen then, from the
+settings (`Settings.profile`). A turn sends every round with `link.endpoint.chat(body)`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentlite.endpoint import Endpoint
+from agentlite.profiles import REMOTE, ModelProfile
 from agentlite.settings import Settings
 from agentlite.transport import ModelTransport
 
@@ -24,13 +27,13 @@ class ModelLink:
     base_url: str = ""  # as the settings name it: the key of the per-endpoint memories
     window: int | None = None  # the context window for turns (None: the chat's own setting)
     vision: bool = False  # requests carry the images of tool results (docs/protocol.md)
+    profile: ModelProfile = REMOTE  # what differs for this kind of model (agentlite.profiles)
 
     @classmethod
     def of(cls, settings: Settings, transport: ModelTransport, window: int | None = None) -> ModelLink:
         endpoint = Endpoint.of(settings, transport)
-        return cls(
-            endpoint, settings.model, settings.dialect, settings.base_url, window, settings.takes_images
-        )
+        vision, profile = settings.takes_images, settings.profile
+        return cls(endpoint, settings.model, settings.dialect, settings.base_url, window, vision, profile)
 
     @property
     def key(self) -> tuple[str, str]:

@@ -48,7 +48,6 @@ them to switch to Agent mode. When a request is vague, infer the most sensible d
 answer on that basis, and ask at most two precise questions about what you could not infer."""
 
 PREVIEW_CHARS = 1000  # of the open file (origins: engine §8.1: a smart 1,000-character preview)
-OUTLINE_ENTRIES = 60
 
 
 def system_prompt(mode: str) -> str:

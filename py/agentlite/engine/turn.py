@@ -1,6 +1,7 @@
 """One agent turn: the tool loop from a user message to the final answer (origins: native-deltas, engine
 §7, §10). It holds only the loop; what it works with comes in one `TurnDeps` bundle, and it leans on
-`NextRequest`, `TurnDialect`, `TurnRecorder`, `Compactor`, `UserAsks`, `PlanTracker` and `Dispatcher`.
+`NextRequest`, `TurnDialect`, `TurnRecorder`, `Compactor`, `Repairs`, `UserAsks`, `PlanTracker` and
+`Dispatcher`.
 
 Request → stream → run the ready tools → send the results → next request, until the model answers
 without tools, the round limit is reached, or the loop guard stops it. Failures go through the strategy
@@ -19,28 +20,26 @@ from agentlite.engine import lean, prompt
 from agentlite.engine.chat_events import (
     LoopStopped,
     Notice,
-    RetryScheduled,
     TurnFailed,
     TurnStarted,
 )
 from agentlite.engine.compaction import Compactor
-from agentlite.engine.dialect import empty_stream
 from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.history import Message, carries_images, drop_images
-from agentlite.engine.loopguard import MAX_CONTINUATIONS, LoopGuard
+from agentlite.engine.loopguard import LoopGuard
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.plan_tracker import PlanTracker
 from agentlite.engine.project_instructions import instructions_changed
 from agentlite.engine.reply import Reply, stream_reply
-from agentlite.engine.shrink import SHRINK_UNSTATED
 from agentlite.engine.state import ChatState as S
-from agentlite.engine.strategy import MATRIX, Alternative, Attempt, Repair, next_attempt
+from agentlite.engine.strategy import MATRIX, next_attempt
 from agentlite.engine.task_plan import is_complex
 from agentlite.engine.turn_asks import WITHOUT_IMAGES, UserAsks
 from agentlite.engine.turn_deps import TurnDeps, TurnOptions
 from agentlite.engine.turn_dialect import TurnDialect
 from agentlite.engine.turn_message import open_message, remember
 from agentlite.engine.turn_record import TurnRecorder
+from agentlite.engine.turn_repair import Repairs
 from agentlite.engine.turn_request import NextRequest, turn_budget
 from agentlite.errors import ErrorType, ModelError
 from agentlite.events import ToolCallReady
@@ -69,9 +68,9 @@ class Turn:
         self.text, self.options = text, options
         self.again = again  # a user message already in the history, answered again (regenerate)
         self.mode, self.max_rounds = deps.limits.mode, deps.limits.max_rounds
-        self.lean = lean.wanted(link.base_url)  # the model in the page: a short prompt, few tools
-        self.system = (lean if self.lean else prompt).system_prompt(self.mode)
-        self.guard = LoopGuard(max_continuations=0 if self.lean else MAX_CONTINUATIONS)
+        self.profile = profile = link.profile  # what differs for this kind of model (agentlite.profiles)
+        self.system = (lean if profile.prompt == "lean" else prompt).system_prompt(self.mode)
+        self.guard = LoopGuard(max_continuations=profile.continuations)
         self.round, self.invalid_rounds = 0, 0
         self.winding_down = False  # set once stopping: a second stop must not cut the clean-up short
         self.reply: Reply | None = None
@@ -82,6 +81,9 @@ class Turn:
         self.budget = turn_budget(deps.limits, self.shared.server_counts, link, self.counter)
         self.request = self._next_request(options.tool)
         self.compactor = self._compactor()
+        self.repairs = Repairs(
+            self.request, self.link, self.compactor, self.shared, self.emit, self.records.note, self._squeeze
+        )
         self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
         self.planner = PlanTracker(self.turn_id, deps.set_plan, self.emit)
         self.asks = UserAsks(deps.decisions, self.emit)
@@ -99,7 +101,7 @@ class Turn:
         )
         known = tool and self.shared.registry.get(tool)
         request.forced = known.name if known and self.mode == "agent" else None
-        request.lean = self.lean
+        request.skills_listed = self.profile.skills_listed
         return request
 
     def _compactor(self) -> Compactor:
@@ -157,7 +159,7 @@ class Turn:
         instructions, forced = [], self.request.forced
         if forced and self.link.dialect != "native":
             instructions.append(prompt.forced_tool_instruction(forced))
-        if self.mode == "agent" and not self.lean and is_complex(self.text):  # a small model copies the ask
+        if self.mode == "agent" and self.profile.plans and is_complex(self.text):
             self.planner.requested = True
             instructions.append(prompt.PLAN_INSTRUCTION)
         # regenerate: the message already in the history keeps the context it was first sent with
@@ -165,7 +167,7 @@ class Turn:
         user = (
             again
             if again is not None
-            else await open_message(self.deps, self.text, self.options, instructions, lean=self.lean)
+            else await open_message(self.deps, self.text, self.options, instructions, self.profile)
         )
         self.user_message = self.request.current = user
         turn, dialect, regenerate = self.turn_id, self.link.dialect, again is not None
@@ -196,38 +198,11 @@ class Turn:
                 continue
             failures[error.type] = failures.get(error.type, 0) + 1
             attempt = next_attempt(error, failures[error.type], self.shared.backoff)
-            if attempt is not None and await self._retry(error, attempt):
+            if attempt is not None and await self.repairs.retry(error, attempt):
                 continue
             failures.clear()
             if not await self._settle(self.request.gave_up(error)):
                 return None
-
-    async def _retry(self, error: ModelError, attempt: Attempt) -> bool:
-        """Prepare the retry; False when the repair cannot change a request that must change."""
-        squeeze = self._squeeze
-        if attempt.repair is Repair.TRUNCATE and not await self.request.shrink(
-            error, attempt, self.shared.server_counts, squeeze
-        ):
-            return False
-        of = MATRIX[error.type].retries
-        self.emit(
-            RetryScheduled(
-                attempt=attempt.number,
-                of=of,
-                wait_s=attempt.wait_s,
-                error_type=error.type.value,
-                message=error.message,
-            )
-        )
-        if attempt.wait_s > 0:
-            await self.shared.sleep(attempt.wait_s)
-        if attempt.repair is Repair.CORRECT:
-            self.records.note(prompt.CORRECT_FORMAT)
-        elif attempt.repair is Repair.NUDGE and not (
-            empty_stream(error) and await self.request.cut(SHRINK_UNSTATED, squeeze)
-        ):
-            self.records.note(prompt.NUDGE_EMPTY)  # an empty stream may be a request too long for the server
-        return True
 
     async def _settle(self, error: ModelError) -> bool:
         """The user decides; True to try again, False to skip. Cancel raises TurnCancelled."""
@@ -241,22 +216,11 @@ class Turn:
             drop_images(self.deps.messages)
             await self.deps.save()
         elif choice == "alternative":
-            await self._alternative(MATRIX[error.type].alternative)
-        elif error.type is ErrorType.EMPTY_RESULT:
-            self.records.note(prompt.NUDGE_EMPTY)
-        elif error.type is ErrorType.INVALID_FORMAT:
-            self.records.note(prompt.CORRECT_FORMAT)
+            await self.repairs.alternative(error, self.user_message)
+        else:
+            self.repairs.retried_by_choice(error)
         self.invalid_rounds = 0
         return True
-
-    async def _alternative(self, alternative: Alternative | None) -> None:
-        if alternative is Alternative.COMPACT:
-            await self.compactor.compact(self.user_message, hard=True)
-        elif alternative is Alternative.SWITCH_DIALECT:
-            self.link.switch_by_choice()
-        elif alternative is Alternative.NO_TOOLS:
-            self.request.no_tools = True
-            self.records.note(prompt.NO_TOOLS_NOW)
 
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
@@ -269,7 +233,7 @@ class Turn:
         self.dispatcher = dispatcher = self.deps.dispatcher(
             self.context, self.guard, f"{self.turn_id}-r{self.round + 1}"
         )
-        if self.lean:  # a small model copies tool names from the conversation: only the lean ones run
+        if self.profile.only_offered_run:
             dispatcher.offered = frozenset(str(d["name"]) for d in self.request.tool_defs())
         streaming = self.link.streaming
         decoder = StreamDecoder(
@@ -394,9 +358,9 @@ class Turn:
     def _tools(self) -> list[dict[str, Any]]:
         if self.mode == "chat":
             return []
-        if self.lean:
-            return lean.brief(self.shared.registry.definitions(lean.LEAN_TOOLS))
-        return self.shared.definitions(self.budget.window)  # the remote tools fitted to the window
+        if self.profile.tools is not None:  # the few tools of its profile (the model in the page)
+            return lean.described(self.profile, self.shared.registry.definitions(self.profile.tools))
+        return lean.described(self.profile, self.shared.definitions(self.budget.window))  # remote ones fitted
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)

@@ -34,7 +34,7 @@ class TurnDialect:
     ) -> None:
         self.model_link = link
         self.dialects, self.emit, self.note = dialects, emit, note
-        self.dialect = dialects.resolve(link.dialect, link.base_url, link.model)
+        self.dialect = dialects.resolve(link.dialect, link.base_url, link.model, link.profile.dialect)
         self.thinking_noted = (
             False  # the model was told once this turn that a call in its thinking did not run
         )
@@ -66,7 +66,8 @@ class TurnDialect:
             return
         old, self.model_link = self.model_link, latest
         if (old.base_url, old.model, old.dialect) != (latest.base_url, latest.model, latest.dialect):
-            self.dialect = self.dialects.resolve(latest.dialect, latest.base_url, latest.model)
+            start = latest.profile.dialect
+            self.dialect = self.dialects.resolve(latest.dialect, latest.base_url, latest.model, start)
 
     def fall_back_to_json(self, error: ModelError, with_tools: bool) -> bool:
         """`auto` on native: the failures that say the endpoint cannot take native tools."""

@@ -8,13 +8,12 @@ import re
 from agentlite.engine import prompt
 from agentlite.engine.chat_events import Emit, MemoryAdded
 from agentlite.engine.history import Message
-from agentlite.engine.lean import LEAN_OUTLINE
 from agentlite.engine.memory import MemoryStore, extract
 from agentlite.engine.turn_deps import Attachment, TurnDeps, TurnOptions
+from agentlite.profiles import REMOTE, ModelProfile
 from agentlite.skills.skill_invocation import invoked_skill
 from agentlite.workspace import Workspace
 
-OUTLINE = prompt.OUTLINE_ENTRIES
 MENTION = re.compile(r"(?<!\S)@(/?[\w.-]+(?:/[\w.-]+)*\.\w+|/[\w./-]+\w)")
 
 
@@ -23,18 +22,16 @@ async def message_layers(
     options: TurnOptions,
     workspace: Workspace | None,
     memory: MemoryStore | None,
-    *,
-    lean: bool = False,
+    profile: ModelProfile = REMOTE,
 ) -> prompt.TurnContext:
-    """Everything but the turn's instructions (the turn adds those: they depend on its dialect). `lean`
-    (the model in the page): the open file by name only and a short outline (lean.py)."""
+    """Everything but the turn's instructions (the turn adds those: they depend on its dialect). The
+    model's `profile` says whether the open file's text goes along and how many paths the outline lists."""
     layers = prompt.TurnContext(open_file=options.open_file, selection=options.selection)
     if workspace is not None:
-        if options.open_file and not lean:
+        if options.open_file and profile.open_file_text:
             layers.open_text = await _read(workspace, options.open_file)
         files = [e["path"] for e in await workspace.list("/", recursive=True) if e.get("kind") == "file"]
-        shown = LEAN_OUTLINE if lean else OUTLINE
-        layers.outline, layers.outline_total = files[:shown], len(files)
+        layers.outline, layers.outline_total = files[: profile.outline], len(files)
     layers.references = await references(text, options.references, workspace)
     invoked = await invoked_skill(text, workspace)
     if invoked is not None:
@@ -45,10 +42,10 @@ async def message_layers(
 
 
 async def open_message(
-    deps: TurnDeps, text: str, options: TurnOptions, instructions: list[str], *, lean: bool = False
+    deps: TurnDeps, text: str, options: TurnOptions, instructions: list[str], profile: ModelProfile
 ) -> Message:
     """A new user message with its context layers; the references it pins stay in the chat's memo."""
-    layers = await message_layers(text, options, deps.shared.workspace, deps.shared.memory, lean=lean)
+    layers = await message_layers(text, options, deps.shared.workspace, deps.shared.memory, profile)
     layers.instructions.extend(instructions)
     deps.memo.pin(layers.references)
     context = "\n".join([layers.render(), *(f"[attachment left out: {n}]" for n in options.attachment_notes)])

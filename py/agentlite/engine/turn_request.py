@@ -62,14 +62,14 @@ class NextRequest:
         self.instructions = ""  # the AGENTS.md layer, read again before each request (the turn sets it)
         self.skills = ""  # the skills' listing, after it (docs/skills.md), read again likewise
         self.smaller = 0  # smaller requests sent after context refusals, since the user last decided
-        self.lean = False  # the model in the page (lean.py): the lean tools, no skills' listing
+        self.skills_listed = True  # the model's profile may want none (ModelProfile.skills_listed)
 
     async def read_layers(self, workspace: Workspace | None) -> None:
         """Read the AGENTS.md layer and the skills' listing again (an edit applies to the next request).
-        Without `load_skill` (Chat mode, `no tools`, the lean tools) the skills are not listed: nothing
-        could load them."""
+        Without tools (Chat mode, `no tools`) the skills are not listed: nothing could load them; nor
+        when the model's profile lists none (its few tools have no `load_skill`)."""
         self.instructions = await read_instructions(workspace)
-        listed = bool(self.tool_defs()) and not self.lean  # no load_skill in the lean tools (lean.py)
+        listed = bool(self.tool_defs()) and self.skills_listed
         self.skills = await read_listing(workspace, self.budget.window, self.counter.text) if listed else ""
 
     def tool_defs(self) -> list[dict[str, Any]]:

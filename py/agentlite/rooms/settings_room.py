@@ -52,7 +52,7 @@ class SettingsRoom:
             self.spawn(self._read_window(settings))
 
     def takes_images(self, settings: Settings) -> bool:
-        """Whether the model of `settings` takes images (`agentlite.vision`)."""
+        """Whether the model of `settings` takes images (`agentlite.profiles.vision`)."""
         return settings.takes_images
 
     def turn_link(self) -> ModelLink:

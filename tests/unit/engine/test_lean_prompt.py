@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 
-from agentlite.engine.lean import LEAN_AGENT, LEAN_TOOLS, brief, first_sentence
+from agentlite.engine.lean import LEAN_AGENT, brief, first_sentence
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.prompt import AGENT
 from agentlite.engine.turn_deps import TurnOptions
-from agentlite.settings import LOCAL_BASE, Settings
+from agentlite.profiles import IN_PAGE, LOCAL_BASE
+from agentlite.settings import Settings
 from agentlite.workspace import MemoryStorage, Workspace
 from tests.unit.engine.support import SETTINGS, Harness, calls, cut, say
 
@@ -25,7 +26,7 @@ def test_a_turn_on_the_model_in_the_page_sends_the_lean_prompt_in_json() -> None
     body = Harness([say("Hello!")]).run("hi", LOCAL).requests()[0]
     system = system_text(body)
     assert system.startswith(LEAN_AGENT) and "tools" not in body  # json: the protocol is in the prompt
-    for name in LEAN_TOOLS:
+    for name in IN_PAGE.tools or ():
         assert name in system
     assert "delete_file" not in system and "shell_exec" not in system
     assert len(system) < len(AGENT)

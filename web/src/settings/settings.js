@@ -5,7 +5,7 @@
 // the saved endpoint is not applied until the user agrees (`linkedEndpoint`, views/endpoint-question.js).
 // Dialects, approval kinds and the bounds of numbers come from limits.json, the page's copy
 // of what the agent checks too (py/agentlite/limits.py; a unit test keeps the two equal). `vision` says
-// whether the model takes images (auto: by its name, py/agentlite/vision.py); a link's `vision` goes with
+// whether the model takes images (auto: by its name, py/agentlite/profiles/vision.py); a link's `vision` goes with
 // its endpoint like its model and dialect.
 
 import shared from "../limits.json";

@@ -1,13 +1,16 @@
 """Whether a model takes images: the user's `vision` setting, and for `auto` a rule on the model's name.
 
-`yes` and `no` are the user's word. `auto` looks the model's name up in `VISION_MARKERS`, a short list of
-substrings (compared in lower case) of model families that read images over the OpenAI-compatible
+`yes` and `no` are the user's word. `auto` takes the model's profile's word (`ModelProfile.images`), which
+`reads_images` gives when the profile is chosen: the model's name looked up in `VISION_MARKERS`, a short
+list of substrings (compared in lower case) of model families that read images over the OpenAI-compatible
 `image_url` content part; `TEXT_ONLY_MARKERS` wins over it for the text-only members of those families.
 A name that matches nothing, and the demo model, take no images: sending an image to a text-only model
 fails the request, while not sending one only leaves the image named in the tool's text.
 """
 
 from __future__ import annotations
+
+from agentlite.profiles.profile import ModelProfile
 
 VISION_CHOICES = ("auto", "yes", "no")
 
@@ -36,13 +39,17 @@ VISION_MARKERS = (
 TEXT_ONLY_MARKERS = ("gpt-4o-audio", "gpt-4o-realtime", "-tts", "-transcribe", "gemma-3-1b", "gemma3:1b")
 
 
-def takes_images(choice: str, model: str, *, demo: bool = False) -> bool:
-    """Whether requests to `model` carry images, by the user's `choice` (`auto` | `yes` | `no`)."""
-    if choice == "yes":
-        return True
-    if choice == "no" or demo:
-        return False
+def reads_images(model: str) -> bool:
+    """Whether `model`'s family reads images, by its name: a profile's `images` (`profiles.choice`)."""
     name = model.lower().rsplit("/", 1)[-1]
     if any(marker in name for marker in TEXT_ONLY_MARKERS):
         return False
     return any(marker in name for marker in VISION_MARKERS)
+
+
+def takes_images(choice: str, profile: ModelProfile) -> bool:
+    """Whether requests carry images, by the user's `choice` (`auto` | `yes` | `no`; `auto`: the
+    profile's word)."""
+    if choice == "yes":
+        return True
+    return choice != "no" and profile.images
