@@ -16,7 +16,7 @@ from agentlite.demo.replies import encode
 from agentlite.engine import Engine
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.turn_deps import TurnOptions
-from agentlite.sandbox import ScriptedSandbox, js_result
+from agentlite.page_jobs import ScriptedSandbox, js_result
 from agentlite.settings import Settings
 from agentlite.transport import ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace

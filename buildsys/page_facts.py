@@ -71,7 +71,7 @@ def protocol_facts() -> dict[str, Any]:
 
 def sandbox_realm_facts() -> dict[str, str]:
     """Which sandbox frame (realm) each kind the page's SandboxHost runs goes to."""
-    from agentlite.sandbox import REALM_OF
+    from agentlite.page_jobs import REALM_OF
 
     return dict(REALM_OF)
 
@@ -99,7 +99,7 @@ SOURCES = {
     "chat-events.json": ("py/agentlite/engine/chat_events.py", "events", chat_event_facts),
     "calls.json": ("py/agentlite/calls.py", "methods", call_facts),
     "protocol.json": ("py/agentlite/protocol.py", "protocol", protocol_facts),
-    "sandbox-realms.json": ("py/agentlite/sandbox.py", "realms", sandbox_realm_facts),
+    "sandbox-realms.json": ("py/agentlite/page_jobs.py", "realms", sandbox_realm_facts),
     "mcp.json": ("py/agentlite/mcp/revisions.py", "mcp", mcp_facts),
 }
 

@@ -14,7 +14,7 @@ class Msg(enum.StrEnum):
     CALL = (
         "call"  # {id, method, args}: answered by one REPLY (agentlite.calls: vfs.*, chats.*, settings.*, ...)
     )
-    SANDBOX_RESULT = "sandbox_result"  # {id, ok, result | error}: the answer to one SANDBOX_RUN
+    PAGE_JOB_RESULT = "page_job_result"  # {id, ok, result | error}: the answer to one PAGE_JOB
     PING = "ping"  # {id}: the page's watchdog; worker.js answers PONG whenever its thread is free
     # worker -> main thread
     PHASE = "phase"  # {phase, progress, path, detail, at_ms}: start-up progress; `ready` adds timings
@@ -23,7 +23,9 @@ class Msg(enum.StrEnum):
     EVENT = "event"  # {chat, event}: a conversation event to render
     CHANGE = "change"  # {change}: the workspace changed
     REPLY = "reply"  # {id, ok, value | error}: the answer to one CALL
-    SANDBOX_RUN = "sandbox_run"  # {id, kind, payload, timeout_ms}: run model-written code in a sandbox
+    PAGE_JOB = (
+        "page_job"  # {id, kind, payload, timeout_ms}: work only the page can do (sandbox, preview, PDF)
+    )
     PONG = "pong"  # {id}: the answer to one PING (Python never sees either)
     MCP = (
         "mcp"  # {server: {url, name, title, state, diagnosis, allow_server, tools}}: a remote server changed
@@ -36,7 +38,7 @@ PHASES = ("runtime", "packages", "storage", "agent", "ready")
 # absent); the page's type check reads them as TypeScript (web/src/generated/protocol-types.d.ts).
 TO_WORKER: dict[Msg, dict[str, object]] = {
     Msg.CALL: {"id": int, "method": str, "args": dict},
-    Msg.SANDBOX_RESULT: {"id": int, "ok": bool, "result?": dict, "error?": str},
+    Msg.PAGE_JOB_RESULT: {"id": int, "ok": bool, "result?": dict, "error?": str},
     Msg.PING: {"id": int},
 }
 TO_PAGE: dict[Msg, dict[str, object]] = {
@@ -53,7 +55,7 @@ TO_PAGE: dict[Msg, dict[str, object]] = {
     Msg.EVENT: {"chat": str, "event": dict},
     Msg.CHANGE: {"change": dict},
     Msg.REPLY: {"id": int, "ok": bool, "value?": object, "error?": str},
-    Msg.SANDBOX_RUN: {"id": int, "kind": str, "payload": dict, "timeout_ms": int},
+    Msg.PAGE_JOB: {"id": int, "kind": str, "payload": dict, "timeout_ms": int},
     Msg.PONG: {"id": int},
     Msg.MCP: {"server": dict},
 }

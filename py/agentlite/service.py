@@ -22,6 +22,7 @@ from typing import Any
 from agentlite.calls import CallHandler
 from agentlite.engine import Engine
 from agentlite.engine.session import ChatSession
+from agentlite.page_jobs import PageJobClient
 from agentlite.protocol import Msg
 from agentlite.rooms import Rooms
 from agentlite.rooms.chat_room import ChatRoom
@@ -35,7 +36,6 @@ from agentlite.rooms.settings_room import SettingsRoom, TransportFor
 from agentlite.rooms.skills_room import SkillsRoom
 from agentlite.rooms.transfer_room import TransferRoom
 from agentlite.rooms.worker_room import WorkerRoom
-from agentlite.sandbox import SandboxClient
 from agentlite.tools.context import ToolContext
 from agentlite.transport import ModelTransport
 from agentlite.workspace import Workspace
@@ -66,7 +66,7 @@ class AgentService:
             self.tools_ready.set()
         self._load_packages = load_packages
         self.workspace = workspace
-        self.sandbox = SandboxClient(post)
+        self.sandbox = PageJobClient(post)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.engine = Engine(
             None, workspace, sandbox=self.sandbox, storage=storage, context_factory=self._tool_context
@@ -105,7 +105,7 @@ class AgentService:
         kind = message.get("type")
         if kind == Msg.CALL:
             self.spawn(self._answer(message.get("id"), str(message.get("method")), message.get("args") or {}))
-        elif kind == Msg.SANDBOX_RESULT:
+        elif kind == Msg.PAGE_JOB_RESULT:
             self.sandbox.deliver(message)
         else:
             log.warning("unknown message type %r", kind)

@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from agentlite.sandbox import REALM_OF
+from agentlite.page_jobs import REALM_OF
 from buildsys import assemble, page_check
 from buildsys.common import WEB
 
@@ -144,8 +144,8 @@ def test_the_realms_are_named_by_folder() -> None:
 
 
 def test_the_pages_realm_table_is_the_agents() -> None:
-    """The page's SandboxHost and the agent's SandboxClient queue runs by the same realms: one table,
-    agentlite.sandbox.REALM_OF, generated for the page."""
+    """The page's SandboxHost and the agent's PageJobClient queue runs by the same realms: one table,
+    agentlite.page_jobs.REALM_OF, generated for the page."""
     generated = json.loads((WEB_SRC / "generated" / "sandbox-realms.json").read_text())
     assert generated["realms"] == REALM_OF
     host = (WEB_SRC / "sandbox" / "page" / "host.js").read_text()

@@ -17,7 +17,7 @@ from agentlite.limits import (
     SANDBOX_START_ALLOWANCE_MS,
     SETTING_BOUNDS,
 )
-from agentlite.sandbox import DEFAULT_GRACE_MS
+from agentlite.page_jobs import DEFAULT_GRACE_MS
 from agentlite.settings import DIALECT_CHOICES, MAX_WINDOW, Settings
 from agentlite.stream.decoder import DIALECTS
 

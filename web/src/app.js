@@ -41,8 +41,8 @@ import { loadPdfReader } from "./pdf/pdf-loader.js";
 /** @import { PageMessage } from "./generated/protocol-types" */
 /** @import { ServerView } from "./views/mcp-view.js" */
 /** @import { Settings } from "./settings/settings.js" */
-/** The worker asks the page to run something (MSG.SANDBOX_RUN).
- * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} SandboxRun */
+/** The worker asks the page for a job (MSG.PAGE_JOB): a sandbox run, a preview, a PDF read.
+ * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} PageJob */
 
 const root = /** @type {HTMLElement} */ (document.querySelector("[data-testid=app]"));
 const client = new AgentClient(new URL("./worker.js", import.meta.url));
@@ -253,15 +253,15 @@ const runKind = (kind, payload, timeoutMs) => {
 };
 // An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids
 // start again at 1).
-client.on("sandbox_run", (/** @type {SandboxRun} */ { id, kind, payload, timeout_ms }) => {
+client.on("page_job", (/** @type {PageJob} */ { id, kind, payload, timeout_ms }) => {
   const generation = client.generation;
   const answer = (/** @type {object} */ message) =>
     generation === client.generation && client.post(/** @type {PageMessage} */ (message));
   runKind(kind, payload, timeout_ms).then(
-    (/** @type {unknown} */ result) => answer({ type: MSG.SANDBOX_RESULT, id, ok: true, result }),
+    (/** @type {unknown} */ result) => answer({ type: MSG.PAGE_JOB_RESULT, id, ok: true, result }),
     (/** @type {Error & {type?: string}} */ err) =>
       answer({
-        type: MSG.SANDBOX_RESULT,
+        type: MSG.PAGE_JOB_RESULT,
         id,
         ok: false,
         error: { type: err.type || "failed", message: err.message },

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from agentlite.sandbox import SandboxError
+from agentlite.page_jobs import SandboxError
 from agentlite.tools import shell_files
 from agentlite.tools.common import ToolArgs, cap_text, prose, tool_error, workspace_errors
 from agentlite.tools.context import SHELL_AUTHOR, SandboxRunner, ToolContext

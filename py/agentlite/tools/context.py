@@ -18,12 +18,12 @@ SHELL_AUTHOR = "shell"
 
 
 class SandboxRunner(Protocol):
-    """What tools need of `agentlite.sandbox.SandboxClient`; `agentlite.sandbox.ScriptedSandbox` is its fake.
+    """What tools need of `agentlite.page_jobs.PageJobClient` (its fake: `page_jobs.ScriptedSandbox`).
 
     `kind` is `js` (payload `{code}`, result `{value, type, logs, error}`), `shell` (payload
     `{command, files, cwd, dirs}`, result `{stdout, stderr, exit_code, changed, deleted, created_dirs,
     deleted_dirs}`), `preview` (the Preview panel's report) or `pdf` (the page's PDF reader's text).
-    A run that cannot finish raises `agentlite.sandbox.SandboxError`, whose `type` says why.
+    A run that cannot finish raises `agentlite.page_jobs.SandboxError`, whose `type` says why.
     """
 
     async def run(self, kind: str, payload: dict[str, Any], timeout_ms: int) -> dict[str, Any]: ...

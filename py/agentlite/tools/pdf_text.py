@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from agentlite.sandbox import SandboxError
+from agentlite.page_jobs import SandboxError
 from agentlite.tools.context import ToolContext
 from agentlite.tools.result import ToolError, ToolErrorType
 

@@ -13,7 +13,7 @@ from agentlite.engine import Engine
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.strategy import Backoff
 from agentlite.events import TextDelta
-from agentlite.sandbox import ScriptedSandbox, js_result
+from agentlite.page_jobs import ScriptedSandbox, js_result
 from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS, StreamDecoder
 from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport

@@ -11,7 +11,7 @@ import pytest
 
 from agentlite.demo import red_green
 from agentlite.demo.scenarios import examples
-from agentlite.sandbox import ScriptedSandbox, shell_result
+from agentlite.page_jobs import ScriptedSandbox, shell_result
 from agentlite.stream.decoder import DIALECTS
 from agentlite.workspace import Workspace
 from tests.unit.engine.test_demo import finished, run_demo, text_of

@@ -11,7 +11,7 @@ import pytest
 
 from agentlite.demo import web_page
 from agentlite.demo.scenarios import examples
-from agentlite.sandbox import ScriptedSandbox
+from agentlite.page_jobs import ScriptedSandbox
 from agentlite.stream.decoder import DIALECTS
 from agentlite.workspace import Workspace
 from tests.unit.engine.test_demo import finished, run_demo, text_of

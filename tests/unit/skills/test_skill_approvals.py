@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agentlite.engine.approvals import Peek, approval
-from agentlite.sandbox import ScriptedSandbox, shell_result
+from agentlite.page_jobs import ScriptedSandbox, shell_result
 from agentlite.tools.catalog import default_registry
 from agentlite.workspace import paths
 from tests.unit.tools.conftest import call, context_with

@@ -12,7 +12,7 @@ from agentlite.demo import skill_demo
 from agentlite.demo.scenarios import examples
 from agentlite.engine.turn_deps import TurnOptions
 from agentlite.engine.turn_message import message_layers
-from agentlite.sandbox import ScriptedSandbox, shell_result
+from agentlite.page_jobs import ScriptedSandbox, shell_result
 from agentlite.skills.skill_invocation import command_name
 from agentlite.stream.decoder import DIALECTS
 from tests.unit.engine.test_demo import finished, run_demo, text_of

@@ -17,7 +17,7 @@ from agentlite.engine.chat_events import ApprovalAsked
 from agentlite.engine.dispatch import Call, Dispatcher
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
-from agentlite.sandbox import ScriptedSandbox, shell_result
+from agentlite.page_jobs import ScriptedSandbox, shell_result
 from agentlite.tools.catalog import default_registry
 from agentlite.tools.context import ToolContext
 from agentlite.workspace import Workspace, paths

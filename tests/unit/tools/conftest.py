@@ -1,6 +1,6 @@
 """Shared pieces of the tool tests: a workspace over MemoryStorage, a context, small tool settings.
 
-The sandbox's fake is the package's own, `agentlite.sandbox.ScriptedSandbox`.
+The sandbox's fake is the package's own, `agentlite.page_jobs.ScriptedSandbox`.
 
 `async def` tests run through the unit suite's one harness (tests/unit/conftest.py).
 """

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agentlite.sandbox import SandboxError, ScriptedSandbox, shell_result
+from agentlite.page_jobs import SandboxError, ScriptedSandbox, shell_result
 from agentlite.tools.code import ShellArgs
 from agentlite.tools.context import ToolContext, ToolSettings
 from agentlite.tools.result import ToolErrorType

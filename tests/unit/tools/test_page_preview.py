@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from agentlite.commands import PageSettings
-from agentlite.sandbox import ScriptedSandbox
+from agentlite.page_jobs import ScriptedSandbox
 from agentlite.tools.context import ToolSettings
 from agentlite.tools.result import ToolErrorType
 from tests.unit.tools.conftest import call, context_with

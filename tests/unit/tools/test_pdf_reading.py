@@ -1,4 +1,4 @@
-"""read_file on a workspace PDF over a fake page (agentlite.sandbox.ScriptedSandbox): the `pdf` job it
+"""read_file on a workspace PDF over a fake page (agentlite.page_jobs.ScriptedSandbox): the `pdf` job it
 asks for, the text with page numbers it shows, paging, and the page's refusals as tool errors."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from agentlite.sandbox import SandboxError, SandboxNoAnswerError, ScriptedSandbox
+from agentlite.page_jobs import SandboxError, SandboxNoAnswerError, ScriptedSandbox
 from agentlite.tools.result import ToolErrorType
 from tests.unit.tools.conftest import call, context_with
 

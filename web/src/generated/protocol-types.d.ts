@@ -2,7 +2,7 @@
 /** The message types by their names in protocol.py (web/src/agent/common/protocol.js `MSG`). */
 export interface Msg {
   CALL: "call";
-  SANDBOX_RESULT: "sandbox_result";
+  PAGE_JOB_RESULT: "page_job_result";
   PING: "ping";
   PHASE: "phase";
   READY: "ready";
@@ -10,14 +10,14 @@ export interface Msg {
   EVENT: "event";
   CHANGE: "change";
   REPLY: "reply";
-  SANDBOX_RUN: "sandbox_run";
+  PAGE_JOB: "page_job";
   PONG: "pong";
   MCP: "mcp";
 }
 /** Each message the page posts, by its type. */
 export interface ToWorker {
   call: { type: "call"; id: number; method: string; args: Record<string, unknown> };
-  sandbox_result: { type: "sandbox_result"; id: number; ok: boolean; result?: Record<string, unknown>; error?: string };
+  page_job_result: { type: "page_job_result"; id: number; ok: boolean; result?: Record<string, unknown>; error?: string };
   ping: { type: "ping"; id: number };
 }
 /** Each message the worker posts, by its type. */
@@ -28,7 +28,7 @@ export interface ToPage {
   event: { type: "event"; chat: string; event: Record<string, unknown> };
   change: { type: "change"; change: Record<string, unknown> };
   reply: { type: "reply"; id: number; ok: boolean; value?: unknown; error?: string };
-  sandbox_run: { type: "sandbox_run"; id: number; kind: string; payload: Record<string, unknown>; timeout_ms: number };
+  page_job: { type: "page_job"; id: number; kind: string; payload: Record<string, unknown>; timeout_ms: number };
   pong: { type: "pong"; id: number };
   mcp: { type: "mcp"; server: Record<string, unknown> };
 }

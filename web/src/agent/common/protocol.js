@@ -3,7 +3,7 @@
 // main thread and the worker both read, with each message's fields as types (protocol-types.d.ts):
 //   main thread -> worker
 //     CALL {id, method, args}: a request answered by one REPLY (methods: web/src/generated/calls.json)
-//     SANDBOX_RESULT {id, ok, result | error}: the answer to one SANDBOX_RUN
+//     PAGE_JOB_RESULT {id, ok, result | error}: the answer to one PAGE_JOB
 //   worker -> main thread
 //     PHASE {phase, progress, path, detail, at_ms}: start-up progress and start path; `ready` adds timings
 //     READY {}: the agent accepts messages
@@ -11,7 +11,7 @@
 //     EVENT {chat, event}: a conversation event to render (web/src/agent/page/chat-events.js)
 //     CHANGE {change}: the workspace changed (refresh the file tree)
 //     REPLY {id, ok, value | error}: the answer to one CALL
-//     SANDBOX_RUN {id, kind, payload, timeout_ms}: run model-written code in a sandbox frame
+//     PAGE_JOB {id, kind, payload, timeout_ms}: work only the page can do: a sandbox run, a preview, a PDF
 import { protocol } from "../../generated/protocol.json";
 
 export const MSG = Object.freeze(protocol.MSG);

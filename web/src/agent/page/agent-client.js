@@ -26,7 +26,7 @@ import { Watchdog } from "./watchdog.js";
  *   failed: [{ phase: string, message: string }],
  *   event: [string, ChatEvent],
  *   change: [WorkspaceChange],
- *   sandbox_run: [ToPage["sandbox_run"]],
+ *   page_job: [ToPage["page_job"]],
  *   restart: [{ reason: string, hangMs: number }],
  *   mcp: [ToPage["mcp"]["server"]],
  * }} ClientEvents
@@ -51,7 +51,7 @@ export class AgentClient {
   /** @param {string | URL} workerUrl */
   constructor(workerUrl) {
     /** @type {{ [K in keyof ClientEvents]: Listener<K>[] }} */
-    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], sandbox_run: [], restart: [], mcp: [] };
+    this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], page_job: [], restart: [], mcp: [] };
     this.workerUrl = workerUrl;
     this.generation = 0; // grows with each restart: answers meant for an ended worker are dropped
     this.watchdog = new Watchdog({
@@ -183,8 +183,8 @@ export class AgentClient {
         return this.emit("change", /** @type {WorkspaceChange} */ (message.change));
       case /** @type {Msg["REPLY"]} */ (MSG.REPLY):
         return this.settle(message);
-      case /** @type {Msg["SANDBOX_RUN"]} */ (MSG.SANDBOX_RUN):
-        return this.emit("sandbox_run", message);
+      case /** @type {Msg["PAGE_JOB"]} */ (MSG.PAGE_JOB):
+        return this.emit("page_job", message);
       case /** @type {Msg["MCP"]} */ (MSG.MCP):
         return this.emit("mcp", message.server);
       default:

@@ -26,7 +26,7 @@ import { sha256Hex } from "../../bytes.js";
 export { SandboxError };
 
 /**
- * kind -> the realm (frame) it runs in: the agent's own table (agentlite.sandbox.REALM_OF), generated.
+ * kind -> the realm (frame) it runs in: the agent's own table (agentlite.page_jobs.REALM_OF), generated.
  * @type {Readonly<Record<string, string | undefined>>}
  */
 const REALM_OF = realms;

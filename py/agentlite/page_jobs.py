@@ -1,8 +1,10 @@
-"""Running model-written code from the agent worker, in the page's sandbox frames.
+"""Jobs only the page can do, asked for by the agent worker: model-written code in the page's sandbox
+frames, a preview of a workspace page, a PDF read in its frame.
 
-The worker cannot create iframes. `SandboxClient.run` posts a SANDBOX_RUN to the page through the
-injected `post`; the page's SandboxHost (web/src/sandbox/page/host.js) runs the code in an opaque-origin
-frame and answers with a SANDBOX_RESULT, which the service hands to `deliver`.
+The worker cannot create iframes. `PageJobClient.run` posts a PAGE_JOB to the page through the
+injected `post`; the page runs it (code in an opaque-origin frame through its SandboxHost,
+web/src/sandbox/page/host.js; a preview or a PDF in their own frames) and answers with a
+PAGE_JOB_RESULT, which the service hands to `deliver`.
 
 Kinds and their results (shapes checked by the page before they get here):
 
@@ -77,7 +79,7 @@ class _Run:
     timer: asyncio.TimerHandle | None = field(default=None)
 
 
-class SandboxClient:
+class PageJobClient:
     def __init__(self, post: Post, *, grace_ms: int = DEFAULT_GRACE_MS) -> None:
         self._post = post
         self._grace_ms = grace_ms
@@ -110,7 +112,7 @@ class SandboxClient:
         try:
             self._post(
                 {
-                    "type": Msg.SANDBOX_RUN.value,
+                    "type": Msg.PAGE_JOB.value,
                     "id": run_id,
                     "kind": kind,
                     "payload": payload,
@@ -125,9 +127,9 @@ class SandboxClient:
         return await asyncio.shield(run.future)
 
     def deliver(self, message: dict[str, Any]) -> bool:
-        """Hand over a SANDBOX_RESULT from the page. False when it matches no waiting run
+        """Hand over a PAGE_JOB_RESULT from the page. False when it matches no waiting run
         (late, unknown or not a result): such messages are ignored."""
-        if message.get("type") != Msg.SANDBOX_RESULT.value:
+        if message.get("type") != Msg.PAGE_JOB_RESULT.value:
             return False
         run_id = message.get("id")
         run = self._settle(run_id) if isinstance(run_id, int) else None

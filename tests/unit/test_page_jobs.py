@@ -1,4 +1,4 @@
-"""SandboxClient: SANDBOX_RUN out through `post`, SANDBOX_RESULT in through `deliver`, typed errors,
+"""PageJobClient: PAGE_JOB out through `post`, PAGE_JOB_RESULT in through `deliver`, typed errors,
 its own deadline, one run per realm at a time, and cancellation that leaves nothing behind."""
 
 from __future__ import annotations
@@ -9,21 +9,21 @@ from typing import Any
 
 import pytest
 
-from agentlite.protocol import Msg
-from agentlite.sandbox import (
+from agentlite.page_jobs import (
     DEFAULT_GRACE_MS,
-    SandboxClient,
+    PageJobClient,
     SandboxError,
     SandboxNoAnswerError,
     SandboxTimeoutError,
 )
+from agentlite.protocol import Msg
 
 Posted = list[dict[str, Any]]
 
 
-def run_async(body: Callable[[SandboxClient, Posted], Awaitable[None]], grace_ms: int = 50) -> None:
+def run_async(body: Callable[[PageJobClient, Posted], Awaitable[None]], grace_ms: int = 50) -> None:
     posted: Posted = []
-    client = SandboxClient(posted.append, grace_ms=grace_ms)
+    client = PageJobClient(posted.append, grace_ms=grace_ms)
     asyncio.run(body(client, posted))
 
 
@@ -33,16 +33,16 @@ async def settle() -> None:
 
 
 def result_for(run: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    return {"type": Msg.SANDBOX_RESULT.value, "id": run["id"], **fields}
+    return {"type": Msg.PAGE_JOB_RESULT.value, "id": run["id"], **fields}
 
 
 def test_run_posts_a_sandbox_run_and_resolves_with_the_matching_result() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         task = asyncio.ensure_future(client.run("js", {"code": "1 + 1"}, 2_000))
         await settle()
         assert posted == [
             {
-                "type": "sandbox_run",
+                "type": "page_job",
                 "id": posted[0]["id"],
                 "kind": "js",
                 "payload": {"code": "1 + 1"},
@@ -58,7 +58,7 @@ def test_run_posts_a_sandbox_run_and_resolves_with_the_matching_result() -> None
 
 
 def test_results_are_matched_by_id_and_strays_are_ignored() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         js = asyncio.ensure_future(client.run("js", {"code": "'a'"}, 2_000))
         shell = asyncio.ensure_future(client.run("shell", {"command": "ls"}, 2_000))
         await settle()
@@ -77,7 +77,7 @@ def test_results_are_matched_by_id_and_strays_are_ignored() -> None:
 
 
 def test_a_page_timeout_is_a_typed_error() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         task = asyncio.ensure_future(client.run("js", {"code": "while(true){}"}, 1_000))
         await settle()
         error = {"type": "timeout", "message": "the code ran longer than 1.0 s and was stopped"}
@@ -99,7 +99,7 @@ def test_a_page_timeout_is_a_typed_error() -> None:
     ],
 )
 def test_other_page_errors_keep_their_type(error: Any, kind: str) -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         task = asyncio.ensure_future(client.run("shell", {"command": "ls"}, 1_000))
         await settle()
         client.deliver(result_for(posted[0], ok=False, error=error))
@@ -112,7 +112,7 @@ def test_other_page_errors_keep_their_type(error: Any, kind: str) -> None:
 
 
 def test_ok_without_a_result_object_is_invalid() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         task = asyncio.ensure_future(client.run("js", {"code": "1"}, 1_000))
         await settle()
         client.deliver(result_for(posted[0], ok=True, result="1"))
@@ -124,7 +124,7 @@ def test_ok_without_a_result_object_is_invalid() -> None:
 
 
 def test_a_page_that_never_answers_fails_after_timeout_plus_grace() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         with pytest.raises(SandboxNoAnswerError) as caught:
             await client.run("js", {"code": "1"}, 20)
         assert caught.value.type == "no_answer"
@@ -136,7 +136,7 @@ def test_a_page_that_never_answers_fails_after_timeout_plus_grace() -> None:
 
 
 def test_runs_of_one_realm_go_to_the_page_one_at_a_time() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         first = asyncio.ensure_future(client.run("shell", {"command": "a"}, 1_000))
         second = asyncio.ensure_future(client.run("python", {"code": "b"}, 1_000))
         other = asyncio.ensure_future(client.run("js", {"code": "c"}, 1_000))
@@ -156,7 +156,7 @@ def test_runs_of_one_realm_go_to_the_page_one_at_a_time() -> None:
 
 
 def test_cancelling_the_caller_keeps_the_realm_until_the_page_answers() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         first = asyncio.ensure_future(client.run("js", {"code": "slow()"}, 1_000))
         await settle()
         first.cancel()
@@ -177,7 +177,7 @@ def test_cancelling_the_caller_keeps_the_realm_until_the_page_answers() -> None:
 
 
 def test_a_cancelled_run_that_is_never_answered_expires_and_frees_the_realm() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         first = asyncio.ensure_future(client.run("js", {"code": "slow()"}, 10))
         await settle()
         first.cancel()
@@ -192,7 +192,7 @@ def test_a_cancelled_run_that_is_never_answered_expires_and_frees_the_realm() ->
 
 
 def test_cancel_while_waiting_for_the_realm_posts_nothing() -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         first = asyncio.ensure_future(client.run("shell", {"command": "a"}, 1_000))
         queued = asyncio.ensure_future(client.run("shell", {"command": "b"}, 1_000))
         await settle()
@@ -216,7 +216,7 @@ def test_a_failing_post_raises_and_frees_the_realm() -> None:
             raise RuntimeError("worker gone")
 
     async def body() -> None:
-        client = SandboxClient(post)
+        client = PageJobClient(post)
         with pytest.raises(RuntimeError):
             await client.run("js", {"code": "1"}, 1_000)
         task = asyncio.ensure_future(client.run("js", {"code": "2"}, 1_000))
@@ -230,7 +230,7 @@ def test_a_failing_post_raises_and_frees_the_realm() -> None:
 
 @pytest.mark.parametrize("timeout_ms", [0, -5, 10 * 60 * 1000 + 1, 1.5])
 def test_timeout_must_be_a_positive_int_within_bounds(timeout_ms: Any) -> None:
-    async def body(client: SandboxClient, posted: Posted) -> None:
+    async def body(client: PageJobClient, posted: Posted) -> None:
         with pytest.raises(ValueError):
             await client.run("js", {"code": "1"}, timeout_ms)
         assert posted == []
