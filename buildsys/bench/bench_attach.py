@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.serve import StaticServer
 
 RUNS = 9
 WARMUP = 2

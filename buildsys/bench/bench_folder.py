@@ -14,10 +14,10 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, say
-from buildsys.serve import StaticServer
 
 FILES = 5_000
 FILE_BYTES = 10 * 1024  # 5,000 × 10 KiB ≈ 50 MB

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_figure import Figure
 from buildsys.common import ROOT
 
 SKILLS = 200

@@ -12,7 +12,7 @@ import statistics
 import sys
 import time
 
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_figure import Figure
 from buildsys.common import ROOT
 
 SIZE = 4 * 1024 * 1024  # the most a tool's image may be (tools/images.py MAX_IMAGE_BYTES)

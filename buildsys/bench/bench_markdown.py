@@ -13,9 +13,9 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from buildsys import pins
-from buildsys.bench_browser import CHROMIUM
-from buildsys.bench_figure import Figure, Missing
+from buildsys.bench.bench_browser import CHROMIUM
+from buildsys.bench.bench_figure import Figure, Missing
+from buildsys.build import pins
 
 # Every figure the contract names, in the order of docs/benchmarks.md's table.
 EXPECTED = (
@@ -45,12 +45,12 @@ EXPECTED = (
 )
 # How each figure is measured, by name or name prefix (the longest matching prefix wins).
 NOTES = {
-    "pdf_text": "A 100-page PDF (40 lines a page, written by buildsys/pdf_sample.py) → the text of every "
-    "page through the app's `readPdf` (its own worker, checks, limits, lines joined); floor: pdf.js alone "
-    "(getDocument, getTextContent of every page) on the same bytes in a bare page with the app's CSP, "
+    "pdf_text": "A 100-page PDF (40 lines a page, written by buildsys/testing/pdf_sample.py) → the text of "
+    "every page through the app's `readPdf` (its own worker, checks, limits, lines joined); floor: pdf.js "
+    "alone (getDocument, getTextContent of every page) on the same bytes in a bare page with the app's CSP, "
     "same dist/, runs interleaved.",
     "import_peak": "CPython, tracemalloc's peak while one `Workspace.import_zip` runs on MemoryStorage "
-    "(buildsys/bench_imports.py); imported: floor = the distinct content then held (a blob named at 60 "
+    "(buildsys/bench/bench_imports.py); imported: floor = the distinct content then held (a blob named at 60 "
     "paths counts once), refused: milliseconds until the message.",
     "preview_refresh_tsx": "As preview_refresh, on a 5-file TSX React page (sucrase, the shipped React); "
     "no floor (a static server cannot serve TSX).",
@@ -78,7 +78,7 @@ NOTES = {
     "heartbeat task notes each turn it gets; the longest whole call is in the goal column) over a "
     "hostile corpus: `(a+)+b` over 40 `a`s, polynomial regexes (`a*a*a*b`, `.*foo.*bar`, `\\w+\\(`) over "
     "lines of thousands of `a`s, a 3,000-character literal ignoring case, `**/` thirty times, brace "
-    "bombs; each run three times, refusals included (`buildsys/workspace_probes.py`, HOSTILE_QUERIES). "
+    "bombs; each run three times, refusals included (`buildsys/bench/workspace_probes.py`, HOSTILE_QUERIES). "
     "Goal ≤ 1 s, no floor.",
     "history_growth": "Storage after 100 one-line edits of a 1 MB file; floor: one copy of the file.",
     "undo_turn": "Undo of a turn that changed 1,000 files.",

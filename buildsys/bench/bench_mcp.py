@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, ROOT, BuildError
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from buildsys.serve import StaticServer
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 
 RUNS = 30
 TOOL = "mcp__test_tools_server__add"

@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from buildsys.bench_counter import RealCounter
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_counter import RealCounter
+from buildsys.bench.bench_figure import Figure
 
 WINDOW = 32_768
 TOOLS = 120
@@ -144,8 +144,8 @@ def _offered(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _worst_share(offered: dict[str, list[dict[str, Any]]]) -> tuple[float, str]:
-    from buildsys.bench_mcp_tools import _tally
-    from buildsys.bench_tokens import _agentlite, count_tokens
+    from buildsys.bench.bench_mcp_tools import _tally
+    from buildsys.bench.bench_tokens import _agentlite, count_tokens
 
     *_, own = _agentlite()
     from agentlite.stream.decoder import DIALECTS

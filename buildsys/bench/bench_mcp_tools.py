@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from buildsys.bench_counter import RealCounter
-from buildsys.bench_figure import Figure
-from buildsys.bench_tokens import Tally, _agentlite, count_tokens, request_tally
+from buildsys.bench.bench_counter import RealCounter
+from buildsys.bench.bench_figure import Figure
+from buildsys.bench.bench_tokens import Tally, _agentlite, count_tokens, request_tally
 from buildsys.common import ROOT
 
 LISTING = ROOT / "tests" / "data" / "mcp_forty_tools.json"

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_browser import ARGS, CHROMIUM
+from buildsys.bench.bench_figure import Figure
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, ROOT, say
-from buildsys.serve import StaticServer
 
 ROUNDS = 7
 GOAL = "≥ 10 MB/s"
@@ -74,6 +74,6 @@ def on_cpython() -> str:
     """The workload on this interpreter, with the package from the source tree."""
     if str(ROOT / "py") not in sys.path:
         sys.path.insert(0, str(ROOT / "py"))
-    from buildsys import bench_ndjson_load
+    from buildsys.bench import bench_ndjson_load
 
     return bench_ndjson_load.measure(ROUNDS)

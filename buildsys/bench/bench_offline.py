@@ -12,9 +12,7 @@ import threading
 import time
 from typing import Any
 
-from buildsys import offline
-from buildsys import pins as pinning
-from buildsys.bench_browser import (
+from buildsys.bench.bench_browser import (
     ARGS,
     CHROMIUM,
     READY_PROBE,
@@ -22,9 +20,11 @@ from buildsys.bench_browser import (
     time_to_ready,
     wait_for_value,
 )
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build import offline
+from buildsys.build import pins as pinning
+from buildsys.build.serve import Handler, StaticServer
 from buildsys.common import DIST, BuildError, say
-from buildsys.serve import Handler, StaticServer
 
 COLD_RUNS = 3
 COMPOSER_RUNS = 7

@@ -3,7 +3,8 @@
 bare page with the app's CSP (`bare-pdf.html`: getDocument with the library's own worker, then
 getTextContent of every page), both from the same dist/ and the same server, runs interleaved.
 
-The PDF is written at bench time (buildsys/pdf_sample.py): 100 pages of 40 lines, the same bytes every run.
+The PDF is written at bench time (buildsys/testing/pdf_sample.py): 100 pages of 40 lines, the same bytes
+every run.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from buildsys.bench_browser import ready_app
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ready_app
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.pdf_sample import sample_pdf
-from buildsys.serve import StaticServer
+from buildsys.testing.pdf_sample import sample_pdf
 
 RUNS = 9
 PAGES = 100

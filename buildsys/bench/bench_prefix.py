@@ -12,8 +12,8 @@ from __future__ import annotations
 import itertools
 import sys
 
-from buildsys.bench_figure import Figure
-from buildsys.bench_tokens import SCENARIOS, count_tokens
+from buildsys.bench.bench_figure import Figure
+from buildsys.bench.bench_tokens import SCENARIOS, count_tokens
 from buildsys.common import ROOT, say
 
 DIALECTS = ("native", "json", "ndjson", "ndjson-text")
@@ -24,7 +24,7 @@ def shares() -> tuple[dict[tuple[str, int], float], float]:
     previous request that the next one repeated."""
     if str(ROOT / "py") not in sys.path:
         sys.path.insert(0, str(ROOT / "py"))
-    from buildsys import bench_prefix_load as load  # imports agentlite from py/
+    from buildsys.bench import bench_prefix_load as load  # imports agentlite from py/
 
     pairs: dict[tuple[str, int], list[tuple[str, str]]] = {}
     kept = 1.0

@@ -20,7 +20,7 @@ from agentlite.sandbox import ScriptedSandbox, js_result
 from agentlite.settings import Settings
 from agentlite.transport import ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
-from buildsys.bench_tokens import APP_OLD, Scenario
+from buildsys.bench.bench_tokens import APP_OLD, Scenario
 
 FILES = {
     "/AGENTS.md": "Use TypeScript and function components. Keep each component in its own file.\n",

@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM, ready_app
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, ready_app
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.serve import StaticServer
 
 RUNS = 15
 SHOWN = "requestAnimationFrame(() => { window.shownAt = Date.now(); });"

@@ -16,11 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-from buildsys import suites
-from buildsys.bench_browser import ARGS, CHROMIUM
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ARGS, CHROMIUM
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, BuildError, say
-from buildsys.serve import StaticServer
+from buildsys.testing import suites
 
 SUITE = "toolz"
 RUNS = 3

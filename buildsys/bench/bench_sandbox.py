@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench.bench_figure import Figure
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.serve import StaticServer
 
 RUNS = 100  # batches of 10 calls (the page's clock is coarse); the p50 of the batches' mean per call
 WARM = 20

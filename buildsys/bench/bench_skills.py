@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from buildsys.bench_figure import Figure
-from buildsys.bench_tokens import Tally, _agentlite, count_tokens
+from buildsys.bench.bench_figure import Figure
+from buildsys.bench.bench_tokens import Tally, _agentlite, count_tokens
 from buildsys.common import ROOT
 
 SKILLS = ROOT / "tests" / "data" / "skills_thirty.json"

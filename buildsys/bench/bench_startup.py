@@ -12,10 +12,10 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
-from buildsys.bench_browser import READY_PROBE, persistent_context, time_to_ready, wait_for_value
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import READY_PROBE, persistent_context, time_to_ready, wait_for_value
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, say
-from buildsys.serve import StaticServer
 
 RUNS = 7
 READY_TIMEOUT_S = 120

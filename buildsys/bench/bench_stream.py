@@ -18,11 +18,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_browser import ARGS, CHROMIUM
+from buildsys.bench.bench_figure import Figure
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.model_server import ModelServer, Scripted, text_chunks
-from buildsys.serve import StaticServer
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
 
 CHUNKS = 80
 DELAY = 0.04

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_figure import Figure
 from buildsys.common import ROOT
 
 COUNTER = ROOT / "web" / "bench" / "count-tokens.mjs"

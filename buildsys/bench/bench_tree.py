@@ -13,10 +13,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM, wait_for_value
-from buildsys.bench_figure import Figure, median
+from buildsys.bench.bench_browser import ARGS, CHROMIUM, wait_for_value
+from buildsys.bench.bench_figure import Figure, median
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, say
-from buildsys.serve import StaticServer
 
 FILES = 10_000
 FILE_BYTES = 10 * 1024  # 10,000 × 10 KiB ≈ 100 MB

@@ -1,4 +1,4 @@
-"""The workspace benchmarks in the real browser: buildsys/workspace_probes.py runs in Pyodide on
+"""The workspace benchmarks in the real browser: buildsys/bench/workspace_probes.py runs in Pyodide on
 IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh browser per benchmark.
 
 - search: a regex search over 2,000 files / 20 MB in the workspace; floor: plain `re` over the same
@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from buildsys.bench_browser import ARGS, CHROMIUM
-from buildsys.bench_figure import Figure
+from buildsys.bench.bench_browser import ARGS, CHROMIUM
+from buildsys.bench.bench_figure import Figure
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, ROOT
-from buildsys.serve import StaticServer
 
 NAMES = (
     "import_peak_git",
@@ -39,8 +39,8 @@ FILES = {
     "workspace.html": (ROOT / "web/bench/workspace.html", "text/html"),
     "workspace-bench.js": (ROOT / "web/bench/workspace-bench.js", "text/javascript"),
     "idb.js": (ROOT / "web/src/worker/idb.js", "text/javascript"),
-    "workspace_probes.py": (ROOT / "buildsys/workspace_probes.py", "text/plain"),
-    "import_bombs.py": (ROOT / "buildsys/import_bombs.py", "text/plain"),
+    "workspace_probes.py": (ROOT / "buildsys/bench/workspace_probes.py", "text/plain"),
+    "import_bombs.py": (ROOT / "buildsys/testing/import_bombs.py", "text/plain"),
 }
 PROBE_TIMEOUT_MS = 600_000  # the probes themselves take minutes on a small machine
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from buildsys import (
+from buildsys.bench import (
     bench_attach,
     bench_folder,
     bench_hostile_text,
@@ -39,7 +39,7 @@ from buildsys import (
     bench_tree,
     bench_workspace,
 )
-from buildsys.bench_figure import Figure, Missing
+from buildsys.bench.bench_figure import Figure, Missing
 from buildsys.common import BuildError, say
 
 

@@ -30,7 +30,7 @@ from agentlite.workspace.storage import WORKSPACE_STORES
 try:  # the bench page writes it beside this file; in a checkout it is a module of buildsys
     import import_bombs  # type: ignore[import-not-found]
 except ImportError:
-    from buildsys import import_bombs
+    from buildsys.testing import import_bombs
 
 Fresh = Callable[[], Awaitable[StorageBackend]]
 BENCH_DB = "agentlite-bench"

@@ -11,11 +11,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from buildsys import (
+from buildsys.build import (
     asset_urls,
     compress,
     fetch,
-    local_engine,
     lockfile,
     manifest,
     oauth_client,
@@ -24,7 +23,7 @@ from buildsys import (
     pdf_vendor,
     preview_vendor,
 )
-from buildsys import pins as pinning
+from buildsys.build import pins as pinning
 from buildsys.common import (
     DIST,
     DIST_CACHE,
@@ -38,11 +37,12 @@ from buildsys.common import (
     run,
     say,
 )
+from buildsys.engine import local_engine
 
 PYODIDE_DIR = DIST / "pyodide"
 LOCK_NAME = "agentlite-lock.json"
 OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
-BYTECODE_SCRIPT = ROOT / "buildsys" / "wheel_bytecode.mjs"
+BYTECODE_SCRIPT = ROOT / "buildsys" / "build" / "wheel_bytecode.mjs"
 STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sandbox"}  # web/ -> dist/
 STATIC["oauth-callback.html"] = "oauth-callback.html"  # where sign-in popups come back (docs/mcp.md)
 STATIC["_headers"] = "_headers"  # the headers static hosts send, framing refused (docs/deploying.md)
@@ -140,7 +140,7 @@ def front_end(stamps: Stamps) -> None:
         WEB / "src",
         WEB / "package-lock.json",
         SANDBOX_DRIVER,
-        ROOT / "buildsys" / "local_worker.py",  # the engine's bundle takes a patched wllama module
+        ROOT / "buildsys" / "engine" / "local_worker.py",  # the engine's bundle takes a patched wllama module
         *bench_sources,
         *(WEB / s for s in static),
     ]

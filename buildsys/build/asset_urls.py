@@ -1,7 +1,7 @@
 """Content-named URLs for the page's own bundle and style sheet: `app.js?v=<sha256 prefix>`.
 
 dist/index.html is the one file whose URL never changes (docs/contract.md), so it names the files it
-loads by their content; `python build.py serve` sends such a URL as immutable (buildsys/serve.py) and a
+loads by their content; `python build.py serve` sends such a URL as immutable (buildsys/build/serve.py) and a
 returning visit loads them from the HTTP cache without asking. The files keep their names, so the
 service worker (which matches by path) and every other reference to them are unchanged.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from buildsys.build.serve import MIN_VERSION_CHARS, VERSION_PARAM
 from buildsys.common import sha256_file
-from buildsys.serve import MIN_VERSION_CHARS, VERSION_PARAM
 
 PAGE = "index.html"
 VERSIONED = ("start.js", "app.js", "styles.css")

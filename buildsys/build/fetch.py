@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from buildsys import pins as pinning
+from buildsys.build import pins as pinning
 from buildsys.common import CACHE, NODE_MODULES, ROOT, WEB, BuildError, Stamps, fingerprint, python, say
 
 WHEEL_CACHE = CACHE / "wheels"
@@ -74,8 +74,8 @@ def build_tools() -> None:
     """The build's own Python packages, installed when missing: brotli for the `.br` copies, Zig for the
     local engine's SIMD kernels. Without a network the build goes on without them, and says so; without
     Zig it then stops at the engine's wasm files, which are pinned with the kernels (engine_pin.py)."""
-    from buildsys.compress import BROTLI_PIN, brotli_codec
-    from buildsys.local_kernels import ZIG_PIN, compiler
+    from buildsys.build.compress import BROTLI_PIN, brotli_codec
+    from buildsys.engine.local_kernels import ZIG_PIN, compiler
 
     if brotli_codec() is None:
         _install_tool(BROTLI_PIN, "brotli copies of the large files", "gzip copies only")

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from buildsys import local_engine
-from buildsys import pins as pinning
+from buildsys.build import pins as pinning
 from buildsys.common import WEB
+from buildsys.engine import local_engine
 
 TEMPLATE = WEB / "service-worker.js"
 SERVICE_WORKER = "sw.js"
@@ -73,7 +73,7 @@ def render(manifest: dict, template: str, on_demand: frozenset[str] = frozenset(
         "onUse": on_use(manifest["files"]),
         "manifest": manifest,
     }
-    header = "// Written by `python build.py` (buildsys/offline.py): this build's id and files.\n"
+    header = "// Written by `python build.py` (buildsys/build/offline.py): this build's id and files.\n"
     return f"{header}const BUILD = {json.dumps(build, sort_keys=True)};\n\n{template}"
 
 

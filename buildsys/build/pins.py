@@ -31,14 +31,14 @@ class Suite:
 
 @dataclass(frozen=True)
 class EnginePin:
-    """One of the local engine's wasm files as dist/ ships it (buildsys/engine_pin.py), and the inputs its
-    digest follows from."""
+    """One of the local engine's wasm files as dist/ ships it (buildsys/engine/engine_pin.py), and the inputs
+    its digest follows from."""
 
     file: str  # its path in dist/
     sha256: str
     package: str  # the npm package and version it comes from
     source_sha256: str  # the package's own wasm file
-    kernels_sha256: str  # buildsys/kernels/quant_dot.c
+    kernels_sha256: str  # buildsys/engine/kernels/quant_dot.c
     compiler: str  # the Zig that compiled the kernels
     flags: str  # clang's flags for them
 

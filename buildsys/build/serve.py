@@ -1,14 +1,14 @@
 """`python build.py serve`: a static server for dist/ with correct MIME types and cache headers.
 
 Also used by the end-to-end tests (`StaticServer`), so they exercise what users run. A file that has a
-precompressed copy (`name.br`, `name.gz`, see buildsys/compress.py) is sent as that copy when the
+precompressed copy (`name.br`, `name.gz`, see buildsys/build/compress.py) is sent as that copy when the
 request's Accept-Encoding allows it, with `Content-Encoding` and `Vary: Accept-Encoding`.
 
-The deployment headers file in the served folder (`_headers`, buildsys/deploy_headers.py) adds its
+The deployment headers file in the served folder (`_headers`, buildsys/build/deploy_headers.py) adds its
 headers as Netlify or Cloudflare Pages would (docs/deploying.md): the framing refusals among them.
 
 Caching (docs/caching.md): a URL that names its file's content (`?v=` + the start of the file's sha256,
-written by buildsys/asset_urls.py) is cached for a year as immutable; every other URL is revalidated
+written by buildsys/build/asset_urls.py) is cached for a year as immutable; every other URL is revalidated
 (`no-cache`), with a strong ETag (the sha256 of the bytes sent) and Last-Modified, answered by 304.
 """
 
@@ -22,7 +22,7 @@ import urllib.parse
 from pathlib import Path
 from typing import ClassVar
 
-from buildsys import deploy_headers
+from buildsys.build import deploy_headers
 from buildsys.common import DIST, say, sha256_file
 
 MIME = {

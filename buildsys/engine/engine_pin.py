@@ -1,7 +1,7 @@
 """The local engine's wasm files pinned by digest, like every other artifact of the build.
 
-dist/ ships wllama's wasm files with three dot-product bodies spliced in (buildsys/local_kernels.py), so
-their bytes follow from more than a download: the package's own file, the kernels' source, the Zig that
+dist/ ships wllama's wasm files with three dot-product bodies spliced in (buildsys/engine/local_kernels.py),
+so their bytes follow from more than a download: the package's own file, the kernels' source, the Zig that
 compiles it and the flags. pins.toml's `[[engine]]` entries name those inputs beside each file's sha256.
 A build that makes other bytes stops, naming the file, both digests and the inputs that differ from the
 pin, so no machine (one without the pinned Zig, say) ships a dist/ of its own.
@@ -13,9 +13,9 @@ import hashlib
 import json
 from dataclasses import dataclass, fields
 
-from buildsys import local_kernels, wasm_binary
+from buildsys.build.pins import EnginePin
 from buildsys.common import NODE_MODULES, BuildError, sha256_file
-from buildsys.pins import EnginePin
+from buildsys.engine import local_kernels, wasm_binary
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,12 @@
 the page-side bundle (`local-engine.js`), and the compat build of the pinned `@wllama/wllama-compat` (a
 wasm32 build with Asyncify instead of JSPI and Memory64, ~19 MB) into dist/local-model/compat/: wllama
 switches to it by itself in an engine that lacks either feature (WebKit); Firefox runs the default build.
-The engine's worker is a file of this origin for each build (buildsys/local_worker.py), never a `blob:` URL:
-the page's policy allows neither `blob:` workers nor wasm compilation. Each wasm file is copied with three
-dot-product bodies replaced by faster ones (buildsys/local_kernels.py); the default build twice, with
-relaxed SIMD and without (`simd128/`), for the page to choose. The three are pinned by sha256 in pins.toml
-(buildsys/engine_pin.py): a build that makes other bytes stops instead of shipping them. A chosen file's
+The engine's worker is a file of this origin for each build (buildsys/engine/local_worker.py), never a `blob:`
+URL: the page's policy allows neither `blob:` workers nor wasm compilation. Each wasm file is copied with
+three dot-product bodies replaced by faster ones (buildsys/engine/local_kernels.py); the default build twice,
+with relaxed SIMD and without (`simd128/`), for the page to choose. The three are pinned by sha256 in
+pins.toml (buildsys/engine/engine_pin.py): a build that makes other bytes stops instead of shipping them. A
+chosen file's
 header is read in a worker of its own (`HEADER_WORKER`, bundled from web/src/local-model/gguf-worker.js).
 All are fetched only when the user chooses a model in this browser: the service worker does not precache
 them (the first visit's bytes do not grow) and keeps them, checked against this build's sha256, the
@@ -23,8 +24,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from buildsys import engine_pin, local_worker, pins
+from buildsys.build import pins
 from buildsys.common import DIST, NODE_MODULES, BuildError
+from buildsys.engine import engine_pin, local_worker
 
 PACKAGE = NODE_MODULES / "@wllama" / "wllama"
 WASM_SOURCE = PACKAGE / "esm" / "wasm" / "wllama.wasm"

@@ -3,16 +3,16 @@
 wllama 3.13.0 builds a llama.cpp whose `ggml_vec_dot_q4_0_q8_0` and `ggml_vec_dot_q4_1_q8_1` have no
 WebAssembly SIMD path (they run one byte at a time), and whose `ggml_vec_dot_q8_0_q8_0` converts each
 block's scales one by one; on a Q4 model they are most of the engine's time (docs/local-model.md, "What the
-build changes"). `buildsys/kernels/quant_dot.c` holds SIMD versions with the same names, signature and block
-layouts. The build compiles it with the pinned Zig's clang for the engine file's address width and replaces
-those function bodies in the copy it puts in dist/.
+build changes"). `buildsys/engine/kernels/quant_dot.c` holds SIMD versions with the same names, signature and
+block layouts. The build compiles it with the pinned Zig's clang for the engine file's address width and
+replaces those function bodies in the copy it puts in dist/.
 
 A body can move from one module to another unchanged only if it refers to nothing of its module: it is
 compiled to an object file, which must have no relocations in its code, no symbol but the kernels (so no
 call and no global, the stack pointer included) and no import but the memory. The types must match the
 engine's own functions. The default build gets two copies: one whose 4-bit kernels use relaxed SIMD
 (Chromium, Firefox 146 and later: 30-40% faster) and one with plain SIMD only, for an engine without it.
-What comes out is pinned by digest (buildsys/engine_pin.py): without the pinned Zig the build stops.
+What comes out is pinned by digest (buildsys/engine/engine_pin.py): without the pinned Zig the build stops.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from buildsys import wasm_binary
 from buildsys.common import CACHE, ROOT, BuildError, fingerprint, python
+from buildsys.engine import wasm_binary
 
-SOURCE = ROOT / "buildsys" / "kernels" / "quant_dot.c"
+SOURCE = ROOT / "buildsys" / "engine" / "kernels" / "quant_dot.c"
 ZIG_PIN = "ziglang==0.17.1"  # also pinned in pyproject.toml [build] and [test]
 KERNELS = ("ggml_vec_dot_q4_0_q8_0", "ggml_vec_dot_q4_1_q8_1", "ggml_vec_dot_q8_0_q8_0")
 I64 = 0x7E

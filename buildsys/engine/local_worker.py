@@ -30,7 +30,7 @@ COMPAT_WORKER = "local-model/compat/wllama-worker.js"
 SWAPS = (
     (
         "let moduleCode = JSPI_STUB + (yield this.getModuleCode());",
-        'let moduleCode = ""; // the worker is a file of this origin (buildsys/local_worker.py)',
+        'let moduleCode = ""; // the worker is a file of this origin (buildsys/engine/local_worker.py)',
     ),
     (
         "this.worker = createWorker(completeCode);",
@@ -41,7 +41,8 @@ SWAPS = (
 # The worker code the module embeds, emptied in the copy: it runs only from the worker files (150 KB less).
 EMBEDDED = ("WLLAMA_EMSCRIPTEN_CODE", "LLAMA_CPP_WORKER_CODE")
 HEAD = """// The worker of the model in the page: wllama's worker code, written into a file by the build
-// (buildsys/local_worker.py) so that the page never starts a blob: worker. Its run options are its name.
+// (buildsys/engine/local_worker.py) so that the page never starts a blob: worker. Its run options are
+// its name.
 const RUN_OPTIONS = JSON.parse(self.name)"""
 
 
@@ -55,7 +56,7 @@ def _found(pattern: str, text: str, what: str) -> str:
     match = re.search(pattern, text, re.DOTALL)
     if not match:
         raise BuildError(
-            f"wllama's module has no {what}: has its version changed? (buildsys/local_worker.py)"
+            f"wllama's module has no {what}: has its version changed? (buildsys/engine/local_worker.py)"
         )
     return match.group(1)
 

@@ -1,8 +1,8 @@
 """A WebAssembly module's binary layout, read far enough to find a function by name and replace its body.
 
-Only what the local engine's kernel splice needs (buildsys/local_kernels.py): the section list, function
-types, imports, exports, the code section's bodies and the `name` section's function names. Bodies are kept
-as opaque bytes; a module is written back with every other section byte for byte as it was.
+Only what the local engine's kernel splice needs (buildsys/engine/local_kernels.py): the section list,
+function types, imports, exports, the code section's bodies and the `name` section's function names. Bodies
+are kept as opaque bytes; a module is written back with every other section byte for byte as it was.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Record what the real model server (buildsys/llama_server.py) answers, byte for byte, as fixtures for
-the stream decoders: `python -m buildsys.capture OUT_DIR`.
+"""Record what the real model server (buildsys/testing/llama_server.py) answers, byte for byte, as fixtures
+for the stream decoders: `python -m buildsys.testing.capture OUT_DIR`.
 
 Each case writes `NAME.sse` (the response body exactly as it arrived, after HTTP chunking) and
 `NAME.json` (the request sent, with the status and headers of the answer). The server listens on
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from buildsys.llama_server import FUNCTIONS, SMALL, LlamaServer, install
+from buildsys.testing.llama_server import FUNCTIONS, SMALL, LlamaServer, install
 
 QUESTION = "What is 2+2? Answer in one short sentence."
 WRITE = "Create the file /notes/hello.txt that says hello."
@@ -25,7 +25,7 @@ LONG_TEXT = " ".join(f"Line {n}: the quick brown fox jumps over the lazy dog." f
 def app_tools(
     names: tuple[str, ...] = ("create_file", "read_file", "list_directory"),
 ) -> list[dict[str, Any]]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
     from agentlite.stream.request import function_tool
     from agentlite.tools.catalog import default_registry
 
@@ -116,7 +116,7 @@ def capture(out: Path, say: Callable[[str], None] = print) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m buildsys.capture OUT_DIR", file=sys.stderr)
+        print("usage: python -m buildsys.testing.capture OUT_DIR", file=sys.stderr)
         return 2
     install()
     capture(Path(argv[0]))

@@ -1,8 +1,8 @@
 """Figures about how the package's modules fit together, read from the source alone (no imports run).
 
-`python -m buildsys.code_shape` prints them: the import graph's circles, the largest classes, attribute
-accesses to another object's private members, and parameters or attributes typed `Any`. The unit test
-`tests/unit/test_code_shape.py` keeps the package and the build scripts (`buildsys/`, read with
+`python -m buildsys.testing.code_shape` prints them: the import graph's circles, the largest classes,
+attribute accesses to another object's private members, and parameters or attributes typed `Any`. The unit
+test `tests/unit/test_code_shape.py` keeps the package and the build scripts (`buildsys/`, read with
 `load_modules(REPO_ROOT, "buildsys")`) free of import circles; the other figures are reported,
 so a change that makes the shape worse shows in review (docs/architecture.md).
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_ROOT = REPO_ROOT / "py"
 
 

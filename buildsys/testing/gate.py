@@ -9,8 +9,9 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from buildsys import assemble, llama_server, mcp_conformance, page_check
+from buildsys.build import assemble
 from buildsys.common import ROOT, BuildError, python, run, say
+from buildsys.testing import llama_server, mcp_conformance, page_check
 
 CHROMIUM = Path("/usr/bin/chromium")
 REAL_SERVER_TESTS = "tests/e2e/test_real_server.py"  # need the llama-cpp-python server installed

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from buildsys.build.pins import verify
 from buildsys.common import CACHE, ROOT, BuildError, Stamps, fingerprint, python, run, say
-from buildsys.pins import verify
 
 HOME = CACHE / "llama-server"
 VENV = HOME / "venv"
@@ -238,7 +238,7 @@ class LlamaServer:
 
 
 def main() -> int:
-    """`python -m buildsys.llama_server`: install, then serve in the foreground until Ctrl-C."""
+    """`python -m buildsys.testing.llama_server`: install, then serve in the foreground until Ctrl-C."""
     try:
         install()
         with LlamaServer() as server:

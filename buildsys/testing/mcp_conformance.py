@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import shutil
 
+from buildsys.build.fetch import run_download
 from buildsys.common import CACHE, BuildError, say
-from buildsys.fetch import run_download
 
 SUITE = "@modelcontextprotocol/conformance"
 SUITE_VERSION = "0.1.16"

@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-_PY = str(Path(__file__).resolve().parent.parent / "py")
+_PY = str(Path(__file__).resolve().parents[2] / "py")
 if _PY not in sys.path:  # the benches run from build.py, where the package is not installed
     sys.path.insert(0, _PY)
 

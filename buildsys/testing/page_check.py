@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 
-from buildsys import fetch
+from buildsys.build import fetch
 from buildsys.common import DIST_CACHE, NODE_MODULES, WEB, Stamps, say
 
 # The page and the sandbox frames see the DOM; the agent worker sees the worker's globals.

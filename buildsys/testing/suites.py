@@ -12,9 +12,9 @@ from __future__ import annotations
 import tarfile
 from pathlib import Path
 
-from buildsys import pins as pinning
+from buildsys.build import pins as pinning
+from buildsys.build.fetch import run_download
 from buildsys.common import CACHE, BuildError, python
-from buildsys.fetch import run_download
 
 SUITES = CACHE / "suites"
 # Tests left out of every run, here and on CPython, each with its reason: what a browser cannot do, and

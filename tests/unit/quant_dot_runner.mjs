@@ -1,4 +1,4 @@
-// Runs the plain-SIMD kernels (buildsys/kernels/quant_dot.c, linked for wasm32) on blocks given as JSON
+// Runs the plain-SIMD kernels (buildsys/engine/kernels/quant_dot.c, linked for wasm32) on blocks given as JSON
 // on stdin: {wasm, cases: [{fn, n, x, y}]} with the bytes in base64; prints {results: [float, ...]}.
 import { readFileSync } from "node:fs";
 

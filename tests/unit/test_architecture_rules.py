@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from buildsys import code_shape
+from buildsys.testing import code_shape
 
 WEB_SRC = code_shape.REPO_ROOT / "web" / "src"
 IMPORT_FROM = re.compile(r'^import\s[^;]*?from\s+"([^"]+)"', re.M | re.S)

@@ -1,4 +1,4 @@
-"""buildsys/asset_urls.py: index.html names its bundle and style sheet by their content, so the server
+"""buildsys/build/asset_urls.py: index.html names its bundle and style sheet by their content, so the server
 may send them as immutable, and every build stamps the current content again."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import hashlib
 import urllib.request
 from pathlib import Path
 
-from buildsys import asset_urls
-from buildsys.serve import IMMUTABLE, StaticServer, cache_control
+from buildsys.build import asset_urls
+from buildsys.build.serve import IMMUTABLE, StaticServer, cache_control
 
 PAGE = """<!doctype html>
 <link rel="stylesheet" href="styles.css">

@@ -1,5 +1,5 @@
-"""`python build.py bench` keeps going (buildsys/bench.py): a benchmark that cannot be measured is a row
-with its reason, and the others are still printed and written. No browser runs here."""
+"""`python build.py bench` keeps going (buildsys/bench/runner.py): a benchmark that cannot be measured is a
+row with its reason, and the others are still printed and written. No browser runs here."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import bench, bench_local, llama_server
-from buildsys.bench_figure import Figure, Missing, Unmeasurable
+from buildsys.bench import bench_local, runner
+from buildsys.bench.bench_figure import Figure, Missing, Unmeasurable
 from buildsys.common import BuildError
+from buildsys.testing import llama_server
 
 FIGURE = Figure("edit_tokens", 44.0, "tokens", 4020.0, 1, "≤ 0.1× floor")
 
@@ -25,7 +26,7 @@ def times_out() -> list[Figure]:
 
 
 def use(monkeypatch: pytest.MonkeyPatch, registry: dict[str, Callable[[], list[Figure]]]) -> None:
-    monkeypatch.setattr(bench, "_registry", lambda: registry)
+    monkeypatch.setattr(runner, "_registry", lambda: registry)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +46,7 @@ def test_a_benchmark_that_fails_is_a_row_and_the_others_are_printed_and_written(
 ) -> None:
     use(monkeypatch, {"first": failing, "edit_tokens": lambda: [FIGURE]})
     out, page = tmp_path / "bench.json", tmp_path / "benchmarks.md"
-    assert bench.bench([], str(out), str(page)) == 1
+    assert runner.bench([], str(out), str(page)) == 1
     printed = capsys.readouterr().out
     assert "edit_tokens  44 tokens" in printed
     assert f"first        not measured: {reason}" in printed
@@ -59,7 +60,7 @@ def test_a_benchmark_that_fails_is_a_row_and_the_others_are_printed_and_written(
 
 def test_every_benchmark_measured_returns_0(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     use(monkeypatch, {"edit_tokens": lambda: [FIGURE]})
-    assert bench.bench([], str(tmp_path / "bench.json")) == 0
+    assert runner.bench([], str(tmp_path / "bench.json")) == 0
     assert "missing" not in json.loads((tmp_path / "bench.json").read_text())["edit_tokens"]
 
 
@@ -95,7 +96,7 @@ def test_local_model_without_its_model_file_says_so_at_once(
 ) -> None:
     """The run that waited 900 s for a page that could never load the model: now reported before it."""
     use(monkeypatch, {"local_model": bench_local.local_model, "edit_tokens": lambda: [FIGURE]})
-    assert bench.bench([], str(tmp_path / "bench.json")) == 1
+    assert runner.bench([], str(tmp_path / "bench.json")) == 1
     written = json.loads((tmp_path / "bench.json").read_text())
     assert written["local_model"]["missing"] == (
         "the model server and its model could not be installed: "

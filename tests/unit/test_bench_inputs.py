@@ -7,7 +7,7 @@ import pytest
 from agentlite.events import ToolCallInvalid, ToolCallReady
 from agentlite.stream.decoder import StreamDecoder
 from agentlite.tools.catalog import default_registry
-from buildsys import bench_ndjson_load, bench_tokens
+from buildsys.bench import bench_ndjson_load, bench_tokens
 
 TOOLS = default_registry().definitions()
 WRITE = {

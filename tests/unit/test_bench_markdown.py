@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from buildsys import bench_markdown
-from buildsys.bench_figure import Figure
+from buildsys.bench import bench_markdown
+from buildsys.bench.bench_figure import Figure
 
 FACTS = {"CPU": "Test CPU", "cores": "2", "Chromium": "Chromium 140.0", "Pyodide": "314.0.7", "date": "today"}
 

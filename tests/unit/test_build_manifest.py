@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from buildsys import manifest
+from buildsys.build import manifest
 
 
 def make_dist(root: Path, files: dict[str, bytes]) -> Path:

@@ -1,6 +1,6 @@
-"""The deployment headers file (web/_headers, buildsys/deploy_headers.py): no path of the app can be framed
-by another site under either way the hosts combine rules, the app's own pages by no one, and the sandbox
-frames keep the opaque origin `python build.py serve` gives them."""
+"""The deployment headers file (web/_headers, buildsys/build/deploy_headers.py): no path of the app can be
+framed by another site under either way the hosts combine rules, the app's own pages by no one, and the
+sandbox frames keep the opaque origin `python build.py serve` gives them."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from buildsys import assemble, deploy_headers, offline
+from buildsys.build import assemble, deploy_headers, offline
+from buildsys.build.serve import FRAME_HEADERS
 from buildsys.common import WEB
-from buildsys.serve import FRAME_HEADERS
 
 RULES = deploy_headers.parse((WEB / "_headers").read_text())
 PAGES = sorted(

@@ -1,4 +1,4 @@
-"""The local engine's wasm files pinned by digest (buildsys/engine_pin.py): the build writes the pinned
+"""The local engine's wasm files pinned by digest (buildsys/engine/engine_pin.py): the build writes the pinned
 bytes or stops, naming the file, both digests and what to do; it never ships bytes of its own."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import engine_pin, local_engine, local_kernels, local_worker, pins, wasm_binary
+from buildsys.build import pins
 from buildsys.common import BuildError
+from buildsys.engine import engine_pin, local_engine, local_kernels, local_worker, wasm_binary
 
 NAME = "local-model/compat/wllama.wasm"
 ENGINE_FILES = (local_engine.WASM, local_engine.WASM_SIMD128, *local_engine.COMPAT)

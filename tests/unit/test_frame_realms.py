@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 
 from agentlite.sandbox import REALM_OF
-from buildsys import assemble, page_check
+from buildsys.build import assemble
 from buildsys.common import WEB
+from buildsys.testing import page_check
 
 WEB_SRC = WEB / "src"
 FRAMES = WEB_SRC / "frames"

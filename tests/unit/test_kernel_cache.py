@@ -1,5 +1,5 @@
-"""The compiled kernels' cache (buildsys/local_kernels.py): an entry appears whole or not at all, so a build
-cut short never leaves half an object that the next build would splice into the engine."""
+"""The compiled kernels' cache (buildsys/engine/local_kernels.py): an entry appears whole or not at all, so a
+build cut short never leaves half an object that the next build would splice into the engine."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import local_kernels
+from buildsys.engine import local_kernels
 
 OBJECT = b"\0asm\x01\0\0\0" + b"kernels" * 1000
 

@@ -1,5 +1,5 @@
 """The real model server's pins and configuration, and what `python build.py test` does when it cannot be
-installed (buildsys/llama_server.py, buildsys/testing.py). No server is built or started here."""
+installed (buildsys/testing/llama_server.py, buildsys/testing/gate.py). No server is built or started here."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import llama_server, testing
 from buildsys.common import BuildError
+from buildsys.testing import gate, llama_server
 
 
 def test_every_server_package_is_pinned_exactly() -> None:
@@ -49,13 +49,13 @@ def test_starting_without_an_install_says_how_to_install(
 
 @pytest.fixture
 def ran(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """`testing.test` with every step but the server install stubbed: the pytest runs it asked for."""
+    """`gate.test` with every step but the server install stubbed: the pytest runs it asked for."""
     ran: list[list[str]] = []
     for step in ("install_test_extras", "install_browsers"):
-        monkeypatch.setattr(testing, step, lambda: None)
-    monkeypatch.setattr(testing.assemble, "build", lambda: None)
-    monkeypatch.setattr(testing, "static_checks", list)
-    monkeypatch.setattr(testing, "pytest", lambda paths, extra: ran.append([*paths, *extra]) or True)
+        monkeypatch.setattr(gate, step, lambda: None)
+    monkeypatch.setattr(gate.assemble, "build", lambda: None)
+    monkeypatch.setattr(gate, "static_checks", list)
+    monkeypatch.setattr(gate, "pytest", lambda paths, extra: ran.append([*paths, *extra]) or True)
     return ran
 
 
@@ -67,10 +67,10 @@ def test_a_failed_install_fails_the_run_and_leaves_out_only_the_real_server_test
 
     monkeypatch.setattr(llama_server, "install", broken_install)
 
-    assert testing.test([]) == 1
+    assert gate.test([]) == 1
     e2e = next(args for args in ran if args[0] == "tests/e2e")
-    assert f"--ignore={testing.REAL_SERVER_TESTS}" in e2e
-    assert not any(args[0] == testing.REAL_SERVER_TESTS for args in ran)
+    assert f"--ignore={gate.REAL_SERVER_TESTS}" in e2e
+    assert not any(args[0] == gate.REAL_SERVER_TESTS for args in ran)
     out = capsys.readouterr().out
     assert "real model server not installed" in out and "installing llama-cpp-python[server] failed" in out
 
@@ -80,9 +80,9 @@ def test_an_installed_server_runs_with_every_other_test(
 ) -> None:
     monkeypatch.setattr(llama_server, "install", lambda: None)
 
-    assert testing.test([]) == 0
+    assert gate.test([]) == 0
     # the real model's tests run too: on their own, after the rest of the suite's two workers
     paths = [args[0] for args in ran]
-    assert paths == ["tests/unit", "tests/e2e", testing.REAL_SERVER_TESTS, "tests/engines"]
+    assert paths == ["tests/unit", "tests/e2e", gate.REAL_SERVER_TESTS, "tests/engines"]
     e2e = ran[1]
     assert e2e[e2e.index("-n") + 1] == "2" and "-n" not in ran[2]

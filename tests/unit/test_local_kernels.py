@@ -1,5 +1,5 @@
-"""The local engine's SIMD 4-bit kernels (buildsys/local_kernels.py): the wasm reader and writer, the checks
-that keep a body movable, and the kernels' sums against a reference on random blocks."""
+"""The local engine's SIMD 4-bit kernels (buildsys/engine/local_kernels.py): the wasm reader and writer, the
+checks that keep a body movable, and the kernels' sums against a reference on random blocks."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import local_kernels, wasm_binary
 from buildsys.common import NODE_MODULES, BuildError
+from buildsys.engine import local_kernels, wasm_binary
 from tests import quant_blocks
 from tests.unit.node_json import run_node
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from agentlite.engine.dialect import DialectChooser
 from agentlite.settings import LOCAL_BASE, Settings
-from buildsys import llama_server
+from buildsys.testing import llama_server
 from tests.unit.node_json import run_node
 
 RUNNER = Path(__file__).with_name("gguf_runner.mjs")
@@ -252,7 +252,8 @@ def test_local_settings_are_neither_demo_nor_network_and_start_on_json() -> None
 
 
 def test_the_engine_is_neither_precached_nor_kept_after_activation_only_on_use() -> None:
-    from buildsys import local_engine, offline
+    from buildsys.build import offline
+    from buildsys.engine import local_engine
 
     files = {name: {"size": 1, "sha256": name * 2} for name in ("index.html", *sorted(local_engine.ON_USE))}
     manifest = {"build": "0123abcd", "files": files}

@@ -1,4 +1,4 @@
-"""The engine's worker as a file of this origin (buildsys/local_worker.py) and the page's policy that
+"""The engine's worker as a file of this origin (buildsys/engine/local_worker.py) and the page's policy that
 follows from it: no `blob:` workers, no wasm compiled on the page's thread."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import local_engine, local_worker
 from buildsys.common import DIST, WEB
+from buildsys.engine import local_engine, local_worker
 
 
 def page_csp() -> dict[str, set[str]]:

@@ -1,4 +1,4 @@
-"""The page's Client ID Metadata Document (buildsys/oauth_client.py) and its sign-in callback page."""
+"""The page's Client ID Metadata Document (buildsys/build/oauth_client.py) and its sign-in callback page."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import assemble, oauth_client
+from buildsys.build import assemble, oauth_client
 from buildsys.common import ROOT, BuildError
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from buildsys import compress, manifest, offline
+from buildsys.build import compress, manifest, offline
 from tests.unit.test_build_manifest import make_dist
 
 
@@ -92,7 +92,7 @@ def test_on_demand_wheels_are_kept_when_first_asked_for_not_at_install(tmp_path:
 
 
 def test_the_pinned_on_demand_wheels_are_pytest_and_its_dependencies() -> None:
-    from buildsys import pins
+    from buildsys.build import pins
 
     names = offline.on_demand_names(pins.load())
     wanted = ("pytest-", "pluggy-", "iniconfig-", "packaging-", "pygments-")

@@ -15,7 +15,7 @@ import pytest
 from agentlite.engine.approvals import Ask, approval
 from agentlite.tools.catalog import all_tools
 from agentlite.tools.registry import Risk
-from buildsys import page_facts
+from buildsys.build import page_facts
 
 WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
 GENERATED = WEB_SRC / "generated"
@@ -25,7 +25,7 @@ GENERATED = WEB_SRC / "generated"
 def test_the_committed_copy_is_what_its_source_makes(name: str) -> None:
     committed = (GENERATED / name).read_text() if (GENERATED / name).exists() else ""
     assert committed == page_facts.render()[name], (
-        f"web/src/generated/{name} is stale: run `python -m buildsys.page_facts` and commit it"
+        f"web/src/generated/{name} is stale: run `python -m buildsys.build.page_facts` and commit it"
     )
 
 

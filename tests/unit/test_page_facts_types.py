@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from agentlite.protocol import TO_PAGE, TO_WORKER, Msg
-from buildsys import page_facts
+from buildsys.build import page_facts
 
 
 def test_every_message_type_has_its_fields_in_one_direction() -> None:

@@ -1,4 +1,4 @@
-"""buildsys/serve.py: the static server of `python build.py serve` and of the end-to-end tests.
+"""buildsys/build/serve.py: the static server of `python build.py serve` and of the end-to-end tests.
 
 The sandbox frames have an opaque origin, so every runtime file they fetch is a cross-origin request:
 without `Access-Control-Allow-Origin` the shell's Python could not start."""
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from buildsys.build.serve import IMMUTABLE, REVALIDATE, StaticServer, cache_control
 from buildsys.common import WEB
-from buildsys.serve import IMMUTABLE, REVALIDATE, StaticServer, cache_control
 
 
 @pytest.fixture

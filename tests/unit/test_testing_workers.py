@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from buildsys import testing
+from buildsys.testing import gate
 
 
 def test_check_runs_the_unit_suites_in_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -15,7 +15,7 @@ def test_check_runs_the_unit_suites_in_two_processes(monkeypatch: pytest.MonkeyP
         runs.append((paths, extra))
         return True
 
-    monkeypatch.setattr(testing, "static_checks", list)
-    monkeypatch.setattr(testing, "pytest", pytest_run)
-    assert testing.check(["-q"]) == 0
+    monkeypatch.setattr(gate, "static_checks", list)
+    monkeypatch.setattr(gate, "pytest", pytest_run)
+    assert gate.check(["-q"]) == 0
     assert runs == [(["tests/unit"], ["-n", "2", "-q"])]

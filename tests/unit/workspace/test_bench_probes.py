@@ -1,10 +1,10 @@
-"""The workspace benchmark probes (buildsys/workspace_probes.py) run and check their own results, on
+"""The workspace benchmark probes (buildsys/bench/workspace_probes.py) run and check their own results, on
 MemoryStorage at a small size; the real figures come from Pyodide on IndexedDB."""
 
 from __future__ import annotations
 
 from agentlite.workspace import MemoryStorage, StorageBackend
-from buildsys.workspace_probes import PROBES, Sizes, run
+from buildsys.bench.workspace_probes import PROBES, Sizes, run
 from tests.unit.workspace.helpers import aio
 
 SMALL = Sizes(
