@@ -1,4 +1,5 @@
-"""Every unit test starts from the same process state: what one changes (cwd, argv, sys.path, the
+"""Every test of tests/unit, tests/page and tests/build (each folder's conftest.py takes these two
+from here) starts from the same process state: what one changes (cwd, argv, sys.path, the
 environment) is put back after it, so the suite passes in any order and in two worker processes
 (`python build.py check` runs it with `-n 2`).
 
@@ -19,7 +20,7 @@ from tests.process_state import kept
 
 
 @pytest.fixture(autouse=True)
-def _process_state_kept() -> Iterator[None]:
+def process_state_kept() -> Iterator[None]:
     with kept():
         yield
 

@@ -1,4 +1,4 @@
-"""Running a page module's Node runner (`tests/unit/*_runner.mjs`) on JSON in, JSON lines out."""
+"""Running a page module's Node runner (`tests/page/*_runner.mjs` and the like) on JSON in, JSON lines out."""
 
 from __future__ import annotations
 

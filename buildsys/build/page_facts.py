@@ -2,7 +2,7 @@
 the chat events (`engine/chat_events.py`), the page's calls (`calls.py`) and the worker protocol
 (`protocol.py`). The page imports only these files (web/src/generated/*.json), and its type check reads
 the names in them. `python build.py` rewrites them when a source changed; the copies are committed so
-the page's type check and a fresh checkout see them, and tests/unit/test_page_facts.py fails when a
+the page's type check and a fresh checkout see them, and tests/build/test_page_facts.py fails when a
 committed copy differs from what its source makes (`python -m buildsys.build.page_facts` writes them)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 `python -m buildsys.testing.code_shape` prints them: the import graph's circles, the largest classes,
 attribute accesses to another object's private members, and parameters or attributes typed `Any`. The unit
-test `tests/unit/test_code_shape.py` keeps the package and the build scripts (`buildsys/`, read with
+test `tests/build/test_code_shape.py` keeps the package and the build scripts (`buildsys/`, read with
 `load_modules(REPO_ROOT, "buildsys")`) free of import circles; the other figures are reported,
 so a change that makes the shape worse shows in review (docs/architecture.md).
 """

@@ -21,6 +21,8 @@ E2E_WORKERS = ["-n", "2", "--dist", "loadfile"]
 # The unit suites in two processes too (docs/testing.md, "Tests that share nothing"): a test that leans
 # on state another left behind, or a collection that differs between processes, fails at once.
 UNIT_WORKERS = ["-n", "2"]
+# The suites without a browser: the agent's Python, the page's code under Node, the build.
+UNIT_SUITES = ["tests/unit", "tests/page", "tests/build"]
 
 
 def install_test_extras() -> None:
@@ -79,7 +81,7 @@ def pytest(paths: list[str], extra: list[str]) -> bool:
 def check(extra: list[str]) -> int:
     """The developer's pre-commit gate: static checks and unit tests (no browser)."""
     failed = static_checks()
-    if not pytest(["tests/unit"], [*UNIT_WORKERS, *extra]):
+    if not pytest(UNIT_SUITES, [*UNIT_WORKERS, *extra]):
         failed.append("unit tests")
     return _report(failed)
 
@@ -112,7 +114,7 @@ def test(extra: list[str]) -> int:
     failed = static_checks()
     # Two processes: Playwright's sync API keeps an event loop running in its thread,
     # which would break the unit tests' own asyncio.run() if they shared a process.
-    if not pytest(["tests/unit"], ["--timeout=300", *UNIT_WORKERS, *extra]):
+    if not pytest(UNIT_SUITES, ["--timeout=300", *UNIT_WORKERS, *extra]):
         failed.append("unit tests")
     if not pytest(["tests/e2e"], ["--timeout=300", *E2E_WORKERS, f"--ignore={REAL_SERVER_TESTS}", *extra]):
         failed.append("end-to-end tests")

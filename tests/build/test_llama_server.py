@@ -84,5 +84,6 @@ def test_an_installed_server_runs_with_every_other_test(
     # the real model's tests run too: on their own, after the rest of the suite's two workers
     paths = [args[0] for args in ran]
     assert paths == ["tests/unit", "tests/e2e", gate.REAL_SERVER_TESTS, "tests/engines"]
+    assert ran[0][:3] == ["tests/unit", "tests/page", "tests/build"]
     e2e = ran[1]
     assert e2e[e2e.index("-n") + 1] == "2" and "-n" not in ran[2]

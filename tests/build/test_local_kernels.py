@@ -11,7 +11,7 @@ import pytest
 from buildsys.common import NODE_MODULES, BuildError
 from buildsys.engine import local_kernels, wasm_binary
 from tests import quant_blocks
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
 pytestmark = pytest.mark.skipif(not local_kernels.zig_available(), reason=f"needs {local_kernels.ZIG_PIN}")
 

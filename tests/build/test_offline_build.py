@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from buildsys.build import compress, manifest, offline
-from tests.unit.test_build_manifest import make_dist
+from tests.build.test_build_manifest import make_dist
 
 
 def test_each_build_has_its_own_cache_under_one_prefix() -> None:

@@ -1,5 +1,5 @@
 // Runs the composer's attachment rules (web/src/attachments/image-rules.js) under Node for
-// tests/unit/test_attach_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON line each.
+// tests/page/test_attach_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON line each.
 import { readFileSync } from "node:fs";
 import * as rules from "../../web/src/attachments/image-rules.js";
 import { measureImage } from "../../web/src/attachments/image-prep.js";

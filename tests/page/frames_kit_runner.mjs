@@ -1,5 +1,5 @@
 // Runs the frames kit's pure parts and its console capture (web/src/frames/) under Node for
-// tests/unit/test_frames_kit.py. stdin is a JSON list of case names; prints one JSON line per case:
+// tests/page/test_frames_kit.py. stdin is a JSON list of case names; prints one JSON line per case:
 // {name, text} for a value's text, {name, lines, after} for a console capture.
 import { readFileSync } from "node:fs";
 import { captureConsole } from "../../web/src/frames/in-frame/console-capture.js";

@@ -1,5 +1,5 @@
 // Runs the GGUF header reader and the wire mapping of the model in the page (web/src/local-model/
-// gguf-header.js, wire.js) under Node for tests/unit/test_local_model.py: stdin is a JSON list of
+// gguf-header.js, wire.js) under Node for tests/page/test_local_model.py: stdin is a JSON list of
 // cases {kind: "header", base64, limits?} or {kind: "file", path} or {kind: "wire", fn, args}; prints one
 // JSON line per case: {value} or {error, steps} (steps: the values read when a header was refused).
 import { openSync, readFileSync, readSync } from "node:fs";

@@ -1,5 +1,5 @@
 // Runs the page's .gitignore rules (web/src/folders/folder-rules.js, web/src/folders/gitignore.js) under Node for
-// tests/unit/test_gitignore.py: stdin is a JSON list of cases {gitignores: {folder: text}, paths:
+// tests/page/test_gitignore.py: stdin is a JSON list of cases {gitignores: {folder: text}, paths:
 // [[path, isFolder]]}; prints one JSON line per case: {ignored: [bool per path], steps}.
 import { readFileSync } from "node:fs";
 import { SkipRules } from "../../web/src/folders/folder-rules.js";

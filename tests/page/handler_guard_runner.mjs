@@ -1,5 +1,5 @@
 // Runs the preview's guard of event-handler attributes (web/src/preview/page/handler-attributes.js through
-// page-html.js's rewriteHtml, with loop-guard.js) under Node for tests/unit/test_handler_guard.py:
+// page-html.js's rewriteHtml, with loop-guard.js) under Node for tests/page/test_handler_guard.py:
 // argv[2] is a JSON list of cases {html, due}; prints one JSON line per case: {html, unguarded, handlers},
 // where `handlers` is each on…="" attribute of the result as the browser decodes it: {name, code}, and
 // for a guarded one what running it as a handler body did, with a check that always answers `due`

@@ -1,5 +1,5 @@
 // Runs the preview's HTML scans (web/src/preview/page/html-scan.js, and rewriteHtml over them) under Node for
-// tests/unit/test_html_scan.py. Prints one JSON object:
+// tests/page/test_html_scan.py. Prints one JSON object:
 // - `differ`: random pages on which a scan finds something else than the regular expression it replaces
 //   (the first few, with what each found);
 // - `work`: for each hostile page family, the characters the scans looked at for n and for 10 n pieces.

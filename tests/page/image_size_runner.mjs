@@ -1,4 +1,4 @@
-// Runs the page's image header reader (web/src/image-size.js) under Node for tests/unit/test_image_size.py:
+// Runs the page's image header reader (web/src/image-size.js) under Node for tests/page/test_image_size.py:
 // stdin is a JSON list of base64 byte strings; prints one JSON line each: {measured, checked}.
 import { readFileSync } from "node:fs";
 import { checked, measure } from "../../web/src/image-size.js";

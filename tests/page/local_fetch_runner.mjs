@@ -1,5 +1,5 @@
 // Runs the agent worker's side of the model in the page (web/src/worker/local-fetch.js) under Node for
-// tests/unit/test_local_model.py, against a fake page on the other end of a MessageChannel. Prints one
+// tests/page/test_local_model.py, against a fake page on the other end of a MessageChannel. Prints one
 // JSON object: what a request before the port got, a streamed answer, and what a stop mid-answer did.
 import { adoptPort, localFetch } from "../../web/src/worker/local-fetch.js";
 

@@ -1,5 +1,5 @@
 // Runs the preview's loop guard (web/src/preview/page/loop-guard.js) under Node for
-// tests/unit/test_loop_guard.py: argv[2] is a JSON list of cases {code, path, module, firstLine, run,
+// tests/page/test_loop_guard.py: argv[2] is a JSON list of cases {code, path, module, firstLine, run,
 // dueAfter, turns} (`turns`: the frame's count of turns before the first check); prints one JSON line per
 // case: {guarded} or {syntaxError}, and when `run`, what running the guarded code did: {value} (its `out`)
 // or {thrown: {name, message}}, and how often it asked `due`.

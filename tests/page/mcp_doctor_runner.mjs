@@ -1,5 +1,5 @@
 // Runs the MCP connection doctor's judgement (web/src/mcp-doctor-verdict.js) under Node for
-// tests/unit/test_mcp_doctor.py: stdin is a JSON list of {before: [url, pageProtocol]} or {found: findings};
+// tests/page/test_mcp_doctor.py: stdin is a JSON list of {before: [url, pageProtocol]} or {found: findings};
 // prints one JSON line per case: {state, diagnosis, fix} (or null when nothing is judged before a request).
 import { readFileSync } from "node:fs";
 import { beforeAnyRequest, judge } from "../../web/src/mcp-doctor-verdict.js";

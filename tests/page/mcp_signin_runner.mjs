@@ -1,5 +1,5 @@
 // Drives the page's sign-in popup logic (web/src/mcp-signin.js) under Node for
-// tests/unit/test_mcp_signin.py: stdin is a list of cases; prints one JSON line per case: the outcome.
+// tests/page/test_mcp_signin.py: stdin is a list of cases; prints one JSON line per case: the outcome.
 import { readFileSync } from "node:fs";
 import { CHANNEL, openSignIn, readCallback, signInUrls } from "../../web/src/mcp-signin.js";
 

@@ -1,5 +1,5 @@
 // Runs the PDF reader's pure rules (web/src/pdf/pdf-rules.js) and the prompt text (web/src/pdf/pdf-text.js)
-// under Node for tests/unit/test_pdf_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON
+// under Node for tests/page/test_pdf_rules.py: stdin is a JSON list of cases {op, ...}; prints one JSON
 // line per case: {value}.
 import { readFileSync } from "node:fs";
 import { bytesProblem, failureText, isMapName, pageText, pngSize, textAnswer, withinLimits } from "../../web/src/pdf/pdf-rules.js";

@@ -1,5 +1,5 @@
 // Runs the preview's choice of files for the frame (page-reach.js through page-bundle.js) and its reload
-// rule (reload-rule.js) under Node for tests/unit/test_preview_reach.py; prints one JSON object.
+// rule (reload-rule.js) under Node for tests/page/test_preview_reach.py; prints one JSON object.
 const dir = process.argv[2];
 const { buildBundle } = await import(`${dir}/page-bundle.js`);
 const { reach } = await import(`${dir}/page-reach.js`);

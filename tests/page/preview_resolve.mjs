@@ -1,4 +1,4 @@
-// Runs the preview's pure resolution code under Node for tests/unit/test_preview_resolve.py: each case's
+// Runs the preview's pure resolution code under Node for tests/page/test_preview_resolve.py: each case's
 // answer is printed as one JSON object, {name: value}. argv[2] is web/src/preview/page/, argv[3] the
 // shared resolver web/src/frames/common/workspace-url.js (the frame's fetch, XHR and element URLs use it).
 const dir = process.argv[2];

@@ -1,5 +1,5 @@
 // Runs the page's check of a preview screenshot (web/src/preview/page/shot.js) under Node for
-// tests/unit/test_preview_shot.py: stdin is a JSON list of answers, where `png` is base64 (made an
+// tests/page/test_preview_shot.py: stdin is a JSON list of answers, where `png` is base64 (made an
 // ArrayBuffer here, as the frame sends it); prints one JSON line per answer, shotReport's result.
 import { readFileSync } from "node:fs";
 import { shotReport } from "../../web/src/preview/page/shot.js";

@@ -1,5 +1,5 @@
 // Runs the sandbox driver (py/agentlite/sandbox_driver.py) in Pyodide under Node with a deadline, for
-// tests/unit/test_sandbox_deadline.py: argv[2] is Pyodide's folder (web/node_modules/pyodide),
+// tests/page/test_sandbox_deadline.py: argv[2] is Pyodide's folder (web/node_modules/pyodide),
 // argv[3] the driver's path, argv[4] a JSON list of
 // [code, deadline_s] cases; prints one JSON line per case: {exit, stdout, tool} (`tool`: who holds the
 // driver's sys.monitoring tool id after the run, which must be nobody).

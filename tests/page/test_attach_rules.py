@@ -9,10 +9,10 @@ from typing import Any
 
 from agentlite import user_attachments
 from buildsys.common import ROOT
-from tests.unit.image_samples import gif, jpeg, png
-from tests.unit.node_json import run_node
+from tests.image_samples import gif, jpeg, png
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "attach_rules_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "attach_rules_runner.mjs"
 
 
 def node(*cases: dict[str, Any]) -> list[Any]:

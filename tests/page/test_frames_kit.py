@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from buildsys.common import ROOT
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "frames_kit_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "frames_kit_runner.mjs"
 
 
 def texts(*names: str) -> dict[str, Any]:

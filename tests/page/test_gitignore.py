@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from buildsys.common import ROOT
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "gitignore_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "gitignore_runner.mjs"
 NAMES = ["a", "b", "ab", "x.log", "c.txt", ".hid"]
 STEPS = ["a", "b", "*", "**", "?", "a*", "*.log", "[ab]", "[!a]*", "x.log", "\\*", "*b", "[a-c]*", ".*"]
 

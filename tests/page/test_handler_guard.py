@@ -14,7 +14,7 @@ import pytest
 
 from buildsys.common import ROOT
 
-RUNNER = ROOT / "tests" / "unit" / "handler_guard_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "handler_guard_runner.mjs"
 STOPPED = "RangeError: preview stopped a loop that ran for more than 1000 ms at /index.html:"
 
 

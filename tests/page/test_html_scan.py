@@ -14,7 +14,7 @@ import pytest
 
 from buildsys.common import ROOT
 
-RUNNER = ROOT / "tests" / "unit" / "html_scan_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "html_scan_runner.mjs"
 
 
 @pytest.fixture(scope="module")

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from agentlite import image_size
 from agentlite.image_size import MAX_FRAMES, MAX_SIDE, MAX_STEPS, Refused, Size, checked, measure
 from buildsys.common import ROOT
-from tests.unit.image_samples import gif, jpeg, png, webp_animated, webp_lossless, webp_lossy
-from tests.unit.node_json import run_node
+from tests.image_samples import gif, jpeg, png, webp_animated, webp_lossless, webp_lossy
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "image_size_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "image_size_runner.mjs"
 SAMPLES: dict[str, tuple[bytes, tuple[str, int, int, int]]] = {
     "png": (png(3, 2), ("image/png", 3, 2, 1)),
     "apng": (png(5, 4, frames=12), ("image/png", 5, 4, 12)),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from agentlite.engine.dialect import DialectChooser
 from agentlite.settings import LOCAL_BASE, Settings
 from buildsys.testing import llama_server
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
 RUNNER = Path(__file__).with_name("gguf_runner.mjs")
 

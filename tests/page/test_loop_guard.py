@@ -14,7 +14,7 @@ import pytest
 
 from buildsys.common import ROOT
 
-RUNNER = ROOT / "tests" / "unit" / "loop_guard_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "loop_guard_runner.mjs"
 NEVER = 10**9  # a `due` that never says yes
 
 ENDLESS = {

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from buildsys.common import ROOT
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "mcp_doctor_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "mcp_doctor_runner.mjs"
 HEADERS = [
     "content-type",
     "mcp-protocol-version",

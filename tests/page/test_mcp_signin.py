@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
 RUNNER = Path(__file__).with_name("mcp_signin_runner.mjs")
 POPUP = ["_blank", "popup,noopener,noreferrer,width=520,height=680"]

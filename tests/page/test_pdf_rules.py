@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from buildsys.common import ROOT
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "pdf_rules_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "pdf_rules_runner.mjs"
 
 
 def values(*cases: dict[str, Any]) -> list[Any]:

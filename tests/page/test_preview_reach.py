@@ -14,7 +14,7 @@ import pytest
 
 from buildsys.common import ROOT
 
-RUNNER = ROOT / "tests" / "unit" / "preview_reach.mjs"
+RUNNER = ROOT / "tests" / "page" / "preview_reach.mjs"
 PREVIEW = ROOT / "web" / "src" / "preview" / "page"
 
 

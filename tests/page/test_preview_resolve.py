@@ -16,7 +16,7 @@ import pytest
 
 from buildsys.common import ROOT
 
-RUNNER = ROOT / "tests" / "unit" / "preview_resolve.mjs"
+RUNNER = ROOT / "tests" / "page" / "preview_resolve.mjs"
 PREVIEW = ROOT / "web" / "src" / "preview" / "page"
 RESOLVER = ROOT / "web" / "src" / "frames" / "common" / "workspace-url.js"
 

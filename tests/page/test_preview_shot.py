@@ -7,10 +7,10 @@ from __future__ import annotations
 import base64
 
 from buildsys.common import ROOT
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 from tests.unit.tools.test_page_preview import png
 
-RUNNER = ROOT / "tests" / "unit" / "preview_shot_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "preview_shot_runner.mjs"
 # Sides at bytes 16 and 20 as an IHDR has them, but the first chunk is not an IHDR: the one header reader
 # (image-size.js) refuses what a reader of two fixed offsets took.
 NOT_IHDR = base64.b64encode(b"\x89PNG\r\n\x1a\n\0\0\0\x0dtEXt\0\0\0\x05\0\0\0\x02" + bytes(9)).decode()

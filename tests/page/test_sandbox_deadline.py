@@ -16,7 +16,7 @@ from buildsys.common import ROOT
 
 PYODIDE = ROOT / "web" / "node_modules" / "pyodide"
 DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
-RUNNER = ROOT / "tests" / "unit" / "pyodide_deadline.mjs"
+RUNNER = ROOT / "tests" / "page" / "pyodide_deadline.mjs"
 
 LOOP_IN_FUNCTION = "def spin():\n    while True:\n        pass\nspin()"
 CATCHES_EXCEPTION = "try:\n    while True:\n        pass\nexcept Exception:\n    print('caught')"

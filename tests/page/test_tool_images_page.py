@@ -7,10 +7,10 @@ from __future__ import annotations
 import base64
 
 from buildsys.common import ROOT
-from tests.unit.image_samples import PNG_48, gif, png, webp_lossy
-from tests.unit.node_json import run_node
+from tests.image_samples import PNG_48, gif, png, webp_lossy
+from tests.node_json import run_node
 
-RUNNER = ROOT / "tests" / "unit" / "tool_images_runner.mjs"
+RUNNER = ROOT / "tests" / "page" / "tool_images_runner.mjs"
 PNG = base64.b64encode(PNG_48).decode()  # 48 bytes
 WEBP = base64.b64encode(webp_lossy(2, 2)).decode()
 

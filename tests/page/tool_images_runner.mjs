@@ -1,4 +1,4 @@
-// Runs the page's image filter (web/src/tool-images.js) under Node for tests/unit/test_tool_images_page.py:
+// Runs the page's image filter (web/src/tool-images.js) under Node for tests/page/test_tool_images_page.py:
 // stdin is a JSON list of image lists; prints one JSON line per list: {shown: [mime...], alts: [...]}.
 import { readFileSync } from "node:fs";
 import { imageAlt, shownImages } from "../../web/src/tool-images.js";
