@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from buildsys.testing.imports import python_imports
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_ROOT = REPO_ROOT / "py"
 
@@ -41,17 +43,8 @@ def load_modules(root: Path = PACKAGE_ROOT, top: str = "agentlite") -> dict[str,
 
 def imported_names(module: Module) -> Iterator[str]:
     """Every module name an import statement anywhere in the module (also inside functions) refers to."""
-    for node in ast.walk(module.tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = module.package.split(".")
-                parts = parts[: len(parts) - node.level + 1]
-                base = ".".join(parts + ([node.module] if node.module else []))
-            yield base
-            yield from (f"{base}.{alias.name}" for alias in node.names)
+    for found in python_imports(module.tree, module.package):
+        yield from found.targets
 
 
 def import_graph(modules: dict[str, Module]) -> dict[str, set[str]]:

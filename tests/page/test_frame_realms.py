@@ -13,19 +13,16 @@ from agentlite.sandbox import REALM_OF
 from buildsys.build import assemble
 from buildsys.common import WEB
 from buildsys.testing import page_check
+from buildsys.testing.imports import js_specifiers
 
 WEB_SRC = WEB / "src"
 FRAMES = WEB_SRC / "frames"
-# Every way a module names another: import/export ... from "x", import "x", import("x"), and the type
-# check's `@import {T} from "x"` (a type is a dependency of the realm too).
-SPECIFIER = re.compile(
-    r"""\b(?:import|export)\s*(?:[\w*{}\s,$]*?\sfrom\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)"""
-    r"""|@import\s*\{[^}]*\}\s*from\s*["']([^"']+)["']"""
-)
 
 
 def specifiers(path: Path) -> list[str]:
-    return [next(s for s in match if s) for match in SPECIFIER.findall(path.read_text(encoding="utf-8"))]
+    """Every way a module names another (buildsys/testing/imports.py): a type's `@import` too, since a
+    type is a dependency of the realm."""
+    return js_specifiers(path.read_text(encoding="utf-8"))
 
 
 def local_imports(path: Path) -> set[Path]:
