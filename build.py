@@ -38,19 +38,20 @@ def main(argv: list[str]) -> int:
 
 
 def dispatch(args: argparse.Namespace, extra: list[str]) -> int:
-    from buildsys import assemble, testing
+    from buildsys.build import assemble
+    from buildsys.testing import gate
 
     if args.command == "test":
-        return testing.test(extra)
+        return gate.test(extra)
     if args.command == "check":
-        return testing.check(extra)
+        return gate.check(extra)
     assemble.build()
     if args.command == "serve":
-        from buildsys.serve import serve
+        from buildsys.build.serve import serve
 
         serve(args.port)
     elif args.command == "bench":
-        from buildsys.bench import bench
+        from buildsys.bench.runner import bench
 
         return bench([n for n in args.only.split(",") if n], args.json, args.markdown)
     return 0

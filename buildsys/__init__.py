@@ -1,1 +1,3 @@
-"""The build, serve, test and bench commands behind `build.py` (one module per command)."""
+"""The commands behind `build.py`, one sub-package per job: `build` (dist/ and its server), `engine` (the
+model engine's wasm), `bench` (the benchmarks) and `testing` (the gate and what the tests run against);
+`common` holds the paths and helpers they share."""

@@ -1,6 +1,6 @@
 """What one test may change in the process that runs many: the working directory, `sys.argv`,
 `sys.path` and the environment. `kept()` puts them back as they were, so no test leans on what an
-earlier one left, whichever order or worker process the tests run in (tests/unit/conftest.py)."""
+earlier one left, whichever order or worker process the tests run in (tests/isolation.py)."""
 
 from __future__ import annotations
 

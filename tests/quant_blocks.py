@@ -1,5 +1,5 @@
 """Random Q4_0, Q4_1 and Q8_0 blocks with their q8 activations, and ggml's definition of their dot products:
-the reference the build's wasm kernels are held to (buildsys/kernels/quant_dot.c), under Node and in
+the reference the build's wasm kernels are held to (buildsys/engine/kernels/quant_dot.c), under Node and in
 Chromium."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import random
 import struct
 from typing import Any
 
-from buildsys import local_kernels
+from buildsys.engine import local_kernels
 
 # Linker flags for a module that exports the kernels, so that a test can call them.
 LINK = ["-Wl,--no-entry", *(f"-Wl,--export={name}" for name in local_kernels.KERNELS)]

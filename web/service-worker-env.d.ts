@@ -2,7 +2,7 @@
 // tsconfig.service-worker.json). The webworker library types `self` as a plain worker's scope; the
 // service worker's events and `skipWaiting` are added to it here, so the file needs no cast at run time.
 
-/** This build's id, cache name and files: written in front of the file by buildsys/offline.py. */
+/** This build's id, cache name and files: written in front of the file by buildsys/build/offline.py. */
 declare const BUILD: {
   build: string;
   cache: string;

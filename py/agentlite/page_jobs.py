@@ -46,7 +46,7 @@ DEFAULT_GRACE_MS = SANDBOX_BOOT_MS + SANDBOX_START_ALLOWANCE_MS + 5_000
 MAX_TIMEOUT_MS = 10 * 60 * 1000
 # Which sandbox frame (realm) each kind runs in: kinds of one realm share its frame, its runtime and
 # its queue (Python runs in the shell's frame, on the files the shell sees). The page's SandboxHost
-# reads this table from web/src/generated/sandbox-realms.json (buildsys/page_facts.py writes it); a
+# reads this table from web/src/generated/sandbox-realms.json (buildsys/build/page_facts.py writes it); a
 # kind not listed (preview, pdf) is a realm of its own, answered by the page outside the frames.
 REALM_OF: dict[str, str] = {"js": "js", "shell": "shell", "python": "shell"}
 

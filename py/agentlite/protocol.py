@@ -1,7 +1,7 @@
 """The worker protocol: every message is `{type, id?, ...}`.
 
 The one definition: the build writes it to web/src/generated/protocol.json, which
-web/src/agent/common/protocol.js reads (buildsys/page_facts.py).
+web/src/agent/common/protocol.js reads (buildsys/build/page_facts.py).
 """
 
 from __future__ import annotations

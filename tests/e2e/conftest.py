@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page
 
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.serve import StaticServer
 from tests.e2e import warm_start
 
 CHROMIUM = "/usr/bin/chromium"
@@ -146,8 +146,8 @@ def context_factory(browser: Any, request: pytest.FixtureRequest) -> Iterator[An
 
 @pytest.fixture
 def model_server() -> Iterator[Any]:
-    """A scripted OpenAI-compatible endpoint (buildsys/model_server.py)."""
-    from buildsys.model_server import ModelServer
+    """A scripted OpenAI-compatible endpoint (buildsys/testing/model_server.py)."""
+    from buildsys.testing.model_server import ModelServer
 
     with ModelServer() as server:
         yield server

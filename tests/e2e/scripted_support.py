@@ -1,4 +1,5 @@
-"""Helpers for end-to-end tests that drive the app with the scripted endpoint (buildsys/model_server.py):
+"""Helpers for end-to-end tests that drive the app with the scripted endpoint
+(buildsys/testing/model_server.py):
 open the page pointed at it, approve the calls the engine asks about, and read what went back to the
 model."""
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, Request
 
-from buildsys.model_server import ModelServer
+from buildsys.testing.model_server import ModelServer
 from tests.e2e.conftest import open_app
 from tests.e2e.test_demo_scenarios import FINAL, wait_status
 

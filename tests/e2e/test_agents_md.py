@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, approve_through, start, wait_idle
 from tests.e2e.test_demo_scenarios import card, vfs

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks
-from buildsys.pdf_sample import page_lines, sample_pdf
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
+from buildsys.testing.pdf_sample import page_lines, sample_pdf
 from tests.e2e.conftest import open_app, send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, wait_idle
 

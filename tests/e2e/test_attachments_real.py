@@ -1,5 +1,5 @@
 """An attached image against the real server of the tests (llama-cpp-python with SmolLM2, which has no
-vision projector; buildsys/llama_server.py), with `vision=yes` forcing the image to be sent.
+vision projector; buildsys/testing/llama_server.py), with `vision=yes` forcing the image to be sent.
 
 That server does not refuse images: it drops the parts its chat template cannot show and answers (the
 refusal path, with llama.cpp's own words, runs against the scripted server in test_attachments.py;
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from buildsys.llama_server import PLAIN, LlamaServer
+from buildsys.testing.llama_server import PLAIN, LlamaServer
 from tests.e2e.conftest import open_app, send
 from tests.e2e.test_attachments import TRAY, png
 from tests.e2e.test_real_server import SERVER_WAIT_MS, assert_clear_end, chat_mode, llama, settle, watch

@@ -14,8 +14,8 @@ from typing import Any
 from playwright.sync_api import Page, Route, Worker
 
 from agentlite.engine.tokens import TokenCounter, estimate
-from buildsys.bench_tokens import count_tokens
-from buildsys.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
+from buildsys.bench.bench_tokens import count_tokens
+from buildsys.testing.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, start, wait_idle
 

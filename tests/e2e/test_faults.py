@@ -1,5 +1,5 @@
 """Faults of the model endpoint, end to end (issue 8 scenarios 1–4): what the user sees and that nothing
-is lost. The scripted endpoint (buildsys/model_server.py) drops the stream or answers with errors; the
+is lost. The scripted endpoint (buildsys/testing/model_server.py) drops the stream or answers with errors; the
 requests it counts prove how often the engine sent, the page and the workspace prove what was kept.
 
 The engine's strategy matrix (py/agentlite/engine/strategy.py) allows 2 automatic retries for rate
@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from buildsys.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, messages, start, wait_idle
 from tests.e2e.test_demo_scenarios import FINAL, RECORD_RETRY_NOTICES, card, vfs, wait_reply, wait_status

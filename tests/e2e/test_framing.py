@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 import pytest
 from playwright.sync_api import Page, Request, expect
 
+from buildsys.build.serve import ExtrasHandler, Handler, StaticServer
 from buildsys.common import DIST
-from buildsys.serve import ExtrasHandler, Handler, StaticServer
 from tests.e2e.conftest import pipe_console, wait_ready
 from tests.e2e.test_offline import SW_ALLOWED, Gone, offline_ready
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import open_app, send
 from tests.e2e.scripted_support import WAIT_MS, tool_results, wait_idle
 from tests.e2e.test_tool_images import chat_file, import_chat

@@ -9,7 +9,7 @@ import base64
 import pytest
 from playwright.sync_api import Page
 
-from buildsys import local_kernels
+from buildsys.engine import local_kernels
 from tests import quant_blocks
 
 pytestmark = pytest.mark.skipif(not local_kernels.zig_available(), reason=f"needs {local_kernels.ZIG_PIN}")

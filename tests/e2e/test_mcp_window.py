@@ -11,8 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Page, Route
 
-from buildsys.bench_tokens import count_tokens
-from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.bench.bench_tokens import count_tokens
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, start, wait_idle
 from tests.e2e.test_mcp_servers import add_server, wait_state

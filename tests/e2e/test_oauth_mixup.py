@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer
+from buildsys.testing.model_server import ModelServer
 from tests.e2e.scripted_support import WAIT_MS, start
 from tests.e2e.test_mcp_servers import add_server, wait_state
 from tests.oauth_stubs import Authority, Options

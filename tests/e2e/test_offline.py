@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route
 
-from buildsys import manifest, offline, pins
+from buildsys.build import manifest, offline, pins
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from buildsys.serve import StaticServer
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import pipe_console, send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, approve_through, tool_results, wait_idle
 from tests.e2e.test_demo_scenarios import card, vfs, wait_reply

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from buildsys import offline, pins
+from buildsys.build import offline, pins
 from tests.e2e.conftest import wait_ready
 from tests.e2e.test_demo_pytest import red_then_green
 from tests.e2e.test_offline import Gone, first_visit  # noqa: F401 (a fixture)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, Worker
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from buildsys.pdf_sample import CJK_TEXT, cjk_pdf, page_lines, sample_pdf
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.pdf_sample import CJK_TEXT, cjk_pdf, page_lines, sample_pdf
 from tests.e2e.conftest import send, wait_ready
 from tests.e2e.scripted_support import start, tool_results, wait_idle
 from tests.e2e.test_offline import Gone, first_visit  # noqa: F401 (a fixture)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Frame, Page
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import open_app, send
 from tests.e2e.scripted_support import approve_through, start, tool_results, wait_idle
 from tests.e2e.test_demo_scenarios import card

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Frame, Page
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import open_app
 from tests.e2e.scripted_support import approve_through, start, wait_idle
 from tests.e2e.test_demo_scenarios import card

@@ -1,5 +1,5 @@
 """The app against a real OpenAI-compatible server: llama-cpp-python's server with SmolLM2-135M-Instruct
-(buildsys/llama_server.py; `python build.py test` installs it).
+(buildsys/testing/llama_server.py; `python build.py test` installs it).
 
 The model is tiny and says what it says: these tests assert what the app does with it — the turn ends
 in a clear state (no spinner left, no card left running), every file's newest version is its content —
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Request, Response, Route, expect
 
-from buildsys.llama_server import FUNCTIONS, PLAIN, SMALL, LlamaServer
+from buildsys.testing.llama_server import FUNCTIONS, PLAIN, SMALL, LlamaServer
 from tests.e2e.conftest import open_app, send
 
 pytestmark = pytest.mark.timeout(900)  # above the suite's 300 s: a turn of a real model takes minutes here

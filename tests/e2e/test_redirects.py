@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted
+from buildsys.testing.model_server import ModelServer, Scripted
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, start
 from tests.e2e.test_mcp_servers import add_server, wait_state

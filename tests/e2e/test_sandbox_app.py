@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import (
     WAIT_MS,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agentlite.tools.shell_files import is_cache
-from buildsys import suites
+from buildsys.testing import suites
 from tests.e2e.test_sandbox import Harness, harness  # noqa: F401  (the fixture)
 
 CALC = {

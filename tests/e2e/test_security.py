@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Page, Request, expect
 
-from buildsys.bench_startup import agent_worker
+from buildsys.bench.bench_startup import agent_worker
 from buildsys.common import DIST
-from buildsys.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, failure, text_chunks, tool_call_chunks
 from tests.e2e.conftest import open_app, pipe_console, send, wait_ready
 from tests.e2e.scripted_support import (
     WAIT_MS,

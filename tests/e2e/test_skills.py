@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from agentlite.demo import skill_demo
-from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import WAIT_MS, approve_through, start, wait_idle
 from tests.e2e.test_demo_scenarios import card, vfs, wait_file, wait_reply

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Route
 
-from buildsys.bench_startup import agent_worker
+from buildsys.bench.bench_startup import agent_worker
 from tests.e2e import warm_start
 from tests.e2e.conftest import pipe_console, send, wait_ready
 

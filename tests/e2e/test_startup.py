@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route
 
-from buildsys.bench_startup import agent_worker
+from buildsys.bench.bench_startup import agent_worker
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.serve import StaticServer
 from tests.e2e.conftest import READY_TIMEOUT_MS, pipe_console, wait_ready
 
 pytestmark = pytest.mark.cold  # the first visit's own start: no seeded snapshot

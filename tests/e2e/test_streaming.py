@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from agentlite.stream.ndjson_writer import NdjsonWriter
-from buildsys.model_server import Scripted, sse, text_chunks
+from buildsys.testing.model_server import Scripted, sse, text_chunks
 from tests.e2e.conftest import open_app, send
 from tests.e2e.scripted_support import messages, wait_idle
 from tests.e2e.test_demo_scenarios import FINAL, card, vfs, wait_reply, wait_status

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import open_app, send, wait_ready
 from tests.e2e.scripted_support import WAIT_MS, wait_idle
-from tests.unit.image_samples import PNG_48
+from tests.image_samples import PNG_48
 
 PNG = base64.b64encode(PNG_48).decode()
 SVG = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg' onload='window.__pwned=1'/>").decode()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import approve_through, start, wait_idle
 from tests.e2e.test_demo_scenarios import card, vfs

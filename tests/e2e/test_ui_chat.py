@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import send, wait_ready
 from tests.e2e.scripted_support import start
 from tests.e2e.test_demo_scenarios import APP_TSX, vfs, wait_reply

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.scripted_support import start, wait_idle
 
 INPUT = "[data-testid=chat-input]"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from buildsys.import_bombs import HistoryFile, git_zip, history_zip
+from buildsys.testing.import_bombs import HistoryFile, git_zip, history_zip
 from tests.e2e.test_demo_scenarios import vfs
 from tests.e2e.test_ui_export import import_zip
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Route, expect
 
-from buildsys.model_server import Scripted, text_chunks
+from buildsys.testing.model_server import Scripted, text_chunks
 from tests.e2e.conftest import open_app, send
 
 WAIT_MS = 60_000

@@ -155,7 +155,7 @@ def test_settings_persist_and_the_key_only_when_remembered(app: Page) -> None:
 
 
 def test_connection_test_tells_cors_from_unreachable(app: Page, origin: str) -> None:
-    from buildsys.model_server import ModelServer
+    from buildsys.testing.model_server import ModelServer
 
     with ModelServer(cors=False) as no_cors:
         open_settings(app)

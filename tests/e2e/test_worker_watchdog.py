@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from buildsys.model_server import ModelServer, Scripted, text_chunks
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks
 from tests.e2e.conftest import send
 from tests.e2e.scripted_support import messages, start, wait_idle
 from tests.e2e.test_demo_scenarios import wait_reply

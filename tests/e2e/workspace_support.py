@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from buildsys.model_server import Scripted, sse, text_chunks
+from buildsys.testing.model_server import Scripted, sse, text_chunks
 
 CALL_TIMEOUT_MS = 60_000
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.serve import StaticServer
 from tests.engines.drivers import Engine, Firefox, WebKit
 from tests.engines.harness import HarnessHandler
 from tests.engines.probe import Probe

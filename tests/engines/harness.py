@@ -7,11 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from buildsys import llama_server
-from buildsys.serve import ExtrasHandler
+from buildsys.build.serve import ExtrasHandler
+from buildsys.testing import llama_server
 
 HARNESS = "/__engine_harness.html"
-MODEL_PATH = "/__test_model.gguf"  # SmolLM2-135M-Instruct from the pinned wheel (buildsys/llama_server.py)
+# SmolLM2-135M-Instruct from the pinned wheel (buildsys/testing/llama_server.py)
+MODEL_PATH = "/__test_model.gguf"
 GUARD_MS = 150_000  # a page-side bound on each run, so no probe waits forever
 
 HTML = f"""<!doctype html>

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from buildsys import llama_server
+from buildsys.build.serve import StaticServer
 from buildsys.common import DIST
-from buildsys.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
-from buildsys.pdf_sample import CJK_TEXT, cjk_pdf, page_lines, sample_pdf
-from buildsys.serve import StaticServer
+from buildsys.testing import llama_server
+from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
+from buildsys.testing.pdf_sample import CJK_TEXT, cjk_pdf, page_lines, sample_pdf
 from tests.engines.folder_import import DONE, FILES, KEPT, SKIPPED, import_folder, imported
 from tests.engines.harness import HARNESS, MODEL_PATH, HarnessHandler
 from tests.engines.preview import (

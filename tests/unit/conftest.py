@@ -1,36 +1,5 @@
-"""Every unit test starts from the same process state: what one changes (cwd, argv, sys.path, the
-environment) is put back after it, so the suite passes in any order and in two worker processes
-(`python build.py check` runs it with `-n 2`).
+"""Every test here runs isolated (tests/isolation.py): the process state put back after it, an `async
+def` test in a fresh, bounded event loop of its own."""
 
-The one async harness: an `async def` test runs in a fresh event loop of its own (asyncio.run), so its
-objects, locks and tasks all live in one loop and none outlives it; bounded, so a test that waits on a
-server that never answers fails instead of hanging the run.
-"""
-
-from __future__ import annotations
-
-import asyncio
-import inspect
-from collections.abc import Iterator
-
-import pytest
-
-from tests.process_state import kept
-
-
-@pytest.fixture(autouse=True)
-def _process_state_kept() -> Iterator[None]:
-    with kept():
-        yield
-
-
-ASYNC_TEST_LIMIT_S = 120
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    if not inspect.iscoroutinefunction(pyfuncitem.obj):
-        return None
-    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-    asyncio.run(asyncio.wait_for(pyfuncitem.obj(**arguments), ASYNC_TEST_LIMIT_S))
-    return True
+from tests.isolation import process_state_kept as process_state_kept
+from tests.isolation import pytest_pyfunc_call as pytest_pyfunc_call

@@ -10,6 +10,7 @@ import inspect
 import pytest
 
 from agentlite import calls
+from buildsys.testing.imports import python_imports
 
 # what calls.py may import: the commands and value checks, and the rooms
 ALLOWED_IMPORTS = {
@@ -41,10 +42,10 @@ def _handlers(tree: ast.Module) -> list[ast.AsyncFunctionDef]:
 def _validators(tree: ast.Module) -> set[str]:
     """The names calls.py imports from the modules that check values into commands."""
     return {
-        alias.asname or alias.name
-        for node in tree.body
-        if isinstance(node, ast.ImportFrom) and node.module != "agentlite.rooms"
-        for alias in node.names
+        name
+        for found in python_imports(tree, "agentlite")
+        if found.names and found.module != "agentlite.rooms" and not found.in_function
+        for name in found.bound
     }
 
 
@@ -122,12 +123,7 @@ def test_a_command_built_from_the_parameters_is_no_logic() -> None:
 
 
 def test_the_switchboard_imports_only_the_commands_and_the_rooms() -> None:
-    imported = set()
-    for node in ast.walk(_tree()):
-        if isinstance(node, ast.ImportFrom):
-            imported.add(node.module or "")
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
+    imported = {found.module for found in python_imports(_tree(), "agentlite")}
     assert imported <= ALLOWED_IMPORTS
 
 

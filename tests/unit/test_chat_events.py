@@ -1,5 +1,5 @@
 """The chat events are defined once (engine/chat_events.py); the page reads the table generated from them
-(web/src/generated/chat-events.json, kept current by tests/unit/test_page_facts.py). These tests fix the
+(web/src/generated/chat-events.json, kept current by tests/build/test_page_facts.py). These tests fix the
 wire form."""
 
 import ast

@@ -1,5 +1,5 @@
 """The worker protocol is defined once (protocol.py); the page and the worker read the table generated
-from it (web/src/generated/protocol.json, kept current by tests/unit/test_page_facts.py)."""
+from it (web/src/generated/protocol.json, kept current by tests/build/test_page_facts.py)."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-// Counts o200k_base tokens with gpt-tokenizer for the token benchmarks (buildsys/bench_tokens.py):
+// Counts o200k_base tokens with gpt-tokenizer for the token benchmarks (buildsys/bench/bench_tokens.py):
 // reads a JSON array of strings on stdin, prints a JSON array of their token counts.
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 

@@ -1,5 +1,5 @@
 // The workspace benchmark page: Pyodide with the agentlite wheel and the IndexedDB module, on the main
-// thread; runs buildsys/workspace_probes.py (served beside this page by buildsys/bench_workspace.py).
+// thread; runs buildsys/bench/workspace_probes.py (served beside this page by buildsys/bench/bench_workspace.py).
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import * as idb from "./idb.js";
 

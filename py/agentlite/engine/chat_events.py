@@ -3,7 +3,7 @@
 The page receives `{type: "event", chat, event}` with `event = event_dict(...)`: the `kind` first, then the
 fields in the order declared here. A field listed in a class's `OMIT_WHEN_NONE` is left out while it is
 None (the page tests for its presence). The build writes `WIRE_FIELDS` to
-`web/src/generated/chat-events.json`, the page's only copy (buildsys/page_facts.py). Stream events
+`web/src/generated/chat-events.json`, the page's only copy (buildsys/build/page_facts.py). Stream events
 (`agentlite.events`: text, thinking, tool_started, ...) are forwarded as the decoders make them. Once a
 chat is closed it sends nothing more, even while its turn winds down.
 

@@ -1,6 +1,6 @@
 """The MCP revisions this client speaks and the names they put on the wire, written once: the client
 (client.py, wire.py) reads them here, and the page's connection doctor reads them from
-web/src/generated/mcp.json, which buildsys/page_facts.py writes from this table, so its probes ask a
+web/src/generated/mcp.json, which buildsys/build/page_facts.py writes from this table, so its probes ask a
 server exactly as the client will (docs/mcp.md, Connection doctor)."""
 
 from __future__ import annotations

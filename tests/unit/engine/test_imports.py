@@ -3,42 +3,28 @@ TYPE_CHECKING, and each module imports alone in a fresh interpreter."""
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+from buildsys.testing.imports import PythonImport, python_imports
+
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "py" / "agentlite" / "engine"
 MODULES = sorted(f"agentlite.engine.{p.stem}" for p in ENGINE.glob("*.py") if p.stem != "__init__")
 
 
-def _imports(path: Path) -> list[tuple[str, ast.stmt, bool]]:
-    """(module imported, node, inside a function) for every import in the file."""
-    tree = ast.parse(path.read_text())
-    local = {
-        id(node)
-        for fn in ast.walk(tree)
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-        for node in ast.walk(fn)
-    }
-    found: list[tuple[str, ast.stmt, bool]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            found += [(name, node, id(node) in local) for name in names]
-        elif isinstance(node, ast.Import):
-            found += [(a.name, node, id(node) in local) for a in node.names]
-    return found
+def _imports(path: Path) -> list[PythonImport]:
+    return python_imports(path.read_text(), "agentlite.engine")
 
 
 def _graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module in MODULES:
         path = ENGINE / f"{module.rsplit('.', 1)[1]}.py"
-        graph[module] = {name for name, _node, _local in _imports(path) if name in MODULES}
+        graph[module] = {name for found in _imports(path) for name in found.targets if name in MODULES}
     return graph
 
 
@@ -52,10 +38,10 @@ def test_no_import_circle_in_the_engine() -> None:
 
 def test_no_function_local_imports_in_the_engine() -> None:
     local = [
-        f"{path.name}:{node.lineno}"
+        f"{path.name}:{found.line}"
         for path in sorted(ENGINE.glob("*.py"))
-        for _name, node, inside in _imports(path)
-        if inside
+        for found in _imports(path)
+        if found.in_function
     ]
     assert local == []
 

@@ -12,7 +12,7 @@ import ast
 
 import pytest
 
-from buildsys import code_shape
+from buildsys.testing import code_shape
 
 PROFILES = "agentlite.profiles"
 SETTINGS_SIDE = frozenset(

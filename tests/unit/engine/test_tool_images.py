@@ -15,7 +15,7 @@ from agentlite.tools.images import ToolImage
 from agentlite.tools.registry import Risk, Tool, ToolRegistry
 from agentlite.tools.result import ToolResult
 from agentlite.transport import ScriptedTransport
-from tests.unit.image_samples import PNG_48, png
+from tests.image_samples import PNG_48, png
 
 from .support import SETTINGS, FakeTools, Harness, PathArgs, calls, say
 

@@ -20,8 +20,8 @@ from agentlite.engine.chat_markdown import chat_markdown
 from agentlite.engine.history import Message, carries_images, drop_images
 from agentlite.engine.tokens import IMAGE_TOKENS, TokenCounter
 from agentlite.stream.request import build_request
+from tests.image_samples import PNG_48, jpeg
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, http, say
-from tests.unit.image_samples import PNG_48, jpeg
 
 PNG = base64.b64encode(PNG_48).decode()
 JPEG = base64.b64encode(jpeg()).decode()

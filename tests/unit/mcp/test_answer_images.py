@@ -9,7 +9,7 @@ import base64
 from agentlite.mcp.answer import tool_result
 from agentlite.tools.images import MAX_IMAGE_BYTES, ToolImage
 from agentlite.tools.result import ToolErrorType
-from tests.unit.image_samples import PNG_48, png
+from tests.image_samples import PNG_48, png
 
 PNG = base64.b64encode(PNG_48).decode()
 SVG = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>").decode()

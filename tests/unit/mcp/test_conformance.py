@@ -1,6 +1,6 @@
 """The official MCP conformance suite's client scenarios against our client (the CPython transport).
 
-`python build.py test` installs the suite and a Node 22 for it (buildsys/mcp_conformance.py); without
+`python build.py test` installs the suite and a Node 22 for it (buildsys/testing/mcp_conformance.py); without
 them this test is skipped. The scenarios that apply to a public browser client with a bearer token run
 here and must pass, the auth/* ones through the real sign-in (agentlite.mcp.oauth); why the others do
 not apply is in docs/mcp.md.
@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from buildsys import mcp_conformance
 from buildsys.common import ROOT
+from buildsys.testing import mcp_conformance
 
 APPLY = ["initialize", "tools_call", "sse-retry"]
 AUTH = [

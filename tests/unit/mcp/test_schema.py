@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from agentlite.mcp import schema as schema_module
 from agentlite.mcp.schema import MAX_STEPS, Checker, same
-from buildsys.bench_mcp_hostile import hostile_schemas
+from buildsys.bench.bench_mcp_hostile import hostile_schemas
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -144,7 +144,7 @@ def test_a_keyword_left_to_the_server_is_never_trusted_under_not_or_one_of() -> 
 
 @pytest.mark.parametrize("name", sorted(hostile_schemas()))
 def test_a_hostile_schema_is_checked_within_the_step_budget(name: str) -> None:
-    """Each pair of the corpus (buildsys/bench_mcp_hostile.py) would take 2^30 steps or more checked
+    """Each pair of the corpus (buildsys/bench/bench_mcp_hostile.py) would take 2^30 steps or more checked
     naively; counted, the walk stops at MAX_STEPS and leaves the arguments to the server."""
     schema, argument = hostile_schemas()[name]
     steps: list[int] = []

@@ -2,7 +2,7 @@
 
 The sandbox's fake is the package's own, `agentlite.page_jobs.ScriptedSandbox`.
 
-`async def` tests run through the unit suite's one harness (tests/unit/conftest.py).
+`async def` tests run through the unit suite's one harness (tests/isolation.py).
 """
 
 from __future__ import annotations

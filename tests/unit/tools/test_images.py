@@ -17,7 +17,7 @@ from agentlite.tools.images import (
     accept_all,
 )
 from agentlite.tools.result import ToolResult
-from tests.unit.image_samples import PNG_48, gif, jpeg, png, webp_lossy
+from tests.image_samples import PNG_48, gif, jpeg, png, webp_lossy
 
 PNG = base64.b64encode(PNG_48).decode()
 SVG = base64.b64encode(b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').decode()

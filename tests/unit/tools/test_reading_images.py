@@ -7,8 +7,8 @@ from __future__ import annotations
 import base64
 
 from agentlite.tools import images
-from tests.unit.image_samples import PNG_48 as PNG
-from tests.unit.image_samples import png, webp_lossy
+from tests.image_samples import PNG_48 as PNG
+from tests.image_samples import png, webp_lossy
 from tests.unit.tools.conftest import call, context_with
 
 WEBP = webp_lossy(3, 2)

@@ -1,7 +1,7 @@
 """Every import checks declared sizes against its budget before inflating, inflates within the per-file
 limit, holds a blob named many times once, and leaves the workspace as it was when it refuses.
 
-The zips are built here (`buildsys.import_bombs`); memory is measured with tracemalloc (CPython's own
+The zips are built here (`buildsys.testing.import_bombs`); memory is measured with tracemalloc (CPython's own
 allocations, which is where inflated bytes live), never time.
 """
 
@@ -24,7 +24,7 @@ from agentlite.workspace import (
     Workspace,
     WorkspaceError,
 )
-from buildsys.import_bombs import FILE_MODE, GitObjects, deflate_zip, git_fan_zip, git_zip
+from buildsys.testing.import_bombs import FILE_MODE, GitObjects, deflate_zip, git_fan_zip, git_zip
 from tests.unit.workspace.helpers import aio, open_workspace, snapshot
 
 MB = 1024 * 1024

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentlite.workspace import Workspace, WorkspaceError
-from buildsys.import_bombs import HistoryFile, history_zip, zeros_zlib, zip_members
+from buildsys.testing.import_bombs import HistoryFile, history_zip, zeros_zlib, zip_members
 from tests.unit.workspace.helpers import PROFILE, aio, open_workspace, snapshot
 
 MB = 1024 * 1024

@@ -3,10 +3,10 @@ reach the Workspace only through the Committer, and no module name is taken twic
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import agentlite
+from buildsys.testing.imports import python_imports
 
 PACKAGE = Path(agentlite.__file__).parent
 WORKSPACE = PACKAGE / "workspace"
@@ -16,13 +16,13 @@ OPERATIONS = ("timeline", "archive", "changeset", "integrity", "operations")
 def _imports(module: Path) -> set[str]:
     """The workspace modules `module` imports, wherever the import stands (type-checking blocks too)."""
     names = {p.stem for p in WORKSPACE.glob("*.py")}
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(module.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module == "agentlite.workspace":
-            found |= {alias.name for alias in node.names if alias.name in names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("agentlite.workspace."):
-            found.add((node.module or "").split(".")[2])
-    return found - {module.stem}
+    found = {
+        target.split(".")[2]
+        for imported in python_imports(module.read_text(), "agentlite.workspace")
+        for target in imported.targets
+        if target.startswith("agentlite.workspace.")
+    }
+    return (found & names) - {module.stem}
 
 
 def _graph() -> dict[str, set[str]]:

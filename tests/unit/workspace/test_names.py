@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from agentlite.workspace import InvalidPath, paths
 from agentlite.workspace.names import invisible_in, is_git_dir_name, is_invisible
 from buildsys.common import ROOT
-from tests.unit.node_json import run_node
+from tests.node_json import run_node
 
 RUNNER = ROOT / "tests" / "unit" / "names_runner.mjs"
 GIT_SPELLINGS = [

@@ -1,6 +1,6 @@
 // The engine of the model in the page: wllama (llama.cpp built to WebAssembly), which runs in a worker of
 // its own. Bundled apart (dist/local-engine.js) and imported only when the user chooses a model in this
-// browser, with its wasm (dist/local-model/wllama.wasm; buildsys/local_engine.py).
+// browser, with its wasm (dist/local-model/wllama.wasm; buildsys/engine/local_engine.py).
 // One thread: the page is not cross-origin isolated (no SharedArrayBuffer to share with pthreads).
 import { CacheManager, Wllama } from "@wllama/wllama";
 import { hasRelaxedSimd } from "./wasm-features.js";
@@ -12,11 +12,11 @@ export { hasRelaxedSimd };
 /** @import { AgentBody, EngineRequest } from "./wire.js" */
 
 // The default build (Memory64, JSPI), with the build's relaxed-SIMD kernels or, without relaxed SIMD,
-// its plain-SIMD copy (buildsys/local_engine.py).
+// its plain-SIMD copy (buildsys/engine/local_engine.py).
 const WASM = new URL("./local-model/wllama.wasm", import.meta.url).href;
 const WASM_SIMD128 = new URL("./local-model/simd128/wllama.wasm", import.meta.url).href;
 // The build for engines without JSPI or Memory64 (WebKit): wllama chooses it itself, Firefox excepted.
-// Each build's worker is a file of this origin, not wllama's blob: worker (buildsys/local_worker.py): it
+// Each build's worker is a file of this origin, not wllama's blob: worker (buildsys/engine/local_worker.py): it
 // compiles the wasm under its own policy, and the page's allows neither blob: workers nor wasm compilation.
 const WORKER = new URL("./local-model/wllama-worker.js", import.meta.url).href;
 const COMPAT = {
@@ -25,7 +25,7 @@ const COMPAT = {
 };
 const MAX_CONTEXT = 8192; // tokens: the KV cache of a larger window costs memory a tab may not have
 // The KV cache in 8-bit blocks rather than 16-bit floats: half the memory, and in the wasm build the
-// faster one, read with the SIMD q8_0 kernel (buildsys/kernels/quant_dot.c) where 16-bit floats are
+// faster one, read with the SIMD q8_0 kernel (buildsys/engine/kernels/quant_dot.c) where 16-bit floats are
 // converted one at a time. SmolLM2-135M, one thread, before the relaxed kernels: 37.9 tokens/s written
 // against 31.9 (36.9 against 24.0 300 tokens into an answer), the prompt read at 48 against 50
 // (docs/local-model.md, "What the engine changes").

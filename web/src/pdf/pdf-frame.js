@@ -8,7 +8,7 @@
 import { bootFrame, makeSandboxedFrame, onFrameLoads } from "../frames/page/frame-port.js";
 import { PdfError, isMapName } from "./pdf-rules.js";
 
-// The build's files, beside the bundles (buildsys/assemble.py, buildsys/pdf_vendor.py).
+// The build's files, beside the bundles (buildsys/build/assemble.py, buildsys/build/pdf_vendor.py).
 const FRAME = "sandbox/pdf.html";
 const SOURCES = { runtime: "pdf-frame.js", library: "pdf/pdf.js", parser: "pdf/pdf.worker.js" };
 const MAPS = "pdf/cmaps/";

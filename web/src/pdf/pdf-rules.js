@@ -1,6 +1,6 @@
 // The pure rules of reading a PDF as text (docs/pdf.md): which bytes are refused before the reader sees
 // them, how a page's text items become lines, where the text stops, and what a reader failure says.
-// No platform here: tests run it under Node (tests/unit/pdf_rules_runner.mjs).
+// No platform here: tests run it under Node (tests/page/pdf_rules_runner.mjs).
 
 /** @typedef {{maxBytes: number, maxPages: number, maxChars: number, timeoutMs: number}} PdfLimits */
 

@@ -1,7 +1,7 @@
 // What the type check cannot see on its own: files the build provides beside the bundles, and text
 // the build embeds. Read only by the type check (tsconfig.json); esbuild never bundles it.
 
-/** The sandbox's Python driver, embedded as text (esbuild's text loader, buildsys/assemble.py). */
+/** The sandbox's Python driver, embedded as text (esbuild's text loader, buildsys/build/assemble.py). */
 declare module "*.py" {
   const text: string;
   export default text;

@@ -1,5 +1,5 @@
 // The worker protocol: every message is {type, id?, ...}. py/agentlite/protocol.py defines the types and
-// the start-up phases; buildsys/page_facts.py writes them to web/src/generated/protocol.json, which the
+// the start-up phases; buildsys/build/page_facts.py writes them to web/src/generated/protocol.json, which the
 // main thread and the worker both read, with each message's fields as types (protocol-types.d.ts):
 //   main thread -> worker
 //     CALL {id, method, args}: a request answered by one REPLY (methods: web/src/generated/calls.json)

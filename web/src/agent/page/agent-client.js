@@ -15,7 +15,7 @@ import { Watchdog } from "./watchdog.js";
  * @typedef {{ type: string, author?: string, paths?: string[], message?: string }} WorkspaceChange */
 // MSG's values are plain strings to the type check (protocol.json); the casts to their literal types
 // (`Msg`) let a message's type pick its fields.
-/** A method the page may call: py/agentlite/calls.py defines them, buildsys/page_facts.py lists them
+/** A method the page may call: py/agentlite/calls.py defines them, buildsys/build/page_facts.py lists them
  * with their arguments in web/src/generated/call-types.d.ts (read by the type check only, never bundled).
  * @typedef {import("../../generated/call-types").CallMethod} CallMethod */
 /**

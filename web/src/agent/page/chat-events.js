@@ -1,5 +1,5 @@
 // Every event a chat sends to the page ({type: "event", chat, event}): kind -> the names of its fields.
-// py/agentlite/engine/chat_events.py defines them (one dataclass per kind); buildsys/page_facts.py writes
+// py/agentlite/engine/chat_events.py defines them (one dataclass per kind); buildsys/build/page_facts.py writes
 // them to web/src/generated/chat-events.json, the page's only copy. Optional fields (state.round,
 // context.stubbed, tool_status.result, ...) may be absent; see the Python docstrings for what each means.
 import { events } from "../../generated/chat-events.json";

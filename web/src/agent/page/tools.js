@@ -1,5 +1,5 @@
 // The tools as the page knows them: generated from the agent's tool registry (web/src/generated/tools.json,
-// written by buildsys/page_facts.py), never listed by hand. A call named by one of a tool's aliases is
+// written by buildsys/build/page_facts.py), never listed by hand. A call named by one of a tool's aliases is
 // shown as that tool.
 import { tools } from "../../generated/tools.json";
 

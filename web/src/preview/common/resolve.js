@@ -13,7 +13,7 @@ import { keyOf, WS, workspacePath } from "../../frames/common/workspace-url.js";
 export { keyOf, WS, workspacePath };
 
 export const VENDOR = "agentlite-vendor:";
-// Bare specifier -> the vendor file that serves it (dist/preview/vendor/, built by buildsys/preview_vendor.py).
+// Bare specifier -> the vendor file that serves it (dist/preview/vendor/, built by buildsys/build/preview_vendor.py).
 /** @type {Record<string, string>} */
 export const VENDOR_ENTRIES = {
   react: "react.js",

@@ -1,0 +1,1 @@
+"""`python build.py bench`: the runner (`runner`) and one `bench_*` module per figure."""

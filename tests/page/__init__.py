@@ -1,0 +1,1 @@
+"""The page's code (web/), run under Node or read as text by CPython."""
