@@ -201,13 +201,19 @@ class ExtrasHandler(Handler):
         self.wfile.write(body)
 
 
+class _Listener(http.server.ThreadingHTTPServer):
+    # A first visit opens dozens of connections at once (the service worker's precache beside the
+    # agent worker's packages and the snapshot maker's): more than the default backlog of 5 waits.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class StaticServer:
     """Serve a folder on 127.0.0.1 in a background thread (port 0 picks a free one)."""
 
     def __init__(self, root: Path = DIST, port: int = 0, handler_class: type[Handler] = Handler) -> None:
         handler = functools.partial(handler_class, directory=str(root))
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-        self.httpd.daemon_threads = True
+        self.httpd = _Listener(("127.0.0.1", port), handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
