@@ -66,10 +66,10 @@ def call_facts() -> dict[str, list[str]]:
 def protocol_facts() -> dict[str, Any]:
     """The worker protocol's message types, the start-up phases in order, and the model in the page's
     base URL (both sides tell a `local:` endpoint by it)."""
-    from agentlite.profiles import LOCAL_BASE
+    from agentlite.profiles import DEMO_MODEL, LOCAL_BASE
     from agentlite.protocol import PHASES, Msg
 
-    return {"MSG": {m.name: m.value for m in Msg}, "PHASES": list(PHASES), "LOCAL_BASE": LOCAL_BASE}
+    return {"MSG": {m.name: m.value for m in Msg}, "PHASES": list(PHASES), "LOCAL_BASE": LOCAL_BASE, "DEMO_MODEL": DEMO_MODEL}
 
 
 def sandbox_realm_facts() -> dict[str, str]:

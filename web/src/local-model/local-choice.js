@@ -1,7 +1,7 @@
 // Which model the chat uses, as the model in the page changes (docs/local-model.md): a model the user
 // chose now becomes the chat's model once its engine is ready; removing the model the chat uses gives the
 // chat back the demo model; a stored model the settings name is started on the page's start.
-import { LOCAL_BASE } from "../settings/settings.js";
+import { LOCAL_BASE, modelKind } from "../settings/settings.js";
 import { LOCAL_MODEL_ID } from "./bridge.js";
 
 /** @import { Settings } from "../settings/settings.js" */
@@ -16,7 +16,7 @@ export function withLocalModel(settings) {
 
 /** Whether `settings` name the model in the page. @param {Settings} settings */
 export function usesLocalModel(settings) {
-  return settings.base_url === LOCAL_BASE;
+  return modelKind(settings) === "in-page";
 }
 
 /** Follow `local`'s state into the settings (`current()` reads them, `apply(next)` changes them), then

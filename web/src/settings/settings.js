@@ -9,7 +9,7 @@
 // its endpoint like its model and dialect.
 
 import shared from "../limits.json";
-import { LOCAL_BASE } from "../agent/common/protocol.js";
+import { DEMO_MODEL, LOCAL_BASE } from "../agent/common/protocol.js";
 
 const STORE = "agentlite.settings";
 const KEY_STORE = "agentlite.apiKey";
@@ -21,6 +21,16 @@ export const VISION_CHOICES = ["auto", "yes", "no"];
 const URL_KEYS = ["base_url", "model", "dialect", "vision"];
 // The model in the page (docs/local-model.md): `model=local` selects it; its requests never leave the page.
 export { LOCAL_BASE };
+
+/** The kind of model `settings` name, by the agent's own rule (`py/agentlite/profiles/choice.py`, whose
+ * names the page reads generated): the page's one test of a base URL or a model's name.
+ * @param {{base_url?: string, model?: string} | null | undefined} settings
+ * @returns {"demo" | "in-page" | "remote"} */
+export function modelKind(settings) {
+  const base = (settings?.base_url || "").trim();
+  if (!base || (settings?.model || "").trim() === DEMO_MODEL) return "demo";
+  return base === LOCAL_BASE ? "in-page" : "remote";
+}
 export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the number settings
 
 /**

@@ -3,7 +3,7 @@
 // where files live. It shows whenever the active chat has no messages, so it goes once a conversation
 // starts and comes back in a new tab: it watches the message lists instead of being told.
 import { el } from "./dom.js";
-import { LOCAL_BASE } from "../agent/common/protocol.js";
+import { modelKind } from "../settings/settings.js";
 import { icon } from "./icons.js";
 
 const ABOUT =
@@ -20,8 +20,9 @@ const FILES =
 export function describeModel(settings) {
   const base = (settings?.base_url || "").trim();
   const model = (settings?.model || "").trim();
-  if (!base || model === "demo") return { demo: true, text: "the built-in demo model (offline, no key needed)" };
-  if (base === LOCAL_BASE) return { demo: false, text: "the model running in this browser" };
+  const kind = modelKind(settings);
+  if (kind === "demo") return { demo: true, text: "the built-in demo model (offline, no key needed)" };
+  if (kind === "in-page") return { demo: false, text: "the model running in this browser" };
   let host = base;
   try {
     host = new URL(base).host;

@@ -22,4 +22,5 @@ export const PHASES = Object.freeze(protocol.PHASES);
 // The base URL of the model in the page: the worker's requests to it go through a port the page hands over
 // in a LOCAL_PORT message (web/src/local-model/bridge.js, web/src/agent/worker/local-fetch.js).
 export const LOCAL_BASE = protocol.LOCAL_BASE;
+export const DEMO_MODEL = protocol.DEMO_MODEL;
 export const LOCAL_PORT = "local-model-port";
