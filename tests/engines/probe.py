@@ -13,10 +13,14 @@ from tests.engines.drivers import Engine, EngineTimeout
 POLL_S = 0.25
 # Warnings the page logs after `ready` (a call the worker refused, a restart), kept for `story`.
 KEEP_WARNINGS = (
-    "(() => { if (window.keptWarnings) return true; window.keptWarnings = [];"
-    " const warn = console.warn.bind(console);"
-    " console.warn = (...args) => { window.keptWarnings.push(args.map((a) => a && a.message ? `${a.message}`"
-    " : String(a)).join(' ').slice(0, 500)); warn(...args); }; return true; })()"
+    "(() => { if (window.keptWarnings) return true; const kept = (window.keptWarnings = []);"
+    " const say = (args) => kept.push(args.map((a) => (a && a.message ? `${a.message}` : String(a)))"
+    ".join(' ').slice(0, 500));"
+    " for (const level of ['warn', 'error']) { const log = console[level].bind(console);"
+    " console[level] = (...args) => { say([level, ...args]); log(...args); }; }"
+    " addEventListener('error', (e) => say(['uncaught', e.message]));"
+    " addEventListener('unhandledrejection', (e) => say(['unhandled', e.reason]));"
+    " return true; })()"
 )
 STORY = (
     "(() => { const app = document.querySelector('[data-testid=app]');"
