@@ -261,6 +261,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
+        await self.deps.tools.take(self.budget.window)  # the round's tools: read what servers announced
         await self.request.read_layers(self.shared.workspace)  # an edit applies now
         await self.request.warm()
         body, estimate = self.request.build()
@@ -396,7 +397,7 @@ class Turn:
             return []
         if self.lean:
             return lean.brief(self.shared.registry.definitions(lean.LEAN_TOOLS))
-        return self.shared.definitions(self.budget.window)  # the remote tools fitted to the window
+        return self.deps.tools.definitions(self.budget.window)  # the round's snapshot (turn_tools)
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)

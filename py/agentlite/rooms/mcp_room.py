@@ -58,6 +58,7 @@ class McpRoom:
             if self._servers is None:
                 self._servers = McpServers(book, self.engine.registry, transport, self.post, ready=self.ready)
                 self.engine.allowed_remote, self.engine.fit_remote = self._servers.allowed, self._servers.fit
+                self.engine.reread_remote = self._servers.reread  # a round reads what changed first
         return self._servers
 
     async def sign_ins(self) -> ServerSignIns:
