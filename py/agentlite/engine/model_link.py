@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from agentlite.endpoint import Endpoint
 from agentlite.settings import Settings
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class ModelLink:
     vision: bool = False  # requests carry the images of tool results (docs/protocol.md)
 
     @classmethod
-    def of(cls, settings: Settings, transport: ModelTransport, window: int | None = None) -> ModelLink:
+    def of(cls, settings: Settings, transport: HttpTransport, window: int | None = None) -> ModelLink:
         endpoint = Endpoint.of(settings, transport)
         return cls(
             endpoint, settings.model, settings.dialect, settings.base_url, window, settings.takes_images
@@ -38,5 +38,5 @@ class ModelLink:
         return (self.base_url, self.model)
 
     @property
-    def transport(self) -> ModelTransport:
+    def transport(self) -> HttpTransport:
         return self.endpoint.transport

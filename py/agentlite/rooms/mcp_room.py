@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from agentlite.engine import Engine
 from agentlite.engine.chats import SERVERS_KEY
 from agentlite.engine.chats import STORE as APP_STORE
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 from agentlite.workspace.storage import StorageBackend
 
 if TYPE_CHECKING:  # loaded only when the workspace has a remote server
@@ -28,7 +28,7 @@ class McpRoom:
         storage: StorageBackend | None,
         post: Post,
         ready: asyncio.Event,
-        transport: Callable[[], ModelTransport] | None = None,
+        transport: Callable[[], HttpTransport] | None = None,
     ) -> None:
         self.engine = engine
         self.storage = storage
