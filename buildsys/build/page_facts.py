@@ -69,7 +69,12 @@ def protocol_facts() -> dict[str, Any]:
     from agentlite.profiles import DEMO_MODEL, LOCAL_BASE
     from agentlite.protocol import PHASES, Msg
 
-    return {"MSG": {m.name: m.value for m in Msg}, "PHASES": list(PHASES), "LOCAL_BASE": LOCAL_BASE, "DEMO_MODEL": DEMO_MODEL}
+    return {
+        "MSG": {m.name: m.value for m in Msg},
+        "PHASES": list(PHASES),
+        "LOCAL_BASE": LOCAL_BASE,
+        "DEMO_MODEL": DEMO_MODEL,
+    }
 
 
 def sandbox_realm_facts() -> dict[str, str]:

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from agentlite.endpoint import Endpoint
 from agentlite.errors import ErrorType, ModelError
 from agentlite.settings import window_size
-from agentlite.transport import ModelTransport, RedirectRefused
+from agentlite.transport import HttpTransport, RedirectRefused
 
 MAX_BODY = 4 * 1024 * 1024  # a model listing larger than this is not read to the end
 TOOL_WORDS = frozenset(("tools", "tool_use", "tool_calling", "function_calling"))
@@ -88,7 +88,7 @@ async def _read(response: Any) -> bytes:
     return body
 
 
-async def _unanswered(error: ModelError, url: str, transport: ModelTransport) -> Diagnosis:
+async def _unanswered(error: ModelError, url: str, transport: HttpTransport) -> Diagnosis:
     if isinstance(error, RedirectRefused):  # it answered, elsewhere: not a CORS block
         return Diagnosis("error", error.message)
     if error.type == ErrorType.TIMEOUT:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentlite.settings import Settings
-from agentlite.transport import ModelRequest, ModelResponse, ModelTransport
+from agentlite.transport import HttpRequest, HttpResponse, HttpTransport
 
 DEMO_BASE = "demo:"
 CHAT_PATH = "chat/completions"
@@ -28,7 +28,7 @@ EVENT_STREAM = "text/event-stream"
 @dataclass(frozen=True, repr=False)
 class Endpoint:
     base_url: str  # "" for the demo model
-    transport: ModelTransport
+    transport: HttpTransport
     api_key: str = ""
     extra_headers: Mapping[str, str] = field(default_factory=dict)
     demo: bool = False
@@ -37,7 +37,7 @@ class Endpoint:
         object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
 
     @classmethod
-    def of(cls, settings: Settings, transport: ModelTransport) -> Endpoint:
+    def of(cls, settings: Settings, transport: HttpTransport) -> Endpoint:
         """The endpoint the settings name, bound to `transport` (the demo model's, or the network)."""
         if settings.is_demo:
             return cls("", transport, demo=True)
@@ -61,27 +61,27 @@ class Endpoint:
 
     # --- the requests -------------------------------------------------------------------------------
 
-    def chat_request(self, body: dict[str, Any]) -> ModelRequest:
+    def chat_request(self, body: dict[str, Any]) -> HttpRequest:
         """One streamed conversation round (the body says `"stream": true`)."""
-        return ModelRequest("POST", self.chat_url, self.headers(EVENT_STREAM), body)
+        return HttpRequest("POST", self.chat_url, self.headers(EVENT_STREAM), body)
 
-    def models_request(self) -> ModelRequest:
-        return ModelRequest("GET", self.url(MODELS_PATH), self.headers(body=False))
+    def models_request(self) -> HttpRequest:
+        return HttpRequest("GET", self.url(MODELS_PATH), self.headers(body=False))
 
-    def embeddings_request(self, model: str, texts: list[str]) -> ModelRequest:
-        return ModelRequest(
+    def embeddings_request(self, model: str, texts: list[str]) -> HttpRequest:
+        return HttpRequest(
             "POST", self.url(EMBEDDINGS_PATH), self.headers(), {"model": model, "input": texts}
         )
 
     # --- sending them on the bound transport ----------------------------------------------------------
 
-    async def chat(self, body: dict[str, Any]) -> ModelResponse:
+    async def chat(self, body: dict[str, Any]) -> HttpResponse:
         return await self.transport.send(self.chat_request(body))
 
-    async def models(self) -> ModelResponse:
+    async def models(self) -> HttpResponse:
         return await self.transport.send(self.models_request())
 
-    async def embeddings(self, model: str, texts: list[str]) -> ModelResponse:
+    async def embeddings(self, model: str, texts: list[str]) -> HttpResponse:
         return await self.transport.send(self.embeddings_request(model, texts))
 
     def __repr__(self) -> str:  # never the key, never a header's value

@@ -37,7 +37,7 @@ from agentlite.rooms.skills_room import SkillsRoom
 from agentlite.rooms.transfer_room import TransferRoom
 from agentlite.rooms.worker_room import WorkerRoom
 from agentlite.tools.context import ToolContext
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 from agentlite.workspace import Workspace
 from agentlite.workspace.storage import StorageBackend
 
@@ -55,7 +55,7 @@ class AgentService:
         *,
         storage: StorageBackend | None = None,
         load_packages: LoadPackages | None = None,
-        mcp_transport: Callable[[], ModelTransport] | None = None,
+        mcp_transport: Callable[[], HttpTransport] | None = None,
         deferred_tools: bool = False,
     ) -> None:
         self.post = post
@@ -79,7 +79,7 @@ class AgentService:
         self,
         transport_for: TransportFor,
         storage: StorageBackend | None,
-        mcp_transport: Callable[[], ModelTransport] | None,
+        mcp_transport: Callable[[], HttpTransport] | None,
     ) -> Rooms:
         """The rooms, each given what it owns or reads; none reaches back here."""
         engine, workspace = self.engine, self.workspace

@@ -1,4 +1,5 @@
-"""The model transport seam: `send(request) -> response` with a streamed body and cancel.
+"""The HTTP seam: `send(request) -> response` with a streamed body and cancel. Its two users are the model
+endpoint's requests and the remote MCP servers' (agentlite.mcp.seam).
 
 `FetchTransport` (agentlite.browser) talks to a real endpoint through the browser's fetch;
 `ScriptedTransport` here serves scripted responses — the tests' fake and the offline demo model's engine,
@@ -22,8 +23,8 @@ MAX_LOCATION = 200  # characters of a redirect's target named in its error
 
 
 @dataclass
-class ModelRequest:
-    """One HTTP request to the model endpoint. `headers` may hold the key: never log it."""
+class HttpRequest:
+    """One HTTP request (to the model endpoint or an MCP server). `headers` may hold a key: never log it."""
 
     method: str
     url: str
@@ -47,7 +48,7 @@ class RedirectRefused(ModelError):
     location: str = ""
 
 
-def refuse_redirect(request: ModelRequest, where: str, status: int, location: str = "") -> RedirectRefused:
+def refuse_redirect(request: HttpRequest, where: str, status: int, location: str = "") -> RedirectRefused:
     """The error for a redirect answer from `where` (the server's origin): a protocol error (never
     retried) naming where it pointed, cut and with the key masked, since the target is the server's words."""
     target = redact(location, request.api_key)
@@ -100,7 +101,7 @@ def _key_start(data: bytes, key: bytes) -> int:
     return 0
 
 
-class ModelResponse(Protocol):
+class HttpResponse(Protocol):
     status: int
     headers: dict[str, str]
 
@@ -113,8 +114,8 @@ class ModelResponse(Protocol):
         ...
 
 
-class ModelTransport(Protocol):
-    async def send(self, request: ModelRequest) -> ModelResponse: ...
+class HttpTransport(Protocol):
+    async def send(self, request: HttpRequest) -> HttpResponse: ...
 
 
 @dataclass
@@ -150,7 +151,7 @@ class ScriptedResponse:
         self.cancelled = True
 
 
-Responder = Callable[[ModelRequest], "ScriptedResponse | Awaitable[ScriptedResponse]"]
+Responder = Callable[[HttpRequest], "ScriptedResponse | Awaitable[ScriptedResponse]"]
 
 
 class ScriptedTransport:
@@ -158,9 +159,9 @@ class ScriptedTransport:
 
     def __init__(self, responder: Responder) -> None:
         self._responder = responder
-        self.requests: list[ModelRequest] = []
+        self.requests: list[HttpRequest] = []
 
-    async def send(self, request: ModelRequest) -> ScriptedResponse:
+    async def send(self, request: HttpRequest) -> ScriptedResponse:
         self.requests.append(request)
         result = self._responder(request)
         if isinstance(result, ScriptedResponse):
@@ -172,7 +173,7 @@ class ScriptedTransport:
         """Serve the given responses in order, one per request."""
         queue = list(responses)
 
-        def next_response(_request: ModelRequest) -> ScriptedResponse:
+        def next_response(_request: HttpRequest) -> ScriptedResponse:
             if not queue:
                 raise AssertionError("ScriptedTransport: more requests than scripted responses")
             return queue.pop(0)

@@ -10,7 +10,7 @@ from agentlite.connection import check
 from agentlite.endpoint import Endpoint
 from agentlite.errors import ErrorType, ModelError
 from agentlite.settings import Settings
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 
 KEY = "sk-secret-123"
 
@@ -29,7 +29,7 @@ class Failing:
     def __init__(self, up: bool, error: ErrorType = ErrorType.NETWORK) -> None:
         self.up, self.error, self.probed = up, error, []
 
-    async def send(self, request: ModelRequest) -> Any:
+    async def send(self, request: HttpRequest) -> Any:
         raise ModelError(self.error, "failed")
 
     async def reachable(self, url: str) -> bool:

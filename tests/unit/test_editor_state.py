@@ -12,7 +12,7 @@ import pytest
 
 from agentlite.editor_state import MAX_SELECTION_CHARS, EditorState, Selection
 from agentlite.service import AgentService
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace import Workspace
 from agentlite.workspace.storage import MemoryStorage
 from tests.unit.engine.support import calls, say
@@ -62,7 +62,7 @@ async def app_service(responder: Any) -> tuple[AgentService, ScriptedTransport, 
     return service, transport, posted
 
 
-def user_context(request: ModelRequest) -> str:
+def user_context(request: HttpRequest) -> str:
     assert request.body is not None
     return json.dumps([m for m in request.body["messages"] if m["role"] == "user"])
 
@@ -90,7 +90,7 @@ async def edited_while_waiting(
     files after every turn ended."""
     gate = asyncio.Event()
 
-    async def responder(request: ModelRequest) -> ScriptedResponse:
+    async def responder(request: HttpRequest) -> ScriptedResponse:
         if not request.url.endswith("/chat/completions"):
             return ScriptedResponse(404, [b"{}"])
         await gate.wait()
@@ -120,7 +120,7 @@ def test_the_editor_tool_writes_the_file_open_now_even_when_it_changed_during_th
 def test_without_an_open_file_the_editor_tool_tells_the_model_to_use_a_path() -> None:
     replies = [calls(("edit_current_editor_document", {"content": "x"})), say("ok")]
 
-    def responder(request: ModelRequest) -> ScriptedResponse:
+    def responder(request: HttpRequest) -> ScriptedResponse:
         return replies.pop(0) if request.url.endswith("/chat/completions") else ScriptedResponse(404, [b"{}"])
 
     async def scenario() -> ScriptedTransport:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from agentlite.engine.reply import stream_reply
 from agentlite.errors import REDACTED, ModelError
 from agentlite.stream.decoder import StreamDecoder
-from agentlite.transport import KeyMask, ModelRequest, RedirectRefused
+from agentlite.transport import HttpRequest, KeyMask, RedirectRefused
 
 KEY = "sk-proj-Zx81secretKEY"
 ECHO = (
@@ -120,9 +120,9 @@ def transport() -> Any:
     return importlib.import_module("agentlite.browser.fetch_transport").FetchTransport()
 
 
-def request() -> ModelRequest:
+def request() -> HttpRequest:
     headers = {"Authorization": f"Bearer {KEY}", "Content-Type": "application/json"}
-    return ModelRequest("POST", "http://127.0.0.1:9/v1/chat/completions", headers, {"stream": True})
+    return HttpRequest("POST", "http://127.0.0.1:9/v1/chat/completions", headers, {"stream": True})
 
 
 def in_pieces(body: bytes, size: int = 7) -> list[bytes]:
@@ -174,8 +174,8 @@ def test_a_complete_reply_is_not_aborted_early_and_keeps_its_text(browser: Brows
 
 def test_request_api_key_is_the_bearer_token() -> None:
     assert request().api_key == KEY
-    assert ModelRequest("GET", "u", {"Authorization": "Basic abc"}).api_key is None
-    assert ModelRequest("GET", "u").api_key is None
+    assert HttpRequest("GET", "u", {"Authorization": "Basic abc"}).api_key is None
+    assert HttpRequest("GET", "u").api_key is None
 
 
 @settings(max_examples=300, deadline=None)
@@ -203,7 +203,7 @@ def test_a_text_body_is_sent_as_it_is_and_a_dict_as_json(browser: Browser) -> No
     browser.answer = Response(200, Body([b"{}"]))
     form = "grant_type=authorization_code&code=abc"
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    asyncio.run(transport().send(ModelRequest("POST", "http://127.0.0.1:9/token", headers, form)))
+    asyncio.run(transport().send(HttpRequest("POST", "http://127.0.0.1:9/token", headers, form)))
     asyncio.run(transport().send(request()))
     assert [sent["body"] for sent in browser.sent] == [form, '{"stream": true}']
 
@@ -212,7 +212,7 @@ def test_every_fetch_refuses_to_follow_redirects(browser: Browser) -> None:
     """The browser then hands back a redirect as it is: the body is never sent on (a 307 would re-send it)."""
     browser.answer = Response(200, Body([b"{}"]))
     asyncio.run(transport().send(request()))
-    asyncio.run(transport().send(ModelRequest("DELETE", "http://127.0.0.1:9/mcp")))
+    asyncio.run(transport().send(HttpRequest("DELETE", "http://127.0.0.1:9/mcp")))
     assert [sent["redirect"] for sent in browser.sent] == ["manual", "manual"]
 
 

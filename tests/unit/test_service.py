@@ -11,7 +11,7 @@ from agentlite.demo import demo_transport
 from agentlite.engine.budget import DEFAULT_WINDOW
 from agentlite.service import AgentService
 from agentlite.settings import Settings
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace.storage import MemoryStorage
 from tests.unit.engine.support import say
 
@@ -116,7 +116,7 @@ class Endpoint:
         self.window, self.embeddings = window, embeddings
         self.transport = ScriptedTransport(self.answer)
 
-    def answer(self, request: ModelRequest) -> ScriptedResponse:
+    def answer(self, request: HttpRequest) -> ScriptedResponse:
         if request.url.endswith("/models"):
             entry: dict[str, Any] = {"id": "m1", "object": "model"}
             if self.window:

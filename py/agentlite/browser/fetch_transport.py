@@ -28,7 +28,7 @@ from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
 
 from agentlite.connection import origin
 from agentlite.errors import ErrorType, ModelError, redact
-from agentlite.transport import KeyMask, ModelRequest, is_redirect, refuse_redirect
+from agentlite.transport import HttpRequest, KeyMask, is_redirect, refuse_redirect
 
 CONNECT_TIMEOUT = 60.0  # seconds until response headers
 MODEL_HEADERS = ("retry-after", "content-type", "x-request-id")
@@ -123,7 +123,7 @@ class FetchTransport:
         self.idle_timeout = idle_timeout
         self.keep = keep
 
-    async def send(self, request: ModelRequest) -> FetchResponse:
+    async def send(self, request: HttpRequest) -> FetchResponse:
         controller = js.AbortController.new()
         init: dict[str, Any] = {
             "method": request.method,

@@ -20,7 +20,7 @@ from agentlite.browser.packages import load_packages
 from agentlite.demo import demo_transport
 from agentlite.service import AgentService
 from agentlite.settings import Settings
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 from agentlite.workspace import Workspace
 
 # The changes other tabs must reload for: every stored change the workspace notifies. Never "reload"
@@ -33,7 +33,7 @@ CLOSED_MESSAGE = (
 )
 
 
-def transport_for(settings: Settings) -> ModelTransport:
+def transport_for(settings: Settings) -> HttpTransport:
     if settings.is_demo:
         return demo_transport()
     return LocalTransport() if settings.is_local else FetchTransport()

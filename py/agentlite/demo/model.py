@@ -6,7 +6,7 @@ from __future__ import annotations
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import encode
 from agentlite.demo.scenarios import next_step
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 
 TOKEN_DELAY = 0.02  # seconds between streamed tokens: fast, but visibly streaming
 
@@ -18,7 +18,7 @@ class DemoModel:
         self.delay = delay
         self.limited: set[str] = set()
 
-    def __call__(self, request: ModelRequest) -> ScriptedResponse:
+    def __call__(self, request: HttpRequest) -> ScriptedResponse:
         body = request.body if isinstance(request.body, dict) else {}
         conv = Conversation.read(body)
         if "rate limit" in conv.request.lower() and conv.request not in self.limited:

@@ -24,7 +24,7 @@ from agentlite.engine.model_link import ModelLink
 from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.session import ChatSession, PageLimits
 from agentlite.engine.strategy import Backoff
-from agentlite.engine.turn_deps import SharedDeps, ToolContextFactory
+from agentlite.engine.turn_deps import SharedDeps, ToolContextFactory, nothing_to_read
 from agentlite.tools.catalog import default_registry
 from agentlite.tools.context import SandboxRunner, ToolContext
 from agentlite.tools.registry import ToolRegistry
@@ -69,6 +69,7 @@ class Engine:
         # the remote tools the user allowed in every chat (set by the servers, agentlite.mcp.servers)
         self.allowed_remote: Callable[[], set[str]] = set
         self.fit_remote: Callable[[int], None] = lambda _window: None  # likewise: their tools to a window
+        self.reread_remote: Callable[[], Awaitable[None]] = nothing_to_read  # the lists they said changed
         self.shared = self._shared()
 
     def _shared(self) -> SharedDeps:
@@ -89,6 +90,7 @@ class Engine:
             clock=self.clock,
             allowed=lambda: self.allowed_remote(),
             fit_remote=lambda window: self.fit_remote(window),
+            reread_remote=lambda: self.reread_remote(),
         )
 
     def endpoint_changed(self, link: ModelLink) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from agentlite.endpoint import Endpoint
 from agentlite.profiles import REMOTE, ModelProfile
 from agentlite.settings import Settings
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class ModelLink:
     profile: ModelProfile = REMOTE  # what differs for this kind of model (agentlite.profiles)
 
     @classmethod
-    def of(cls, settings: Settings, transport: ModelTransport, window: int | None = None) -> ModelLink:
+    def of(cls, settings: Settings, transport: HttpTransport, window: int | None = None) -> ModelLink:
         endpoint = Endpoint.of(settings, transport)
         vision, profile = settings.takes_images, settings.profile
         return cls(endpoint, settings.model, settings.dialect, settings.base_url, window, vision, profile)
@@ -41,5 +41,5 @@ class ModelLink:
         return (self.base_url, self.model)
 
     @property
-    def transport(self) -> ModelTransport:
+    def transport(self) -> HttpTransport:
         return self.endpoint.transport

@@ -25,10 +25,10 @@ from agentlite.events import (
     Usage,
 )
 from agentlite.stream.decoder import StreamDecoder
-from agentlite.transport import ModelResponse
+from agentlite.transport import HttpResponse
 
 OnReady = Callable[[ToolCallReady], None]
-Send = Callable[[], Awaitable[ModelResponse]]  # sends the request (`Endpoint.chat(body)`), once
+Send = Callable[[], Awaitable[HttpResponse]]  # sends the request (`Endpoint.chat(body)`), once
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Reply:
         return not self.content.strip() and not self.ready and not self.invalid
 
 
-async def read_all(response: ModelResponse) -> bytes:
+async def read_all(response: HttpResponse) -> bytes:
     parts = [part async for part in response.chunks()]
     return b"".join(parts)
 
@@ -69,7 +69,7 @@ async def stream_reply(
     """Stream one reply into `reply`; `on_open` hears that the status was good, `on_ready` each call the
     moment it is complete."""
     reply = reply if reply is not None else Reply()
-    response: ModelResponse | None = None
+    response: HttpResponse | None = None
     try:
         response = await send()  # cancelled here, the transport drops the request
         if response.status >= 400:

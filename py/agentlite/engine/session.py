@@ -40,6 +40,7 @@ from agentlite.engine.task_plan import Plan
 from agentlite.engine.tokens import TokenCounter
 from agentlite.engine.turn import Turn
 from agentlite.engine.turn_deps import MODES, ChatLimits, SharedDeps, TurnDeps, TurnOptions
+from agentlite.engine.turn_tools import TurnTools
 from agentlite.limits import MAX_ROUNDS
 
 log = logging.getLogger(__name__)
@@ -312,6 +313,7 @@ class ChatSession:
             save=lambda: self._save(self),
             ended=self._turn_ended,
             save_summary=self.save_model_summary,
+            tools=TurnTools(self.shared.registry, self.shared.fit_remote, self.shared.reread_remote),
         )
         return Turn(deps, text, link, options, again=again)
 

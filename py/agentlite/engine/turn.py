@@ -225,6 +225,7 @@ class Turn:
     # --- the exchange: request, stream, tools -------------------------------------------------------
 
     async def _exchange(self) -> Reply:
+        await self.deps.tools.take(self.budget.window)  # the round's tools: read what servers announced
         await self.request.read_layers(self.shared.workspace)  # an edit applies now
         await self.request.warm()
         body, estimate = self.request.build()
@@ -360,7 +361,8 @@ class Turn:
             return []
         if self.profile.tools is not None:  # the few tools of its profile (the model in the page)
             return lean.described(self.profile, self.shared.registry.definitions(self.profile.tools))
-        return lean.described(self.profile, self.shared.definitions(self.budget.window))  # remote ones fitted
+        # the round's snapshot (turn_tools), remote servers' tools fitted to the window
+        return lean.described(self.profile, self.deps.tools.definitions(self.budget.window))
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)

@@ -28,11 +28,18 @@ from agentlite.engine.state import StateMachine
 from agentlite.engine.strategy import Backoff
 from agentlite.engine.task_plan import Plan
 from agentlite.engine.tokens import TokenCounter
+from agentlite.engine.turn_tools import TurnTools
 from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import ToolRegistry
 from agentlite.workspace import Workspace
 
 MODES = ("agent", "chat")
+
+
+async def nothing_to_read() -> None:
+    """No remote servers: no tool list to read again before a round."""
+
+
 SaveSummary = Callable[[Any], None]
 ToolContextFactory = Callable[[str, str | None, SaveSummary], ToolContext]
 
@@ -81,12 +88,8 @@ class SharedDeps:
     allowed: Callable[[], set[str]] = set
     # fits the remote servers' tools to a request's context window (mcp.servers), before it is built
     fit_remote: Callable[[int], None] = lambda _window: None
-
-    def definitions(self, window: int) -> list[dict[str, Any]]:
-        """The registry's tool definitions for a request to a `window`-token context: the remote servers'
-        tools fitted to that window, in the tokens counted now, first."""
-        self.fit_remote(window)
-        return self.registry.definitions()
+    # reads the tool lists the remote servers said changed, before a round takes its tools (turn_tools)
+    reread_remote: Callable[[], Awaitable[None]] = nothing_to_read
 
 
 @dataclass(frozen=True)
@@ -120,12 +123,13 @@ class TurnDeps:
     save: Callable[[], Awaitable[None]]
     ended: Callable[[str, str, int], Awaitable[None]]  # (turn id, outcome, rounds)
     save_summary: SaveSummary
+    tools: TurnTools  # the tools of the round in flight: a snapshot taken as it began
 
     def dispatcher(self, context: ToolContext, guard: LoopGuard, batch: str) -> Dispatcher:
         """The dispatcher of one round's calls (auto-approval as the chat's settings say now)."""
         shared = self.shared
         return Dispatcher(
-            shared.registry,
+            self.tools.registry,
             context,
             locks=shared.locks,
             desk=self.desk,

@@ -19,7 +19,7 @@ from agentlite.engine.dialect import (
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.reply import Reply
 from agentlite.errors import ModelError
-from agentlite.transport import ModelResponse
+from agentlite.transport import HttpResponse
 
 
 class TurnDialect:
@@ -45,7 +45,7 @@ class TurnDialect:
         """Calls run while the stream goes on (ndjson), not after the reply."""
         return self.dialect in ("ndjson", "ndjson-text")
 
-    async def chat(self, body: dict[str, Any]) -> ModelResponse:
+    async def chat(self, body: dict[str, Any]) -> HttpResponse:
         """Send one round's request on the endpoint the turn uses now."""
         return await self.model_link.endpoint.chat(body)
 

@@ -287,7 +287,17 @@ class McpClient:
         return message.error_reply(item["id"], -32601, f"{str(method)[:80]} is not supported by this client")
 
     async def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool the server lists, page by page (bounded: a cursor that loops ends the listing)."""
+        """Every tool the server lists, page by page (bounded: a cursor that loops ends the listing).
+        `tools_changed` is cleared as the reading begins: a change announced while it runs is read again
+        after it, and one whose reading failed is still due."""
+        self.tools_changed.clear()
+        try:
+            return await self._list_pages()
+        except BaseException:
+            self.tools_changed.set()
+            raise
+
+    async def _list_pages(self) -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         seen: set[str] = set()
@@ -301,7 +311,6 @@ class McpClient:
             if not isinstance(cursor, str) or cursor in seen or len(tools) >= MAX_TOOLS:
                 break
             seen.add(cursor)
-        self.tools_changed.clear()
         return tools[:MAX_TOOLS]
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

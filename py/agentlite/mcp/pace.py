@@ -1,9 +1,9 @@
 """`Pace`: how often a server's tool list may be read again.
 
-A server decides when its list is read: it says `notifications/tools/list_changed` (as often as it
-likes), or declares `tools.listChanged`, which has its list read after every call. Each reading
-rebuilds and re-registers its tools, so a server that floods the notification, or whose list differs
-after every call, would keep the worker doing that. A `Pace` is a token bucket: a burst of `BURST`
+A server decides when its list is read: it says `notifications/tools/list_changed`, as often as it
+likes (on its listening stream, or inside every call's answer). Each reading rebuilds and re-registers
+its tools, so a server that floods the notification, or announces a new list after every call, would
+keep the worker doing that. A `Pace` is a token bucket: a burst of `BURST`
 readings, then one per `GAP` seconds; a reading asked for too soon waits for its turn (the server's
 notification is remembered, so the last change is still read).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-BURST = 3  # readings at once (connection, a change announced inside a call, the next call's)
+BURST = 3  # readings at once (the connection's, then changes announced one after the other)
 GAP = 5.0  # seconds per reading after the burst
 
 

@@ -1,4 +1,4 @@
-"""The MCP transport seam: the model's (agentlite.transport), reused as it is.
+"""The MCP transport seam: the HTTP seam the model's requests use too (agentlite.transport), as it is.
 
 An MCP exchange is an HTTP request with a JSON body (or none: a GET that opens a stream, a DELETE that
 ends a session) and a streamed answer, which is exactly what the model transport carries: `send(request)
@@ -13,15 +13,11 @@ or a text sent as it is (the form of an OAuth token request, agentlite.mcp.oauth
 from __future__ import annotations
 
 from agentlite.transport import (
-    ModelRequest,
-    ModelResponse,
-    ModelTransport,
+    HttpRequest,
+    HttpResponse,
+    HttpTransport,
     ScriptedResponse,
     ScriptedTransport,
 )
-
-HttpRequest = ModelRequest
-HttpResponse = ModelResponse
-HttpTransport = ModelTransport
 
 __all__ = ["HttpRequest", "HttpResponse", "HttpTransport", "ScriptedResponse", "ScriptedTransport"]

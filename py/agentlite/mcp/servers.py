@@ -8,11 +8,12 @@ the message says what failed) and `error`; the page's connection doctor may refi
 `cors-blocked`, which the worker cannot tell apart. Every change of a server's state or tools is posted
 as `{type: "mcp", server: view}` (`view()`).
 
-The tool list is read when the server connects, again when the server says it changed
-(`notifications/tools/list_changed`, on the listening stream or inside a call's answer, read before the
-call's result goes back so the next round sees the new tools), after every call to a server that may
-announce on a stream of its own (that announcement can come after the result), and only enabled tools are
-registered.
+The tool list is read when the server connects and again only when the server says it changed
+(`notifications/tools/list_changed`, on its listening stream or inside a call's answer): never after a
+call on the chance that it changed, so a call is one exchange. A change is read as soon as it is heard,
+and a turn asks (`reread`) before each round takes its tools (engine.turn_tools), so a change announced
+before the round begins is offered in it; one heard later is offered at the round after. Only enabled
+tools are registered.
 Readings are paced (mcp.pace: a burst, then one per few seconds), so a server that floods the
 notification or changes its list after every call cannot keep the worker rebuilding its tools. The
 tools offered are bounded (mcp.listing): each server within its share of the chat's context window,
@@ -47,6 +48,7 @@ Spawn = Callable[[Awaitable[None]], None]
 NEEDS_TOKEN = "this server needs sign-in: sign in, or paste a token"
 REFUSED_TOKEN = "the server refused the token: paste another one"
 TIMEOUT = 30.0  # seconds for one request
+REREAD_WAIT = 5.0  # seconds a round waits for the lists announced changed (then goes on, they are read on)
 LISTEN_RETRY = 2.0  # seconds before a listening stream that ended is opened again
 STATES = {
     FailureKind.AUTH: "needs-auth",
@@ -204,7 +206,7 @@ class McpServers:
         self._emit(link)
         return link
 
-    def _spawn(self, link: Link, work: Awaitable[None]) -> asyncio.Task[None]:
+    def _spawn(self, link: Link, work: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(work)
         link.tasks.add(task)
         task.add_done_callback(link.tasks.discard)
@@ -228,6 +230,23 @@ class McpServers:
         link.listener = self._spawn(link, self._listen(link, client))
         self._spawn(link, self._watch(link, client))
 
+    async def reread(self) -> None:
+        """Before a round takes its tools: read every list a connected server said changed, when its pace
+        allows a reading now, and wait for a reading already under way; at most REREAD_WAIT (a slow
+        server's reading goes on behind the round; a server in trouble is left to `_watch`)."""
+        due = [link for link in self.links.values() if link.state == "connected" and _due(link)]
+        if due:
+            await asyncio.wait([self._spawn(link, self._reread(link)) for link in due], timeout=REREAD_WAIT)
+
+    async def _reread(self, link: Link) -> bool:
+        """Read an announced change; False when the server failed (its state says how)."""
+        try:
+            await self._relist(link)
+        except McpFailure as failure:
+            self._failed(link, failure)
+            return False
+        return True
+
     async def _relist(self, link: Link, force: bool = False) -> None:
         """Read the tool list again (when forced, or when the server said it changed), and show it; a
         reading its pace does not allow yet is left to `_watch`, which waits for its turn."""
@@ -241,7 +260,7 @@ class McpServers:
             listed = await client.list_tools()
             link.names = [name for name, _ in listed_names(link.entry.slug, listed)]
             if listed == link.listed and link.state == "connected":
-                return  # read again after a call and found as it was: nothing to register or show
+                return  # announced, yet found as it was: nothing to register or show
             link.listed = listed
             link.state, link.diagnosis = "connected", ""
             self._changed(link)
@@ -250,10 +269,7 @@ class McpServers:
         while True:
             await client.tools_changed.wait()
             await asyncio.sleep(link.pace.wait())
-            try:
-                await self._relist(link)
-            except McpFailure as failure:
-                self._failed(link, failure)
+            if not await self._reread(link):
                 await asyncio.sleep(LISTEN_RETRY)
 
     async def _listen(self, link: Link, client: McpClient) -> None:
@@ -340,10 +356,9 @@ class McpServers:
             if failure.kind in STATES:
                 self._failed(link, failure)
             raise
-        force = link.state != "connected" or _may_announce(link, client)
-        if force or client.tools_changed.is_set():
+        if link.state != "connected":  # it answers again: read its list, which says it is connected
             with contextlib.suppress(McpFailure):
-                await self._relist(link, force=force)
+                await self._relist(link, force=True)
         return result
 
 
@@ -357,21 +372,25 @@ def _note(left_out: int) -> str:
     )
 
 
-def _may_announce(link: Link, client: McpClient) -> bool:
-    """Whether the server may announce a change on a stream of its own, which can arrive after the call's
-    result: it declares `tools.listChanged`, or it holds a listening stream (servers that declare `false`
-    announce there too). Its list is then read again after each call, so the next round has it."""
-    tools = client.capabilities.get("tools")
-    declared = isinstance(tools, dict) and tools.get("listChanged") is True
-    return declared or (link.listener is not None and not link.listener.done())
+def _due(link: Link) -> bool:
+    """Whether a round must wait for the server's list: a reading is under way, or a change was announced
+    and the pace allows reading it now."""
+    client = link.client
+    announced = client is not None and client.tools_changed.is_set() and not link.pace.wait()
+    return announced or link.listing.locked()
 
 
 class _Caller:
-    """A server's tools call through here, so a call that fails tells the server's state."""
+    """A server's tools call through here, so a call that fails tells the server's state. A round offers
+    the tools it took as it began (engine.turn_tools): a call goes to the server's connection of now (a
+    new token made a new one), and fails when the server was removed since."""
 
     def __init__(self, servers: McpServers, link: Link) -> None:
         self.servers = servers
-        self.link = link
+        self.url = link.entry.url
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.servers._called(self.link, name, arguments)
+        link = self.servers.links.get(self.url)
+        if link is None:
+            raise McpFailure(FailureKind.NETWORK, "the server was removed from this workspace")
+        return await self.servers._called(link, name, arguments)

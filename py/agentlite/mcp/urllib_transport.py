@@ -22,7 +22,7 @@ from typing import Any
 
 from agentlite.connection import origin
 from agentlite.errors import ErrorType, ModelError
-from agentlite.transport import KeyMask, ModelRequest, is_redirect, refuse_redirect
+from agentlite.transport import HttpRequest, KeyMask, is_redirect, refuse_redirect
 
 CHUNK = 65536
 
@@ -91,7 +91,7 @@ class UrllibTransport:
     def __init__(self, timeout: float = 30.0) -> None:
         self.timeout = timeout
 
-    async def send(self, request: ModelRequest) -> UrllibResponse:
+    async def send(self, request: HttpRequest) -> UrllibResponse:
         body = request.body
         data = None if body is None else (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
         prepared = urllib.request.Request(

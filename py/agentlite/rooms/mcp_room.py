@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from agentlite.engine import Engine
 from agentlite.engine.chats import SERVERS_KEY
 from agentlite.engine.chats import STORE as APP_STORE
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 from agentlite.workspace.storage import StorageBackend
 
 if TYPE_CHECKING:  # loaded only when the workspace has a remote server
@@ -28,7 +28,7 @@ class McpRoom:
         storage: StorageBackend | None,
         post: Post,
         ready: asyncio.Event,
-        transport: Callable[[], ModelTransport] | None = None,
+        transport: Callable[[], HttpTransport] | None = None,
     ) -> None:
         self.engine = engine
         self.storage = storage
@@ -58,6 +58,7 @@ class McpRoom:
             if self._servers is None:
                 self._servers = McpServers(book, self.engine.registry, transport, self.post, ready=self.ready)
                 self.engine.allowed_remote, self.engine.fit_remote = self._servers.allowed, self._servers.fit
+                self.engine.reread_remote = self._servers.reread  # a round reads what changed first
         return self._servers
 
     async def sign_ins(self) -> ServerSignIns:

@@ -22,9 +22,9 @@ from agentlite.engine.memory import EndpointEmbedder
 from agentlite.engine.model_link import ModelLink
 from agentlite.settings import Settings
 from agentlite.tools.context import ToolSettings
-from agentlite.transport import ModelTransport
+from agentlite.transport import HttpTransport
 
-TransportFor = Callable[[Settings], ModelTransport]
+TransportFor = Callable[[Settings], HttpTransport]
 Spawn = Callable[[Awaitable[None]], None]
 
 

@@ -23,7 +23,7 @@ from agentlite.errors import ErrorType, ModelError
 from agentlite.settings import Settings
 from agentlite.tools.registry import Risk, Tool, ToolRegistry
 from agentlite.tools.result import ToolResult
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 
 SETTINGS = Settings(base_url="http://model.test/v1", api_key="sk-test", model="m", dialect="native")
 
@@ -118,7 +118,7 @@ def _path(args: Any) -> str | None:
 class Harness:
     """One chat on an engine with fake tools, instant sleeps and a scripted transport."""
 
-    responses: list[ScriptedResponse] | Callable[[ModelRequest], ScriptedResponse] = field(
+    responses: list[ScriptedResponse] | Callable[[HttpRequest], ScriptedResponse] = field(
         default_factory=list
     )
     tools: FakeTools = field(default_factory=FakeTools)

@@ -16,7 +16,7 @@ from agentlite.events import TextDelta
 from agentlite.page_jobs import ScriptedSandbox, js_result
 from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS, StreamDecoder
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
 from tests.unit.engine.support import turn_options
 
@@ -47,7 +47,7 @@ class Paced(ScriptedResponse):
 def paced_demo() -> ScriptedTransport:
     model = DemoModel(0)
 
-    def respond(request: ModelRequest) -> ScriptedResponse:
+    def respond(request: HttpRequest) -> ScriptedResponse:
         reply = model(request)
         return Paced(reply.status, reply.body, reply.headers)
 
@@ -198,7 +198,7 @@ def test_the_demo_answers_summary_requests() -> None:
     from agentlite.engine.history import Message
 
     body = {"model": "demo", "messages": summary_request("", [Message("user", "fix the bug")])}
-    response = DemoModel(0)(ModelRequest("POST", "demo:/chat/completions", {}, body))
+    response = DemoModel(0)(HttpRequest("POST", "demo:/chat/completions", {}, body))
     decoder = StreamDecoder("native", [])
     events = [e for part in response.body for e in decoder.feed(part)] + decoder.close()
     text = "".join(e.text for e in events if isinstance(e, TextDelta))
@@ -207,7 +207,7 @@ def test_the_demo_answers_summary_requests() -> None:
 
 def test_a_bare_request_without_a_system_prompt_gets_the_greeting() -> None:
     body = {"model": "demo", "messages": [{"role": "user", "content": "hello"}]}
-    response = DemoModel(0)(ModelRequest("POST", "demo:/chat/completions", {}, body))
+    response = DemoModel(0)(HttpRequest("POST", "demo:/chat/completions", {}, body))
     decoder = StreamDecoder("native", [])
     events = [e for part in response.body for e in decoder.feed(part)] + decoder.close()
     assert "demo model" in "".join(e.text for e in events if isinstance(e, TextDelta))

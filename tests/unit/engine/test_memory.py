@@ -7,7 +7,7 @@ import json
 
 from agentlite.endpoint import Endpoint
 from agentlite.engine.memory import EndpointEmbedder, MemoryStore, ScriptedEmbedder, bm25, extract, terms
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace.storage import MemoryStorage
 
 BASE = "http://model.test/v1"
@@ -126,7 +126,7 @@ def test_without_a_memory_store_memories_live_in_memory_only() -> None:
 TOPICS = {"kitten": [1.0, 0.1], "feline": [0.9, 0.2], "bundler": [0.1, 1.0], "esbuild": [0.2, 0.9]}
 
 
-def embedding_endpoint(request: ModelRequest) -> ScriptedResponse:
+def embedding_endpoint(request: HttpRequest) -> ScriptedResponse:
     """An OpenAI-shaped /embeddings: each input's vector is the topic of the first topic word in it."""
     assert request.body is not None
     texts = request.body["input"]
@@ -175,7 +175,7 @@ def test_an_endpoint_without_embeddings_falls_back_to_bm25_and_is_not_asked_agai
 
 
 def test_an_embedder_answering_the_wrong_number_of_vectors_counts_as_failed() -> None:
-    def short(_request: ModelRequest) -> ScriptedResponse:
+    def short(_request: HttpRequest) -> ScriptedResponse:
         return ScriptedResponse(200, [json.dumps({"data": [{"index": 0, "embedding": [1, 0]}]}).encode()])
 
     async def scenario() -> tuple[list[str], MemoryStore]:

@@ -13,7 +13,7 @@ from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
 from agentlite.engine.shrink import SAFETY, SHRINK_UNSTATED, Overflow, stated_overflow
 from agentlite.engine.tokens import TokenCounter
-from agentlite.transport import ModelRequest, ScriptedResponse, ScriptedTransport
+from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 from tests.unit.engine.support import SETTINGS, Harness, answer_when, http, say
 
 OPENAI = (
@@ -129,7 +129,7 @@ class CountingServer:
         self.factor, self.window_share, self.states_size = factor, window_share, states_size
         self.window = 0  # set from the first request: `window_share` of our count of it
 
-    def __call__(self, request: ModelRequest) -> ScriptedResponse:
+    def __call__(self, request: HttpRequest) -> ScriptedResponse:
         body = request.body or {}
         ours = _size(body)
         self.window = self.window or int(ours * self.window_share)

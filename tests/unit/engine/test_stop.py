@@ -8,7 +8,7 @@ from typing import Any
 from agentlite.demo.replies import text_reply
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.session import ChatSession
-from agentlite.transport import ModelRequest, ScriptedResponse
+from agentlite.transport import HttpRequest, ScriptedResponse
 from tests.unit.engine.support import SETTINGS, Harness, calls, http, say, until
 
 
@@ -34,7 +34,7 @@ def stop_when(h: Harness, ready: Any, responses: Any) -> Harness:
 def test_stop_while_requesting() -> None:
     never = asyncio.Event()
 
-    async def hang(_request: ModelRequest) -> ScriptedResponse:
+    async def hang(_request: HttpRequest) -> ScriptedResponse:
         await never.wait()
         return say("never")
 
@@ -140,7 +140,7 @@ def test_stop_while_planning_a_summary() -> None:
     never = asyncio.Event()
     h = Harness()
 
-    async def respond(request: ModelRequest) -> ScriptedResponse:
+    async def respond(request: HttpRequest) -> ScriptedResponse:
         if "You condense conversations" in str((request.body or {}).get("messages")):
             await never.wait()
         return say("x" * 10)
@@ -193,7 +193,7 @@ def _message(role: str, content: str) -> Any:
 def test_stop_also_stops_a_turn_queued_behind_the_running_one() -> None:
     never = asyncio.Event()
 
-    async def hang(_request: ModelRequest) -> ScriptedResponse:
+    async def hang(_request: HttpRequest) -> ScriptedResponse:
         await never.wait()
         return say("never")
 

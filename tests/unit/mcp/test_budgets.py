@@ -1,6 +1,6 @@
 """Budgets on what a server sends, through `McpServers` against scripted servers: the tools of all
 servers together stay within `ALL_BUDGET`, each within its share, with a note of what was left out; a
-`list_changed` flood and a list that differs after every call are read at the pace's rate; the tools are
+`list_changed` flood and a list announced new after every call are read at the pace's rate; the tools are
 fitted again when the real tokenizer comes (docs/mcp.md, "Budgets on what a server sends")."""
 
 from __future__ import annotations
@@ -55,6 +55,10 @@ class Server:
         else:
             result = {"content": [{"type": "text", "text": "pong"}]}
         body = json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}).encode()
+        if method == "tools/call" and self.changes:  # its list changes with every call, and it says so
+            return ScriptedResponse(
+                200, [f"data: {json.dumps(CHANGED)}\n\ndata: ".encode() + body + b"\n\n"], SSE
+            )
         return ScriptedResponse(200, [body], JSON)
 
 
@@ -165,10 +169,10 @@ def test_a_list_changed_flood_is_read_no_more_than_the_pace_allows() -> None:
     run(scenario())
 
 
-def test_a_list_new_after_every_call_is_read_at_the_pace_and_its_last_change_is_kept() -> None:
+def test_a_list_announced_new_after_every_call_is_read_at_the_pace_and_its_last_change_is_kept() -> None:
     async def scenario() -> None:
         churn = Server("Churn", churning)
-        churn.changes = True  # listChanged: read after every call
+        churn.changes = True  # every call's answer announces a new list
         live, _ = await connected([churn], pace=lambda: Pace(gap=0.2))
         ping = live.registry.get("mcp__churn__ping")
         assert ping is not None

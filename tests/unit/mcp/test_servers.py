@@ -173,19 +173,19 @@ class _LateListening:
 
 
 @pytest.mark.parametrize("kind", ["stateful", "stateless"])
-async def test_a_tool_a_call_adds_is_registered_when_the_call_returns(
+async def test_a_tool_a_call_adds_is_registered_once_the_announcement_is_heard(
     kind: str, mcp_server: Callable[[str], RunningServer]
 ) -> None:
-    """The server announces the change on its listening stream, which may arrive after the call's result:
-    the next round must still offer the new tool, so the list is read again before the result goes back."""
+    """The server announces the change on its listening stream, here late, after the call's result: the
+    call does not read the list on the chance that it changed; the announcement, once heard, has it read,
+    so a round that begins after it offers the new tool (engine.turn_tools)."""
     server = mcp_server(kind)
-    posted: list[dict[str, Any]] = []
     svc = AgentService(
-        posted.append,
+        lambda _message: None,
         None,  # type: ignore[arg-type]
         lambda _s: None,  # type: ignore[arg-type,return-value]
         storage=MemoryStorage(),
-        mcp_transport=lambda: _LateListening(delay=2.0),
+        mcp_transport=lambda: _LateListening(delay=1.0),
     )
     await call(svc, "mcp.add", url=server.url)
     assert (await settled(svc, server.url))["state"] == "connected"
@@ -193,5 +193,6 @@ async def test_a_tool_a_call_adds_is_registered_when_the_call_returns(
     assert svc.engine.registry.get(extra) is None
     result = await svc.engine.registry.call("mcp__test_tools_server__grow", {}, None)  # type: ignore[arg-type]
     assert result.ok
+    await until(svc, server.url, lambda view: extra in [tool["name"] for tool in view["tools"]])
     assert svc.engine.registry.get(extra) is not None
     await call(svc, "mcp.remove", url=server.url)

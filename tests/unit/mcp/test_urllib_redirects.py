@@ -21,7 +21,7 @@ from agentlite.errors import REDACTED
 from agentlite.mcp.failure import FailureKind, McpFailure
 from agentlite.mcp.urllib_transport import UrllibTransport
 from agentlite.mcp.wire import Wire
-from agentlite.transport import MAX_LOCATION, ModelRequest, RedirectRefused, refuse_redirect
+from agentlite.transport import MAX_LOCATION, HttpRequest, RedirectRefused, refuse_redirect
 
 KEY = "sk-redirect-secret-1234"
 
@@ -91,7 +91,7 @@ def test_no_redirect_is_followed_and_its_target_hears_nothing(
     source, target = pair
     source.status = status
     body = {"arguments": "secret"} if method == "POST" else None
-    request = ModelRequest(method, f"{source.url}/mcp", {"Authorization": f"Bearer {KEY}"}, body)
+    request = HttpRequest(method, f"{source.url}/mcp", {"Authorization": f"Bearer {KEY}"}, body)
     with pytest.raises(RedirectRefused) as caught:
         asyncio.run(UrllibTransport(timeout=10).send(request))
     assert caught.value.status == status and caught.value.location == f"{target.url}/elsewhere"
@@ -105,11 +105,11 @@ def test_a_relative_location_is_named_in_full_and_a_missing_one_is_not_made_up(
     source, _target = pair
     source.location = "/v2/mcp"
     with pytest.raises(RedirectRefused) as caught:
-        asyncio.run(UrllibTransport(timeout=10).send(ModelRequest("GET", f"{source.url}/mcp")))
+        asyncio.run(UrllibTransport(timeout=10).send(HttpRequest("GET", f"{source.url}/mcp")))
     assert caught.value.location == f"{source.url}/v2/mcp"
     source.location = ""
     with pytest.raises(RedirectRefused) as caught:
-        asyncio.run(UrllibTransport(timeout=10).send(ModelRequest("GET", f"{source.url}/mcp")))
+        asyncio.run(UrllibTransport(timeout=10).send(HttpRequest("GET", f"{source.url}/mcp")))
     assert caught.value.location == "" and "answered with a redirect; not followed" in caught.value.message
 
 
@@ -137,7 +137,7 @@ def test_a_refusal_names_at_most_a_bounded_target_and_never_the_key(
     status: int, location: str, keyed: bool
 ) -> None:
     target = f"{location}{KEY}{location}" if keyed else location
-    request = ModelRequest("POST", "https://model.test/v1/chat", {"Authorization": f"Bearer {KEY}"})
+    request = HttpRequest("POST", "https://model.test/v1/chat", {"Authorization": f"Bearer {KEY}"})
     error = refuse_redirect(request, "https://model.test", status, target)
     assert KEY not in error.message and KEY not in str(error.to_dict()) and KEY not in error.location
     assert len(error.message) <= MAX_LOCATION + len(REDACTED) + 200
