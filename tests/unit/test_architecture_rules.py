@@ -38,14 +38,16 @@ def test_no_module_of_the_workspace_machinery_imports_the_facade() -> None:
     assert importing == []
 
 
-def _page_modules() -> dict[Path, set[Path]]:
-    """Each page module under web/src → the web/src modules it loads."""
+def _page_modules(
+    kinds: frozenset[str] | set[str] = frozenset({"static", "dynamic", "worker"}),
+) -> dict[Path, set[Path]]:
+    """Each page module under web/src → the web/src modules it loads (a type named in a JSDoc
+    `@import` loads nothing; `kinds` narrows to imports proper, without the Workers a module starts)."""
     graph: dict[Path, set[Path]] = {}
     for path in WEB_SRC.rglob("*.js"):
         if "generated" in path.parts:
             continue
-        # what runs: a type named in a JSDoc `@import` loads nothing
-        targets = [i.specifier for i in js_imports(path.read_text(encoding="utf-8")) if i.kind != "type"]
+        targets = [i.specifier for i in js_imports(path.read_text(encoding="utf-8")) if i.kind in kinds]
         graph[path] = {(path.parent / t).resolve() for t in targets if t.startswith(".")}
     return graph
 
@@ -82,6 +84,20 @@ def test_a_worker_folder_imports_nothing_from_a_page_folder() -> None:
         if "worker" in path.relative_to(WEB_SRC).parts
         for target in targets
         if target.is_relative_to(WEB_SRC.resolve()) and "page" in target.relative_to(WEB_SRC.resolve()).parts
+    ]
+    assert reaching == []
+
+
+def test_a_page_folder_imports_nothing_from_a_worker_folder() -> None:
+    """A `page/` folder's code runs on the app's page: a worker's code reaches it only as a Worker the
+    page starts (`new Worker(new URL(…))`), never as an import; what both sides need is in `common/`."""
+    reaching = [
+        f"{path.relative_to(WEB_SRC)} -> {target.relative_to(WEB_SRC.resolve())}"
+        for path, targets in _page_modules(kinds={"static", "dynamic"}).items()
+        if "page" in path.relative_to(WEB_SRC).parts
+        for target in targets
+        if target.is_relative_to(WEB_SRC.resolve())
+        and "worker" in target.relative_to(WEB_SRC.resolve()).parts
     ]
     assert reaching == []
 

@@ -2,7 +2,7 @@
 // tree is painted before Python is ready. The agent worker owns the database (web/src/agent/worker/idb.js):
 // this never creates it, never upgrades it and never writes; any surprise just means "nothing to show
 // yet" and the worker's listing follows once it is up.
-import { DB_NAME, SCHEMA_VERSION } from "../worker/idb.js";
+import { DB_NAME, SCHEMA_VERSION } from "../common/database.js";
 
 /** A file or folder of the listing. @typedef {{path: string, kind: "dir" | "file"}} PeekEntry */
 

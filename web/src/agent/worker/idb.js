@@ -13,11 +13,11 @@
 // above the quota) and no write of any size would pass; the reserve is then deleted, which gives its
 // space back at once, so that small changes (an edit, an undo) are still saved while the user makes room.
 
-export const DB_NAME = "agentlite";
-// Bump SCHEMA_VERSION whenever STORES changes (new stores are created in onupgradeneeded; tabs still on
-// the old version are told to close through onVersionChange). Keep STORES in step with
+import { DB_NAME, SCHEMA_VERSION } from "../common/database.js";
+
+export { DB_NAME, SCHEMA_VERSION };
+// A change to STORES bumps SCHEMA_VERSION (../common/database.js). Keep STORES in step with
 // STORES in py/agentlite/workspace/storage.py.
-export const SCHEMA_VERSION = 1;
 // biome-ignore format: one line per owner
 export const STORES = Object.freeze([
   // the workspace (agentlite.workspace)
