@@ -66,3 +66,23 @@ def test_a_list_changed_mid_round_is_offered_at_the_next_round_never_to_the_roun
     assert {"extra", "later"} <= names(second) and "list_directory" not in names(second)
     assert ran.count("extra") == 1 and results(third)["extra"].startswith("extra ok: /y")
     assert rereads == [0, 1, 2]  # once before each round's request, announced changes read first
+
+
+def test_a_rounds_snapshot_resolves_every_alias_to_the_tool_the_live_registry_does() -> None:
+    """Approvals, locks, cards and history read the canonical call the round's snapshot resolves: a copy
+    must know every alias of every tool, as the live registry does."""
+    from agentlite.engine.turn_tools import TurnTools
+    from agentlite.tools import catalog
+    from agentlite.tools.registry import ToolRegistry
+
+    async def nothing() -> None:
+        return None
+
+    live = ToolRegistry(catalog.all_tools())
+    tools = TurnTools(live, lambda _window: None, nothing)
+    asyncio.run(tools.take(32_000))
+    spellings = [(name, tool.name) for tool in live for name in (tool.name, *tool.aliases)]
+    assert any(name != canonical for name, canonical in spellings)  # the catalog has aliases to check
+    for name, canonical in spellings:
+        found = tools.registry.get(name)
+        assert found is not None and found.name == canonical, name
