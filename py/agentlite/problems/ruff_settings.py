@@ -2,7 +2,8 @@
 
 Ruff's web build takes its settings as an object shaped like `ruff.toml`. The keys a single file's check can
 honour are mapped (the line length, the target version, the rules selected and ignored, the preview flag);
-paths, excludes and per-file settings are left out, as the page checks one text at a time. A config that
+the plugins' own tables (`[tool.ruff.lint.isort]` ...) are passed on as they are; paths, excludes and
+per-file settings are left out, as the page checks one text at a time. A config that
 does not parse is skipped: Ruff's defaults then apply, and the syntax check always does.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 TOP = ("line-length", "indent-width", "target-version", "preview")
 LINT = ("select", "extend-select", "ignore", "extend-ignore", "preview")
+PATH_TABLES = ("per-file-ignores", "extend-per-file-ignores")  # by path: the page checks texts, not paths
 
 
 def ruff_settings(configs: dict[str, str]) -> dict[str, Any]:
@@ -48,6 +50,9 @@ def _mapped(section: dict[str, Any]) -> dict[str, Any]:
             lint[key] = value
         elif isinstance(value, list) and all(isinstance(v, str) for v in value):
             lint[key] = value[:200]
+    for key, value in lint_source.items():
+        if isinstance(value, dict) and key not in PATH_TABLES:
+            lint[key] = value
     if lint:
         settings["lint"] = lint
     return settings

@@ -9,10 +9,12 @@ def test_pyproject_tool_ruff_maps_the_rules_and_line_length() -> None:
     text = (
         '[tool.ruff]\nline-length = 100\nexclude = ["x"]\n'
         '[tool.ruff.lint]\nselect = ["E", "F"]\nignore = ["E501"]\n'
+        "[tool.ruff.lint.isort]\nforce-single-line = true\n"
+        '[tool.ruff.lint.per-file-ignores]\n"x.py" = ["F"]\n'
     )
     assert ruff_settings({"/pyproject.toml": text}) == {
         "line-length": 100,
-        "lint": {"select": ["E", "F"], "ignore": ["E501"]},
+        "lint": {"select": ["E", "F"], "ignore": ["E501"], "isort": {"force-single-line": True}},
     }
 
 
