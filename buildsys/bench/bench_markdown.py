@@ -45,6 +45,13 @@ EXPECTED = (
 )
 # How each figure is measured, by name or name prefix (the longest matching prefix wins).
 NOTES = {
+    "problems_after_edit": "One edit in a 50-file project (TypeScript: ky's 30 files, vendored, and 20 "
+    "modules importing its errors, an export renamed and back; Python: itsdangerous's 8 files in 6 "
+    "packages and 2 more, an undefined name in and out) → the problems of the edited file and its "
+    "importers, before and after, from the warm checker's Worker on the app's page; p50.",
+    "problems_first": "The same edit from a cold start: a new checker Worker given the project, then the "
+    "edit; the whole time (TypeScript's module parsed and its library fetched, or Ruff's WebAssembly "
+    "compiled).",
     "pdf_text": "A 100-page PDF (40 lines a page, written by buildsys/testing/pdf_sample.py) → the text of "
     "every page through the app's `readPdf` (its own worker, checks, limits, lines joined); floor: pdf.js "
     "alone (getDocument, getTextContent of every page) on the same bytes in a bare page with the app's CSP, "

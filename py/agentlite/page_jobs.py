@@ -15,6 +15,8 @@ Kinds and their results (shapes checked by the page before they get here):
 - ``preview`` ``{path, screenshot}`` -> the Preview panel's report (tools/page_preview.py), and ``pdf``
   ``{data: base64}`` -> ``{pages, title, note, page_count}`` from the page's PDF reader
   (tools/pdf_text.py): neither runs in a sandbox frame, the page answers them through the same channel
+- ``problems`` ``{session, mode, files, deleted, check, ruff}`` -> ``{session, before, problems}`` or
+  ``{session, resync: true}``: the page's problem checkers (problems/problem_watch.py, docs/problems.md)
 
 Runs of one realm (``js``; ``shell`` and ``python`` share one) go to the page one at a time, as the
 page runs them, so each run's own deadline starts when the page starts it. A run whose caller was

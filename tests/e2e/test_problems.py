@@ -64,6 +64,8 @@ def test_a_renamed_export_reports_its_broken_importers_and_the_ui_counts_them(
     ):
         assert f"{importer}:{line}:9 TS2724 " in result, result
     assert "constants.ts" not in result  # the project's own backlog is not this change's
+    chip = page.locator("[data-testid=tool-card][data-tool=edit_file] [data-testid=tool-problems]")
+    expect(chip).to_have_attribute("data-introduced", "3", timeout=WAIT_MS)
     ky = page.locator("[data-testid=file-item][data-path='/source/core/Ky.ts'] [data-testid=file-problems]")
     page.locator("[data-testid=file-item][data-path='/source/core'] > .file-row").wait_for(timeout=WAIT_MS)
     expect(ky).to_have_attribute("data-count", "1", timeout=WAIT_MS)

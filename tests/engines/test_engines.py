@@ -1,12 +1,12 @@
 """Every engine, one browser start each (Firefox ESR, WebKitGTK; Chromium is tests/e2e): the sandbox runs
 JS, the shell and Python off the page's thread; a runaway loop in any runtime ends after its timeout
 while the page keeps painting, and the next run works; the app starts, the demo answers through the JS
-sandbox, the shell runs on the workspace, a folder lands as one change without what git ignores, a PDF
-reads as text page by page, the preview shows a page and a React page and stops a page's endless loops
-while the app keeps answering, a model in the page loads from a URL and streams an answer (WebKit: the
-compat build), and after one visit the app reloads and works offline. The tests of a
-module run in order on one browser; the offline test stops the server, the runaway loops come last of
-all."""
+sandbox, the shell runs on the workspace, a change reports the problems it introduced, a folder lands
+as one change without what git ignores, a PDF reads as text page by page, the preview shows a page and a
+React page and stops a page's endless loops while the app keeps answering, a model in the page loads
+from a URL and streams an answer (WebKit: the compat build), and after one visit the app reloads and
+works offline. The tests of a module run in order on one browser; the offline test stops the server, the
+runaway loops come last of all."""
 
 from __future__ import annotations
 
@@ -157,6 +157,26 @@ def test_the_shell_and_python_run_on_the_workspace(probe: Probe) -> None:
         assert status == "completed" and "Shell done." in answer, answer
     assert probe.vfs("readText", "/shell.txt") == "engine\n"
     assert probe.vfs("readText", "/py.txt") == "42\n"
+
+
+def test_a_change_reports_the_problems_it_introduced(probe: Probe) -> None:
+    """TypeScript's and Ruff's checkers run in this engine's Workers (docs/problems.md)."""
+    files = [("/bad.ts", "export const n: number = 'x';\n"), ("/bad.py", "print(missing)\n")]
+    with ModelServer() as model:
+        for path, content in files:
+            model.script(
+                Scripted(chunks=tool_call_chunks(("write_file", {"path": path, "content": content}))),
+                Scripted(chunks=text_chunks(f"Wrote {path}.")),
+            )
+        probe.open(f"index.html?base_url={model.base_url}&model=test-model&dialect=native")
+        probe.wait_ready()
+        for path, _ in files:
+            status, _answer = probe.turn(f"write {path}", "write_file", 240)
+            assert status == "completed", f"{probe.engine.name}: {path} {status}"
+        body: dict[str, Any] = model.completions()[-1].body
+    results = "\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "tool")
+    assert "/bad.ts:1:14 TS2322 " in results, f"{probe.engine.name}: {results}"
+    assert "/bad.py:1:7 F821 Undefined name `missing`" in results, f"{probe.engine.name}: {results}"
 
 
 def test_a_remote_mcp_server_is_added_and_its_tool_called(

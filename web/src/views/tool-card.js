@@ -94,6 +94,22 @@ export class ToolCard {
     if (result) this.showResult(/** @type {string} */ (result.message || ""), result.code !== 0);
     if (result?.data) this.offerDiff(/** @type {DiffData} */ (result.data));
     if (result?.images) this.showImages(result.images);
+    if (result?.problems) this.showProblems(/** @type {{introduced: number, fixed: number}} */ (result.problems));
+  }
+
+  /** The problems the change introduced and fixed (docs/problems.md), as a chip beside the status.
+   * @param {{introduced: number, fixed: number}} counts */
+  showProblems({ introduced, fixed }) {
+    const chip = document.createElement("span");
+    chip.className = `tool-problems${introduced ? " introduced" : ""}`;
+    Object.assign(chip.dataset, { testid: "tool-problems", introduced: String(introduced), fixed: String(fixed) });
+    chip.textContent = [
+      introduced && `${introduced} new problem${introduced === 1 ? "" : "s"}`,
+      fixed && `${fixed} fixed`,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+    this.chip.after(chip);
   }
 
   /** The result's images, once (a restored card and a live one get them the same way). */
