@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from agentlite.page_jobs import ScriptedSandbox
+from typing import Any
+
+from agentlite.page_jobs import ScriptedSandbox, shell_result
 from agentlite.problems.change_notes import noting_problems
 from agentlite.problems.problem_watch import ProblemWatch
 from tests.unit.problems.test_problem_watch import FakeCheckers
@@ -20,6 +22,15 @@ async def test_a_write_carries_the_problems_it_introduced() -> None:
     assert "Problems this change introduced (1):\n/b.py:2:1 X1 bad line" in result.message
     assert result.to_dict()["problems"] == {"introduced": 1, "fixed": 0}
     assert "/a.py" not in result.message  # the backlog is not the change's
+
+
+async def test_a_run_that_changes_no_file_asks_the_checkers_nothing() -> None:
+    sandbox = ScriptedSandbox(lambda kind, _payload, _timeout: {"value": 2, "type": "number", "logs": []})
+    context = await context_with({"/a.py": "bad\n"}, sandbox=sandbox, problems=ProblemWatch(sandbox))
+    result = await noting_problems(
+        context, REGISTRY.get("browser_js_eval"), lambda: call(context, "browser_js_eval", code="1 + 1")
+    )
+    assert result.ok and [kind for kind, _, _ in sandbox.runs] == ["js"]
 
 
 async def test_a_read_asks_the_checkers_nothing() -> None:
@@ -60,3 +71,20 @@ async def test_check_problems_without_checkers_says_so() -> None:
     context = await context_with({"/a.py": "bad\n"})
     result = await call(context, "check_problems")
     assert not result.ok and "not available" in result.message
+
+
+async def test_a_shell_made_change_carries_its_problems_too() -> None:
+    checkers = FakeCheckers()
+
+    def page(kind: str, payload: dict[str, Any], timeout: int) -> dict[str, Any]:
+        if kind == "shell":
+            return shell_result(changed={"/gen.py": "bad\n"})
+        return checkers(kind, payload, timeout)
+
+    sandbox = ScriptedSandbox(page)
+    context = await context_with({"/a.py": "ok\n"}, sandbox=sandbox, problems=ProblemWatch(sandbox))
+    result = await noting_problems(
+        context, REGISTRY.get("shell_exec"), lambda: call(context, "shell_exec", command="gen > gen.py")
+    )
+    assert "/gen.py:1:1 X1 bad line" in result.message
+    assert [kind for kind, _, _ in sandbox.runs] == ["problems", "shell", "problems"]
