@@ -110,6 +110,7 @@ class ProblemWatch:
                 continue
             self._sent, self.failure = dict(wanted), ""
             return answer
+        self.failure = "the checkers lost what they were sent twice in a row"
         return None
 
     async def _payload(

@@ -125,3 +125,10 @@ async def test_check_lists_the_folders_files_and_keeps_them() -> None:
     assert sandbox.runs[-1][1]["check"] == ["/src/a.py"]
     assert list(found) == ["/src/a.py"]
     assert watch.known["/src/a.py"][0].code == "X1"
+
+
+async def test_a_page_that_keeps_forgetting_is_a_failure_not_a_loop() -> None:
+    sandbox = ScriptedSandbox(lambda _kind, _payload, _timeout: {"session": "new", "resync": True})
+    watch, ws = ProblemWatch(sandbox), await workspace({"/a.py": "bad\n"})
+    assert await watch.check(ws, "/") == {}
+    assert len(sandbox.runs) == 2 and "lost" in watch.failure
