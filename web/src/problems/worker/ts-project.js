@@ -65,10 +65,11 @@ export class TsProject {
     const changed = [...job.check.filter(forTypeScript), ...job.deleted.filter(forTypeScript)];
     const config = [...Object.keys(job.files), ...job.deleted].some((path) => TS_CONFIGS.includes(path));
     const appeared = changed.some((path) => !this.files.has(path)) || job.deleted.length > 0;
-    const affected = config ? new Set(this.sources()) : this.affected(changed, appeared);
+    // A changed config can change every file's problems: the first MAX_AFFECTED by path are compared.
+    const affected = config ? new Set(this.sources().sort().slice(0, MAX_AFFECTED)) : this.affected(changed, appeared);
     const before = this.problemsOf([...affected]);
     this.apply(job.files, job.deleted);
-    for (const path of config ? this.sources() : this.affected(changed, appeared)) affected.add(path);
+    if (!config) for (const path of this.affected(changed, appeared)) affected.add(path);
     const within = [...affected].sort().slice(0, MAX_AFFECTED);
     return { before, problems: this.problemsOf(within) };
   }
