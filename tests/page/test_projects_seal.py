@@ -68,7 +68,7 @@ def test_the_default_cost_is_owasps_and_the_bounds_refuse_the_absurd() -> None:
     found = constants()
     assert found["iterations"] == 600_000
     assert found["lowest"] == LOW
-    assert found["iterations"] < found["highest"] <= 10_000_000
+    assert found["iterations"] < found["highest"] == 5_000_000
 
 
 def test_seal_then_unseal_gives_the_bytes_back_and_each_seal_is_fresh() -> None:
@@ -176,7 +176,7 @@ def test_every_kind_of_damage_is_refused_with_its_own_message() -> None:
     assert len({m for ms in messages.values() for m in ms}) >= len(messages)
 
 
-@pytest.mark.parametrize("iterations", [0, 1, 99_999, 10_000_001, 2**32 - 1])
+@pytest.mark.parametrize("iterations", [0, 1, 99_999, 5_000_001, 2**32 - 1])
 def test_a_hostile_iteration_count_is_refused_before_any_key_is_derived(iterations: int) -> None:
     envelope = sealed(b"work")
     at = 10 + len(KDF)

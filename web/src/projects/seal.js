@@ -21,7 +21,7 @@ const DIGEST_BYTES = 32;
 export const ITERATIONS = 600_000;
 // What a header may ask for: never a token effort, never minutes of the reader's time.
 export const ITERATIONS_LOWEST = 100_000;
-export const ITERATIONS_HIGHEST = 10_000_000;
+export const ITERATIONS_HIGHEST = 5_000_000;
 const encoder = new TextEncoder();
 const KEY_INFO = encoder.encode("AgentLite seal v1 key");
 const CHECK_INFO = encoder.encode("AgentLite seal v1 check");
