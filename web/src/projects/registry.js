@@ -167,74 +167,93 @@ const freshId = () => crypto.randomUUID().replaceAll("-", "");
 /** `text` cut to at most `length` characters (whole code points). @param {string} text @param {number} length */
 const cut = (text, length) => [...text].slice(0, length).join("").trimEnd();
 
+/** Apply `change` to the project `id` and write the list; the changed project, or null when no project
+ * has that id (another tab removed it: it is not brought back).
+ * @param {ProjectStorage} storage @param {string} id
+ * @param {(project: Project, projects: Project[]) => void} change */
+function update(storage, id, change) {
+  const projects = readProjects(storage);
+  const project = projects.find((p) => p.id === id);
+  if (!project) return null;
+  change(project, projects);
+  writeProjects(storage, projects);
+  return copy(project);
+}
+
+/** @param {Project[]} projects @param {unknown} name */
+function findByName(projects, name) {
+  if (typeof name !== "string") return null;
+  const key = comparable(name.trim());
+  return copy(projects.find((p) => comparable(p.name) === key));
+}
+
+/** @param {ProjectStorage} storage @param {() => number} now @param {unknown} name @returns {Project} */
+function create(storage, now, name) {
+  const clean = checkedName(name);
+  const projects = readProjects(storage);
+  refuseTaken(projects, clean);
+  const at = now();
+  const project = { id: freshId(), name: clean, created: at, opened: at, overrides: {} };
+  writeProjects(storage, [...projects, project]);
+  return /** @type {Project} */ (copy(project));
+}
+
+/** @param {ProjectStorage} storage @param {string} id @param {unknown} name */
+function rename(storage, id, name) {
+  const clean = checkedName(name);
+  return update(storage, id, (project, projects) => {
+    refuseTaken(projects, clean, id);
+    project.name = clean;
+  });
+}
+
+/** Whether a project was removed; removing the last one leaves the default (empty) project listed.
+ * @param {ProjectStorage} storage @param {() => number} now @param {string} id */
+function remove(storage, now, id) {
+  const projects = readProjects(storage);
+  const rest = projects.filter((p) => p.id !== id);
+  if (rest.length === projects.length) return false;
+  writeProjects(storage, rest.length ? rest : [defaultProject(now())]);
+  return true;
+}
+
 /** The list of projects in this browser, read from and written to `storage` on every call.
  * @param {ProjectStorage} [storage] @param {() => number} [now] */
 export function createRegistry(storage = localStorage, now = Date.now) {
   const all = () => readProjects(storage);
-  /** Apply `change` to the project `id` and write the list; the changed project, or null when no
-   * project has that id (another tab removed it: it is not brought back).
-   * @param {string} id @param {(project: Project, projects: Project[]) => void} change */
-  const update = (id, change) => {
-    const projects = all();
-    const project = projects.find((p) => p.id === id);
-    if (!project) return null;
-    change(project, projects);
-    writeProjects(storage, projects);
-    return copy(project);
-  };
   /** @param {string} id */
   const get = (id) => copy(all().find((p) => p.id === id));
-  /** @param {unknown} name */
-  const byName = (name) => {
-    if (typeof name !== "string") return null;
-    const key = comparable(name.trim());
-    return copy(all().find((p) => comparable(p.name) === key));
-  };
-  /** @param {unknown} name @returns {Project} */
-  const create = (name) => {
-    const clean = checkedName(name);
-    const projects = all();
-    refuseTaken(projects, clean);
-    const at = now();
-    const project = { id: freshId(), name: clean, created: at, opened: at, overrides: {} };
-    writeProjects(storage, [...projects, project]);
-    return /** @type {Project} */ (copy(project));
-  };
   return {
     /** Recent first. */
     list: () => all().sort((a, b) => b.opened - a.opened || b.created - a.created),
     get,
-    byName,
-    create,
-    /** The project of that name (the URL's `project=`), made when there is none. @param {string} name */
-    ensure: (name) => byName(name) ?? create(name),
+    /** The project of that name, whatever its case. @param {unknown} name */
+    byName: (name) => findByName(all(), name),
+    /** A new project (a ProjectNameError for a name it cannot have). @param {unknown} name */
+    create: (name) => create(storage, now, name),
+    /** The project of that name (the URL's `project=`), made when there is none. @param {unknown} name */
+    ensure: (name) => findByName(all(), name) ?? create(storage, now, name),
     /** @param {string} id @param {unknown} name */
-    rename: (id, name) => {
-      const clean = checkedName(name);
-      return update(id, (project, projects) => {
-        refuseTaken(projects, clean, id);
-        project.name = clean;
-      });
-    },
-    /** Whether a project was removed; removing the last one leaves the default (empty) project listed.
-     * @param {string} id */
-    remove: (id) => {
-      const projects = all();
-      const rest = projects.filter((p) => p.id !== id);
-      if (rest.length === projects.length) return false;
-      writeProjects(storage, rest.length ? rest : [defaultProject(now())]);
-      return true;
-    },
+    rename: (id, name) => rename(storage, id, name),
+    /** @param {string} id */
+    remove: (id) => remove(storage, now, id),
     /** Mark the project opened now (it moves to the top of the list). @param {string} id */
-    touch: (id) => update(id, (project) => (project.opened = now())),
+    touch: (id) =>
+      update(storage, id, (project) => {
+        project.opened = now();
+      }),
     /** A name like `base` that no project has: "X", else "X (2)", "X (3)"… @param {unknown} base */
     uniqueName: (base) => uniqueName(all(), base),
     /** @param {string} id @returns {Overrides} */
     overrides: (id) => get(id)?.overrides ?? {},
     /** The project's overrides after `partial` (see mergedOverrides), or null for no such project.
      * @param {string} id @param {unknown} partial */
-    setOverrides: (id, partial) =>
-      update(id, (project) => (project.overrides = mergedOverrides(project.overrides, partial)))?.overrides ?? null,
+    setOverrides: (id, partial) => {
+      const changed = update(storage, id, (project) => {
+        project.overrides = mergedOverrides(project.overrides, partial);
+      });
+      return changed?.overrides ?? null;
+    },
   };
 }
 
