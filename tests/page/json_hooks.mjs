@@ -5,15 +5,17 @@
 // imports a page module that reads JSON.
 import { readFile } from "node:fs/promises";
 
-const NAME = /^[A-Za-z_$][\w$]*$/;
-
 export async function load(url, context, next) {
   if (!url.startsWith("file:") || !url.endsWith(".json")) return next(url, context);
   const data = JSON.parse(await readFile(new URL(url), "utf8"));
   const keys = data && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
-  const named = keys.filter((key) => NAME.test(key) && key !== "default");
+  // Each key exported under its own name as a string, so a key that is no identifier (or a reserved word)
+  // is exported too.
+  const named = keys.filter((key) => key !== "default");
   const source = [`const data = ${JSON.stringify(data)};`, "export default data;"]
-    .concat(named.map((key) => `export const ${key} = data[${JSON.stringify(key)}];`))
+    .concat(
+      named.map((key, i) => `const k${i} = data[${JSON.stringify(key)}]; export { k${i} as ${JSON.stringify(key)} };`),
+    )
     .join("\n");
   return { format: "module", source, shortCircuit: true };
 }

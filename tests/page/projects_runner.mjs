@@ -124,7 +124,8 @@ const OPS = {
 };
 
 // Every non-ASCII unit escaped: the reader of these lines splits on U+0085 and U+2028 too.
-const ascii = (json) => json.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const ascii = (json) =>
+  json.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 for (const item of JSON.parse(readFileSync(0, "utf8"))) {
   const wrapped = await attemptAsync(() => OPS[item.op](item));
