@@ -73,7 +73,10 @@ def parse_lines(member: str, data: bytes) -> list[tuple[str, str]]:
     except UnicodeDecodeError as exc:
         raise HandoffRefused(f"{member} is not UTF-8 text") from exc
     rows: list[tuple[str, str]] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.split("\n")  # LF only: a value may hold U+2028 or U+0085, which are not line ends here
+    if lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, 1):
         try:
             item = json.loads(line)
         except ValueError as exc:
