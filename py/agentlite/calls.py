@@ -300,6 +300,10 @@ class CallHandler:
     async def mcp_token(self, url: str, token: str | None = None) -> dict[str, Any]:
         return await self.rooms.mcp.token(url, token)
 
+    async def mcp_connect(self, url: str, token: str | None = None) -> dict[str, Any]:
+        """Connect a server held since it came in a hand-off file (the user's Connect in the panel)."""
+        return await self.rooms.mcp.connect(url, token)
+
     async def mcp_signin_begin(
         self, url: str, redirect_uri: str, metadata_document_url: str | None = None
     ) -> dict[str, str]:

@@ -20,6 +20,7 @@ export interface CallParams {
   "editor.changed": { open_file?: string | null; selection?: Record<string, unknown> | null };
   "mcp.add": { url: string; token?: string | null };
   "mcp.allow": { url: string; tool?: string | null };
+  "mcp.connect": { url: string; token?: string | null };
   "mcp.list": {};
   "mcp.remove": { url: string };
   "mcp.signin_begin": { url: string; redirect_uri: string; metadata_document_url?: string | null };
