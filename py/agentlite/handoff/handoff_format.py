@@ -46,6 +46,15 @@ class HandoffRefused(Exception):
         return self.message
 
 
+def attachment_problem(ident: object, mime: object) -> str | None:
+    """Why an attachment's id or type cannot travel (None when both can)."""
+    if not isinstance(ident, str) or not 0 < len(ident) <= MAX_ID:
+        return "an attachment has no valid id"
+    if not isinstance(mime, str) or not MIME.fullmatch(mime):
+        return f"the attachment {ident[:80]!r} has no valid type"
+    return None
+
+
 def store_member(store: str) -> str:
     return f"{STORE_PREFIX}{store}.jsonl"
 

@@ -24,13 +24,12 @@ from agentlite.handoff.handoff_format import (
     BLOB_PREFIX,
     FORMAT,
     MANIFEST,
-    MAX_ID,
-    MIME,
     SETTINGS,
     SHA256,
     STORE_PREFIX,
     VERSION,
     HandoffRefused,
+    attachment_problem,
     parse_lines,
     without_secrets,
 )
@@ -188,13 +187,14 @@ def _attachments(manifest: dict[str, Any], contents: dict[str, bytes]) -> dict[s
         ident, mime, member = (
             (item.get(k) for k in ("id", "type", "member")) if isinstance(item, dict) else [None] * 3
         )
-        if not isinstance(ident, str) or not 0 < len(ident) <= MAX_ID or ident in found:
-            raise HandoffRefused("an attachment in the manifest has no valid id")
-        if not isinstance(mime, str) or not MIME.fullmatch(mime):
-            raise HandoffRefused(f"the attachment {ident[:80]!r} has no valid type")
+        problem = attachment_problem(ident, mime) or (
+            "two attachments have one id" if ident in found else None
+        )
+        if problem is not None:
+            raise HandoffRefused(f"{problem} in the manifest")
         if not isinstance(member, str) or not member.startswith(ATTACHMENT_PREFIX) or member not in contents:
-            raise HandoffRefused(f"the attachment {ident[:80]!r} names no member of the file")
-        found[ident] = (mime, contents[member])
+            raise HandoffRefused(f"the attachment {str(ident)[:80]!r} names no member of the file")
+        found[str(ident)] = (str(mime), contents[member])
     named = {member for member in contents if member.startswith(ATTACHMENT_PREFIX)}
     if len(named) != len(found):
         raise HandoffRefused("the file's attachment members and its manifest's attachments differ")
