@@ -15,7 +15,6 @@ from agentlite.engine.chats import PREFIX as CHAT_PREFIX
 from agentlite.engine.chats import SERVERS_KEY, TABS
 from agentlite.handoff.handoff_contents import Handoff
 from agentlite.handoff.handoff_format import SHA256, HandoffRefused
-from agentlite.mcp.server_book import MAX_SERVERS, BookError, checked_url
 from agentlite.workspace import paths
 from agentlite.workspace.history_check import RECORDS, History, problems
 from agentlite.workspace.history_import import content_problems, key_of
@@ -174,6 +173,9 @@ def _check_chats(rows: dict[str, str]) -> None:
 
 
 def _servers_ok(data: Any) -> bool:
+    """A list of servers the book would take (its package is loaded only for a project with servers)."""
+    from agentlite.mcp.server_book import MAX_SERVERS, BookError, checked_url
+
     if not isinstance(data, list) or len(data) > MAX_SERVERS:
         return False
     try:
