@@ -30,6 +30,7 @@ class Handoff:
     attachments: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
     size: int = 0  # bytes of the file (0 until written or read)
+    declared: dict[str, int] | None = None  # sha256 -> the size its versions declare, once checked
 
     def rows(self, store: str) -> list[tuple[str, Value]]:
         """The store's (key, value) pairs as the database holds them."""

@@ -10,6 +10,7 @@ server in it is written `held`: it does not connect until the user says so (mcp.
 
 from __future__ import annotations
 
+import bisect
 import json
 from typing import Any
 
@@ -19,7 +20,7 @@ from agentlite.handoff.handoff_contents import Handoff
 from agentlite.handoff.handoff_format import HandoffRefused
 from agentlite.handoff.handoff_records import check_contents
 from agentlite.workspace import Workspace
-from agentlite.workspace.storage import STORES, WORKSPACE_STORES, Batch, MemoryStorage, StorageBackend
+from agentlite.workspace.storage import STORES, WORKSPACE_STORES, Batch, MemoryStorage, StorageBackend, Value
 from agentlite.workspace.workspace_errors import WorkspaceError
 
 NOT_EMPTY = "this project is not empty ({}); a hand-off file opens only as a new project; nothing was opened"
@@ -60,7 +61,7 @@ def held_book(raw: str) -> str:
 
 async def _staged_check(batch: Batch) -> None:
     """Apply the batch to a scratch storage and check the workspace it makes there."""
-    scratch = MemoryStorage()
+    scratch = _Staging()
     await scratch.commit(batch)
     try:
         workspace = await Workspace.open(scratch)
@@ -71,6 +72,28 @@ async def _staged_check(batch: Batch) -> None:
         raise HandoffRefused(
             f"the project's workspace is not consistent: {'; '.join(found[:5])}; nothing was opened"
         )
+
+
+class _Staging(MemoryStorage):
+    """A scratch storage whose scans read each store's keys sorted once, not once a scan (the check
+    scans every entry's versions: 1,000 sorts of 10,000 keys otherwise)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sorted: dict[str, list[str]] = {}
+
+    async def commit(self, batch: Batch) -> None:
+        self.sorted.clear()
+        await super().commit(batch)
+
+    async def scan(
+        self, store: str, start: str | None = None, stop: str | None = None
+    ) -> list[tuple[str, Value]]:
+        data = self.data[store]
+        keys = self.sorted.setdefault(store, sorted(data))
+        low = 0 if start is None else bisect.bisect_left(keys, start)
+        high = len(keys) if stop is None else bisect.bisect_left(keys, stop)
+        return [(key, data[key]) for key in keys[low:high]]
 
 
 async def _refuse_unless_empty(storage: StorageBackend) -> None:

@@ -8,6 +8,7 @@ the chats, the MCP server book and the memory of the shapes the app writes. Any 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from typing import Any
 
@@ -19,7 +20,7 @@ from agentlite.workspace import paths
 from agentlite.workspace.history_check import RECORDS, History, problems
 from agentlite.workspace.history_import import content_problems, key_of
 from agentlite.workspace.import_budget import Budget
-from agentlite.workspace.records import SCHEMA, Meta
+from agentlite.workspace.records import SCHEMA, Commit, Meta
 from agentlite.workspace.workspace_errors import WorkspaceError
 
 SHOWN = 5  # problems named in one message
@@ -45,6 +46,7 @@ def check_records(handoff: Handoff) -> None:
         f"content {sha[:12]} is stored in an unknown form" for sha, v in handoff.blobs.items() if _bad_blob(v)
     ]
     _refuse(found)
+    handoff.declared = history.blobs_needed()
     _check_chats(dict(handoff.records.get("chats", [])))
     _check_memory(handoff.records.get("memory", []))
 
@@ -52,9 +54,8 @@ def check_records(handoff: Handoff) -> None:
 async def check_contents(handoff: Handoff) -> None:
     """Every blob inflates within the per-file limit (never past it), hashes to its key and is as long as
     its versions say."""
-    history = _history(handoff)
-    limit = Budget().file_bytes
-    _refuse(await content_problems(handoff.blobs, history.blobs_needed(), limit))
+    declared = handoff.declared if handoff.declared is not None else _history(handoff).blobs_needed()
+    _refuse(await content_problems(handoff.blobs, declared, Budget().file_bytes))
 
 
 def _refuse(found: list[str]) -> None:
@@ -105,16 +106,24 @@ def _record(kind: Any, store: str, key: str, value: str) -> Any:
         data = json.loads(value)
     except ValueError as exc:
         raise HandoffRefused(f"{where} is not JSON") from exc
-    fields = {f.name: str(f.type) for f in dataclasses.fields(kind)}
+    fields = _fields_of(kind)
     if not isinstance(data, dict) or not set(data) <= set(fields):
         raise HandoffRefused(f"{where} is not a {store} record")
     for name, value_of in data.items():
         if not _fits(fields[name], value_of):
             raise HandoffRefused(f"{where} has a malformed {name}")
+    if kind is Commit:
+        data["changes"] = [tuple(pair) for pair in data.get("changes", [])]
     try:
-        return kind.from_json(value)
+        return kind(**data)
     except (TypeError, ValueError) as exc:
         raise HandoffRefused(f"{where} is not a {store} record ({exc})") from exc
+
+
+@functools.cache
+def _fields_of(kind: Any) -> dict[str, str]:
+    """Each field's declared type, as written in its dataclass."""
+    return {f.name: str(f.type) for f in dataclasses.fields(kind)}
 
 
 def _fits(kind: str, value: Any) -> bool:
