@@ -26,8 +26,12 @@ ATTACHMENT_PREFIX = "attachments/"
 BLOB_STORE = "blobs"
 RECORD_STORES = tuple(store for store in STORES if store != BLOB_STORE)
 SCHEMA_VERSION = SCHEMA  # the workspace records' schema (records.SCHEMA)
+# A setting's name that may hold a credential. It errs on the side of dropping (a `max_tokens` goes too):
+# a setting lost beats a key leaked.
 SECRET = re.compile(
-    r"api[_-]?key|apikey|token|authori[sz]ation|secret|password|passphrase|bearer|cookie|credential", re.I
+    r"^keys?$|api[_-]?key|access[_-]?key|private[_-]?key|token|authori[sz]ation|secret|password|passphrase"
+    r"|bearer|cookie|credential|session",
+    re.I,
 )
 SHA256 = re.compile(r"[0-9a-f]{64}")
 MIME = re.compile(r"[\w.+-]{1,100}/[\w.+-]{1,100}")

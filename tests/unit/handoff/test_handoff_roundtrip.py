@@ -64,10 +64,12 @@ async def test_no_token_and_no_key_travel() -> None:
         "headers": {"Authorization": "Bearer x", "X-Org": "o"},
         "mcp_token": "t",
         "ok": 1,
+        "key": "bare",
+        "keyboard": "kept",
     }
     data = await write_handoff(source, "Demo", {}, settings)
     assert b"Bearer x" not in data and b'"k"' not in data
-    assert read_handoff(data).settings == {"headers": {"X-Org": "o"}, "ok": 1}
+    assert read_handoff(data).settings == {"headers": {"X-Org": "o"}, "ok": 1, "keyboard": "kept"}
 
 
 async def test_the_summary_lists_instructions_and_servers() -> None:
