@@ -30,6 +30,7 @@ from buildsys.bench import (
     bench_pdf,
     bench_prefix,
     bench_preview,
+    bench_projects,
     bench_pytest,
     bench_sandbox,
     bench_skills,
@@ -72,6 +73,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "mcp_listing_worst": bench_mcp_hostile.mcp_listing_worst,
         "skills_listing_worst": bench_hostile_text.skills_listing_worst,
         "image_header_worst": bench_image_header.image_header_worst,
+        "project_switch": bench_projects.project_switch,
     }
 
 

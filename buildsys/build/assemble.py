@@ -45,6 +45,8 @@ OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
 BYTECODE_SCRIPT = ROOT / "buildsys" / "build" / "wheel_bytecode.mjs"
 STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sandbox"}  # web/ -> dist/
 STATIC["oauth-callback.html"] = "oauth-callback.html"  # where sign-in popups come back (docs/mcp.md)
+# The web app manifest: an installed app opens .agentlite files (docs/projects.md).
+STATIC["manifest.webmanifest"] = "manifest.webmanifest"
 STATIC["_headers"] = "_headers"  # the headers static hosts send, framing refused (docs/deploying.md)
 # The benchmarks' floor page (a worker that boots the Pyodide core only): its sources live apart in
 # web/bench/, but it is served from dist/ beside the app so both read Pyodide from the same place.

@@ -26,6 +26,9 @@ import { createUpdateNotice } from "./views/update-notice.js";
 import { createWorkerNotice } from "./views/worker-notice.js";
 import { startOffline } from "./browser/offline.js";
 import { peekFiles } from "./agent/page/workspace-peek.js";
+import { currentProject } from "./projects/current.js";
+import { wireProjects } from "./views/projects-panel.js";
+import { createRegistry } from "./projects/registry.js";
 import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/page/host.js";
 import { createLocalModelView, openButton } from "./views/local-model-view.js";
@@ -45,12 +48,15 @@ import { loadPdfReader } from "./pdf/pdf-loader.js";
  * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} PageJob */
 
 const root = /** @type {HTMLElement} */ (document.querySelector("[data-testid=app]"));
-const client = new AgentClient(new URL("./worker.js", import.meta.url));
+const project = currentProject(); // docs/projects.md
+const projects = createRegistry();
+const client = new AgentClient(new URL("./worker.js", import.meta.url), project.worker);
 // A link that names another endpoint than the saved one waits for the user's answer (askEndpoint below).
 const linked = settingsStore.linkedEndpoint(localStorage, location.search);
 let settings = settingsStore.load(
   localStorage,
   linked ? settingsStore.withoutEndpoint(location.search) : location.search,
+  projects.overrides(project.id),
 );
 
 const load = createLoadView(root);
@@ -88,7 +94,7 @@ const codeActions = createCodeActions(/** @type {HTMLElement} */ (root.querySele
 });
 const refreshFiles = () =>
   files.refresh().catch((/** @type {unknown} */ err) => console.warn("agentlite: file tree", err));
-peekFiles().then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
+peekFiles(project.names.database).then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
 client.on("ready", () => {
   load.ready();
   refreshFiles();
@@ -227,6 +233,7 @@ const applySettings = (/** @type {Settings} */ next) => {
   chat.visionChanged();
   welcome.model(settings);
   settingsStore.save(localStorage, settings);
+  projects.setOverrides(project.id, settings); // the project keeps its own limits and approvals
   applyToAgent(settings);
 };
 createSettingsView(root, {
@@ -300,6 +307,13 @@ if (linked) {
   });
 }
 installTestingApi(client, folder, loadPdfReader);
+wireProjects(root, {
+  call: (method, args) => client.call(method, args),
+  ready: client.ready,
+  registry: projects,
+  open: project,
+  settings: () => projects.overrides(project.id),
+});
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.
 const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });

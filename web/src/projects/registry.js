@@ -5,12 +5,12 @@
 // id; the default project's are the names a single workspace always had, so an existing user's work IS
 // the default project and nothing moves on upgrade.
 
-import { DB_NAME } from "../agent/common/database.js";
+import { DEFAULT_PROJECT, projectNames } from "../agent/common/database.js";
 import { APPROVAL_KINDS, BOUNDS, DIALECTS } from "../settings/settings.js";
 
 const STORE = "agentlite.projects";
 const FORMAT = 1;
-export const DEFAULT_ID = "default";
+export const DEFAULT_ID = DEFAULT_PROJECT;
 export const DEFAULT_NAME = "My project";
 const NAME_MAX = 60; // characters (code points), as the switcher shows them
 const ID_SHAPE = /^[a-z0-9]{1,64}$/; // safe inside a database's and a lock's name
@@ -42,16 +42,15 @@ export class ProjectNameError extends Error {
   }
 }
 
-/** @param {string} id @param {string} base */
-const named = (id, base) => (id === DEFAULT_ID ? base : `${base}-p-${id}`);
+// The names themselves are agent/common/database.js's (the agent worker opens the database by them too).
 /** The project's own IndexedDB database (files, history, chats…). @param {string} id */
-export const databaseName = (id) => named(id, DB_NAME);
+export const databaseName = (id) => projectNames(id).database;
 /** @param {string} id */
-export const attachmentsDatabase = (id) => named(id, "agentlite-attachments");
+export const attachmentsDatabase = (id) => projectNames(id).attachments;
 /** @param {string} id */
-export const folderDatabase = (id) => named(id, "agentlite-folder");
+export const folderDatabase = (id) => projectNames(id).folder;
 /** The Web Lock that keeps two tabs of one project from writing at once. @param {string} id */
-export const workspaceLock = (id) => named(id, "agentlite-workspace");
+export const workspaceLock = (id) => projectNames(id).lock;
 
 /** @param {string} name */
 const comparable = (name) => name.normalize("NFC").toLowerCase();
