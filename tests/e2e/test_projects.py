@@ -17,6 +17,7 @@ from tests.e2e.conftest import open_app, pipe_console, send, wait_ready
 from tests.e2e.workspace_support import vfs
 
 TIMEOUT = 60_000
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def open_project(page: Page, origin: str, name: str) -> Page:
@@ -74,6 +75,7 @@ def seed_project(page: Page) -> None:
     for text in ["one\n", "one\ntwo\n"]:
         vfs(page, "writeText", "/notes/log.md", text)
     vfs(page, "writeText", "/src/app.py", "print('hello')\n")
+    vfs(page, "writeText", "/AGENTS.md", "Run the tests before you answer.\n")
     send(page, "hello")
     page.locator("[data-testid=message][data-role=assistant][data-state=done]").first.wait_for(
         timeout=TIMEOUT
@@ -120,7 +122,9 @@ def test_a_project_file_round_trip_and_a_changed_file_refused(app: Page, tmp_pat
     offer_file(app, path)
     offer = app.locator("[data-testid=handoff-offer]")
     offer.wait_for(timeout=TIMEOUT)
-    assert "3 files" in offer.inner_text() or "2 files" in offer.inner_text()
+    assert "3 files" in offer.inner_text()
+    assert "Instructions for the agent: /AGENTS.md" in offer.inner_text()  # named before it is opened
+    app.screenshot(path=str(DOCS / "screenshot-projects.png"))  # the README's projects picture
     accept_offer(app)
     assert_same_project(app)
     assert "My project (2)" in app.inner_text("[data-testid=project-switcher]")

@@ -20,6 +20,9 @@ import { el } from "./dom.js";
  * }} HandoffViewDeps
  */
 
+/** "1 chat", "3 files". @param {unknown} n @param {string} noun */
+const count = (n, noun) => `${Number(n) || 0} ${noun}${Number(n) === 1 ? "" : "s"}`;
+
 /** @param {ParentNode} root @param {HandoffViewDeps} deps */
 export function createHandoffView(root, deps) {
   const { call, ready, registry, open, go, show, say } = deps;
@@ -83,7 +86,7 @@ export function createHandoffView(root, deps) {
     /** @type {HTMLElement} */ (offerBox.querySelector(".handoff-offer-title")).textContent =
       `Open "${summary.name}" as a new project?`;
     const facts = [
-      `${summary.files ?? 0} files, ${summary.versions ?? 0} versions, ${summary.chats ?? 0} chats`,
+      [count(summary.files, "file"), count(summary.versions, "version"), count(summary.chats, "chat")].join(", "),
       ...(summary.instructions || []).map((/** @type {string} */ path) => `Instructions for the agent: ${path}`),
       ...(summary.servers || []).map(
         (/** @type {{url: string, name?: string}} */ server) =>
