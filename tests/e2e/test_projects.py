@@ -193,3 +193,20 @@ def test_a_workspace_from_before_projects_is_the_default_project(app: Page) -> N
     assert vfs(app, "readText", "/kept.txt") == "kept"
     assert app.inner_text("[data-testid=project-switcher]") == "My project"
     assert json.dumps(projects(app)) == json.dumps({"My project": True})
+
+
+def test_two_tabs_on_one_project_share_it_and_hear_each_other(context: BrowserContext, origin: str) -> None:
+    one = open_project(context.pages[0] if context.pages else context.new_page(), origin, "Shared")
+    two = open_project(context.new_page(), origin, "Shared")
+    other = open_project(context.new_page(), origin, "Elsewhere")
+    vfs(one, "writeText", "/shared.txt", "from tab one")
+    # The other tab of the project hears the change on the project's channel and shows it in its tree.
+    two.locator("[data-testid=file-item][data-path='/shared.txt']").wait_for(timeout=TIMEOUT)
+    vfs(two, "writeText", "/shared.txt", "from tab two")
+    assert vfs(one, "readText", "/shared.txt") == "from tab two"
+    assert [h["sha256"] for h in vfs(one, "history", "/shared.txt")] == [
+        h["sha256"] for h in vfs(two, "history", "/shared.txt")
+    ]
+    assert len(vfs(two, "history", "/shared.txt")) == 2  # neither write lost
+    assert vfs(other, "readText", "/shared.txt") is None
+    assert other.locator("[data-testid=file-item]").count() == 0
