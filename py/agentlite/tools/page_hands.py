@@ -65,13 +65,18 @@ async def preview_snapshot(context: ToolContext, args: SnapshotArgs) -> ToolResu
     path = _path(args.path)
     result = await run_in_sandbox(context, "preview", {"op": "snapshot", "path": path}, PREVIEW_TIMEOUT_MS)
     state = str(result.get("state") or "error")
-    if result.get("error") or state != "ready":
+    if result.get("error") or state not in ("ready", "loading"):
         why = str(result.get("error") or result.get("message") or f"the page is in state {state}")
         said = page_said(result, context.settings.output_chars).parts
         message = "\n".join([f"snapshot of {path} failed: {why}", *said])
         return ToolResult.failure(ToolErrorType.SANDBOX, message, {"state": state})
     lines = result.get("lines") or []
-    parts = [f"snapshot of {path}:", _tree(lines), *page_said(result, context.settings.output_chars).parts]
+    head = (
+        f"snapshot of {path}:"
+        if state == "ready"
+        else f"snapshot of {path} (its load event has not come yet):"
+    )
+    parts = [head, _tree(lines), *page_said(result, context.settings.output_chars).parts]
     return ToolResult.success("\n".join(parts), {"state": state, "lines": len(lines)})
 
 

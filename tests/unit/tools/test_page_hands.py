@@ -107,3 +107,12 @@ async def test_wait_is_bounded_and_says_whether_the_text_came() -> None:
     )
     assert not missing.ok and missing.error_type is ToolErrorType.TIMEOUT
     assert 'waited 500 ms: "done" did not go' in missing.message
+
+
+async def test_a_page_still_loading_is_read_and_one_that_failed_is_an_error() -> None:
+    loading = {"path": "/index.html", "state": "loading", "lines": LINES}
+    result = await call(await context_with({}, sandbox=page(loading, [])), "preview_snapshot")
+    assert result.ok and "(its load event has not come yet)" in result.message
+    failed = {"path": "/index.html", "state": "error", "message": "boom", "lines": []}
+    result = await call(await context_with({}, sandbox=page(failed, [])), "preview_snapshot")
+    assert not result.ok and "snapshot of /index.html failed: boom" in result.message

@@ -62,7 +62,10 @@ export class Hands {
     if (down) /** @type {HTMLElement} */ (element).focus?.();
     pointer(element, "pointerup");
     mouse(element, "mouseup");
-    /** @type {HTMLElement} */ (element).click();
+    const target = /** @type {HTMLElement} */ (element);
+    const form = submitting(element);
+    if (form) withSubmit(form, target, () => target.click());
+    else target.click();
   }
 
   /**
@@ -163,11 +166,46 @@ function submitImplicitly(field) {
     form.querySelector("button:not([type]), button[type=submit], input[type=submit], input[type=image]")
   );
   if (button) {
-    if (!(/** @type {HTMLButtonElement} */ (button).disabled)) button.click();
+    if (!(/** @type {HTMLButtonElement} */ (button).disabled)) withSubmit(form, button, () => button.click());
     return;
   }
   const fields = [...form.elements].filter((element) => isTextField(element));
-  if (fields.length === 1) form.requestSubmit();
+  if (fields.length === 1) withSubmit(form, null, () => form.requestSubmit());
+}
+
+// The form a click on `element` submits (a submit button's), or null.
+/** @param {Element} element */
+function submitting(element) {
+  const button = /** @type {HTMLButtonElement} */ (element);
+  const tag = element.tagName.toUpperCase();
+  const type = (element.getAttribute("type") || "").toLowerCase();
+  const submits =
+    tag === "BUTTON" ? type === "" || type === "submit" : tag === "INPUT" && /^(submit|image)$/.test(type);
+  return submits ? button.form : null;
+}
+
+// `run` a submission; where the engine fires no `submit` event for it (Firefox, in a frame sandboxed
+// without forms), the page gets one all the same, as it would in a browser tab. The preview never
+// navigates for a form either way.
+/**
+ * @param {HTMLFormElement} form
+ * @param {HTMLElement | null} submitter
+ * @param {() => void} run
+ */
+function withSubmit(form, submitter, run) {
+  let fired = false;
+  const heard = () => {
+    fired = true;
+  };
+  addEventListener("submit", heard, true);
+  try {
+    run();
+  } finally {
+    removeEventListener("submit", heard, true);
+  }
+  if (fired || !form.isConnected) return;
+  const init = { bubbles: true, cancelable: true, submitter };
+  form.dispatchEvent(typeof SubmitEvent === "function" ? new SubmitEvent("submit", init) : new Event("submit", init));
 }
 
 /**

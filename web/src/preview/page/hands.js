@@ -24,7 +24,9 @@ const LINE_CHARS = 1_000;
  *   settled: () => Promise<void>}} previewer
  */
 export function createHands({ frame, record, entry, show, settled }) {
-  const ready = () => frame.iframe?.dataset.state === "ready";
+  // A page still "loading" is driven too: its DOM is there (in Firefox the load event of a page that
+  // has run can come late).
+  const ready = () => ["ready", "loading"].includes(frame.iframe?.dataset.state || "");
 
   // What came in from `from` (a mark taken before) until now.
   /** @param {{lines: number, requests: number}} from */
@@ -50,9 +52,9 @@ export function createHands({ frame, record, entry, show, settled }) {
       /** @type {any} */
       const report = reused ? null : await show(path, approve);
       if (!reused && !report) return null;
-      if (report && report.state !== "ready") return { ...report, lines: [] };
+      if (report && !ready()) return { ...report, lines: [] };
       const answer = checked(await frame.hands({ op: "snapshot" }, SNAPSHOT_TIMEOUT_MS), ["lines"]);
-      return { path, state: "ready", reused, ...(report || {}), ...answer };
+      return { path, state: frame.iframe?.dataset.state, reused, ...(report || {}), ...answer };
     },
     /**
      * @param {string} ref
