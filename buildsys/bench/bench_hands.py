@@ -15,6 +15,7 @@ from pathlib import Path
 
 from buildsys.bench.bench_browser import ARGS, CHROMIUM
 from buildsys.bench.bench_figure import Figure, median
+from buildsys.bench.bench_preview import PREVIEWER
 from buildsys.bench.bench_tokens import count_tokens
 from buildsys.build.serve import StaticServer
 from buildsys.common import DIST, ROOT
@@ -24,19 +25,13 @@ TODOS = 5
 TODOMVC = ROOT / "tests" / "fixtures" / "todomvc-vanillajs"
 
 # The preview's machinery (dist/preview.js) on a page of the app's origin, fed the files directly.
-DRIVE = """async ([files, todos, runs]) => {
-  const { createPreviewer } = await import(new URL("preview.js", location.href).href);
-  const slot = document.createElement("div");
-  slot.style.cssText = "position: fixed; left: 0; top: 0; width: 800px; height: 600px";
-  document.body.append(slot);
+DRIVE = (
+    "async ([files, todos, runs]) => {"
+    + PREVIEWER
+    + """
   const sized = document.createElement("style"); // the frame as wide as the app's panel shows it
   sized.textContent = ".preview-frame { width: 800px; height: 600px; border: 0; }";
   document.head.append(sized);
-  const items = Object.entries(files).map(([path, text]) => ({ path, sha256: path, text }));
-  const call = async () => ({ files: items, kept: [] });
-  const quiet = () => {};
-  const baseUrl = new URL(".", location.href).href;
-  const previewer = createPreviewer({ slot, call, baseUrl, onLog: quiet, onState: quiet, onNavigate: quiet });
   const hands = previewer.hands;
   const refOf = (lines, pattern) => lines.find((line) => pattern.test(line))?.match(/ref=(e\\d+)/)?.[1];
   const first = await hands.snapshot("/index.html", async () => true);
@@ -58,6 +53,7 @@ DRIVE = """async ([files, todos, runs]) => {
   if (!shot.screenshot) throw new Error(shot.screenshot_error);
   return { times, lines: page.lines, width: shot.screenshot.width, height: shot.screenshot.height };
 }"""
+)
 
 
 def image_tokens(width: int, height: int) -> int:
