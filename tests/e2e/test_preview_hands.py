@@ -123,3 +123,31 @@ def test_the_requests_a_page_and_an_action_made_read_beside_the_console(
     assert "GET data.json 200" in clicked and "POST /save 405" in clicked, clicked
     assert "config.json" not in clicked  # only what the action caused
     assert waited.startswith("waited ") and '"loaded 3 rows" appeared' in waited, waited
+
+
+def test_a_click_that_loads_another_page_reports_that_page(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    model_server.script(
+        *calls(
+            ("preview_snapshot", {"path": "/index.html"}),
+            ("preview_act", {"ref": "e1", "action": "click"}),
+        ),
+        Scripted(chunks=text_chunks("It links.")),
+    )
+    start(page, origin, model_server)
+    write_files(
+        page,
+        {
+            "/index.html": "<!doctype html><title>A</title><a href='b.html'>Next page</a>",
+            "/b.html": "<!doctype html><title>B</title><h1>Page B</h1>",
+        },
+    )
+    send(page, "does the link work?")
+    for tool in ("preview_snapshot", "preview_act"):
+        assert approve_through(page, card(page, tool)) == "completed", tool
+    wait_idle(page)
+    _, clicked = tool_results(model_server)
+    assert "the page went to /b.html; its snapshot:" in clicked, clicked
+    assert '- heading "Page B" [level=1] [ref=e1]' in clicked, clicked
+    assert page.get_attribute("[data-testid=preview-frame]", "data-entry") == "/b.html"

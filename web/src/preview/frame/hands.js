@@ -39,10 +39,11 @@ async function act(ref, action, value) {
   const found = refs.find(ref);
   if ("error" in found) return { error: found.error };
   const before = snapshot();
+  hands.follow = "";
   const error = hands.act(found.element, action, value);
   if (error) return { error: `${action} on ${ref}: ${error}` };
   await settle(SETTLE_LIMIT_MS);
-  return { before, after: snapshot() };
+  return { before, after: snapshot(), follow: hands.follow };
 }
 
 /**

@@ -32,6 +32,8 @@ export class Hands {
   constructor() {
     /** @type {{field: Field, value: string} | null} a field typed into, whose `change` comes when it is left */
     this.edited = null;
+    /** @type {string} the workspace page the last click's link leads to, "" for none */
+    this.follow = "";
   }
 
   /**
@@ -63,6 +65,7 @@ export class Hands {
     pointer(element, "pointerup");
     mouse(element, "mouseup");
     const target = /** @type {HTMLElement} */ (element);
+    this.follow = linkedPage(element);
     const form = submitting(element);
     if (form) withSubmit(form, target, () => target.click());
     else target.click();
@@ -171,6 +174,21 @@ function submitImplicitly(field) {
   }
   const fields = [...form.elements].filter((element) => isTextField(element));
   if (fields.length === 1) withSubmit(form, null, () => form.requestSubmit());
+}
+
+// The workspace page a click on `element` leads to ("" for none): the frame leaves only a user's click on
+// a link to the app (links.js), and the agent's click stands for the user's.
+/** @param {Element} element */
+function linkedPage(element) {
+  const link = /** @type {HTMLAnchorElement | null} */ (element.closest("a[href]"));
+  const href = link?.getAttribute("href") || "";
+  if (!link || link.target === "_blank" || !href || href.startsWith("#") || /^[a-z][a-z0-9+.-]*:/i.test(href))
+    return "";
+  try {
+    return decodeURIComponent(new URL(href, document.baseURI).pathname);
+  } catch {
+    return "";
+  }
 }
 
 // The form a click on `element` submits (a submit button's), or null.

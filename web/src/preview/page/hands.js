@@ -21,9 +21,9 @@ const LINE_CHARS = 1_000;
 /**
  * @param {{frame: PreviewFrame, record: () => Record, entry: () => string | null,
  *   show: (path: string, approve: (unguarded: string[]) => Promise<boolean>) => Promise<object | null>,
- *   settled: () => Promise<void>}} previewer
+ *   navigate: (path: string) => unknown, settled: () => Promise<void>}} previewer
  */
-export function createHands({ frame, record, entry, show, settled }) {
+export function createHands({ frame, record, entry, show, navigate, settled }) {
   // A page still "loading" is driven too: its DOM is there (in Firefox the load event of a page that
   // has run can come late).
   const ready = () => ["ready", "loading"].includes(frame.iframe?.dataset.state || "");
@@ -65,7 +65,12 @@ export function createHands({ frame, record, entry, show, settled }) {
       if (!ready()) return { error: "no page is shown in the preview: call preview_snapshot (or preview_page) first" };
       const from = mark();
       const revision = frame.revision;
-      const answer = checked(await frame.hands({ op: "act", ref, action, value }, ACT_TIMEOUT_MS), ["before", "after"]);
+      /** @type {any} */
+      const raw = await frame.hands({ op: "act", ref, action, value }, ACT_TIMEOUT_MS);
+      const answer = checked(raw, ["before", "after"]);
+      const follow = raw?.result?.follow;
+      // a click on a link to a workspace page loads it, as the user's click does (links.js)
+      if (typeof follow === "string" && follow.startsWith("/") && frame.revision === revision) await navigate(follow);
       if (frame.revision === revision || answer.error?.startsWith(`${action} on`)) return { ...answer, ...since(from) };
       // the action loaded another page (a link, a form): its tree from the start
       await frame.ready;

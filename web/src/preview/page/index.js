@@ -136,6 +136,7 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
     record: () => ({ lines, requests }),
     entry: () => entry,
     show: (path, approve) => previewer.report(path, approve),
+    navigate: onNavigate, // as a user's click on a link to a workspace page
     settled: () => quiet(frame),
   });
   return { ...previewer, hands };
