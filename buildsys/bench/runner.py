@@ -17,6 +17,7 @@ from pathlib import Path
 from buildsys.bench import (
     bench_attach,
     bench_folder,
+    bench_hands,
     bench_hostile_text,
     bench_image_header,
     bench_imports,
@@ -58,6 +59,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "preview_refresh": bench_preview.preview_refresh,
         "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
         "preview_screenshot": bench_preview.preview_screenshot,
+        "preview_hands": bench_hands.hands,  # preview_act and snapshot_tokens
         "eval_roundtrip": bench_sandbox.eval_roundtrip,
         "mcp_call_roundtrip": bench_mcp.mcp_call_roundtrip,
         "prefix_reuse": bench_prefix.prefix_reuse,

@@ -73,6 +73,7 @@ BUNDLES = {
     "src/preview/page/transpiler.js": "preview-transpiler.js",
     "src/preview/page/loop-guard.js": "preview-guard.js",
     "src/preview/frame/screenshot.js": "preview-screenshot.js",  # handed to the frame for a screenshot
+    "src/preview/frame/hands.js": "preview-hands.js",  # handed to the frame when the agent drives the page
     "src/preview/frame/boot.js": "preview-frame-runtime.js",  # handed to the preview frame with each page
     # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
     "src/pdf/pdf-text.js": "pdf-text.js",
@@ -89,6 +90,7 @@ DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
 MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
+MINIFIED_BUNDLES |= {"preview-hands.js"}
 MINIFIED_BUNDLES |= {"preview-frame-runtime.js", local_engine.BUNDLE}
 # Bundles whose functions and classes keep their names when minified: the preview frame's runtime puts
 # its XMLHttpRequest, Worker, Audio and eval in the page's window, where a page may read their `name`.

@@ -250,10 +250,11 @@ serveWorker(client, local, localView.speed);
 followLocalModel(local, { current: () => settings, apply: applySettings });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
-// preview_page is answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
+// preview_page and the agent's hands on the page are answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
 // first use, docs/pdf.md), every other kind by a sandbox frame.
 /** @param {string} kind @param {Record<string, unknown>} payload @param {number} timeoutMs */
 const runKind = (kind, payload, timeoutMs) => {
+  if (kind === "preview" && payload?.op) return preview.hands(payload);
   if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
   if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
   return sandbox.run(kind, payload, timeoutMs);
