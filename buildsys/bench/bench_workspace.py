@@ -48,12 +48,16 @@ FILES = {
     "handoff_probes.py": (ROOT / "buildsys/bench/handoff_probes.py", "text/plain"),
     "import_bombs.py": (ROOT / "buildsys/testing/import_bombs.py", "text/plain"),
 }
+# What idb.js imports, at the address its import resolves to from the page's folder.
+IMPORTED = {"common/database.js": (ROOT / "web/src/agent/common/database.js", "text/javascript")}
 PROBE_TIMEOUT_MS = 600_000  # the probes themselves take minutes on a small machine
 
 
 def _serve_bench_files(page: Any, origin: str) -> None:
     for name, (path, mime) in FILES.items():
         page.route(f"{origin}/{PAGE}/{name}", _fulfil(path.read_bytes(), mime))
+    for name, (path, mime) in IMPORTED.items():
+        page.route(f"{origin}/{name}", _fulfil(path.read_bytes(), mime))
 
 
 def _fulfil(body: bytes, mime: str) -> Any:

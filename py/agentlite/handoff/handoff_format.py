@@ -116,5 +116,6 @@ def without_secrets(value: Any) -> Any:
 
 
 def canonical(value: Any) -> bytes:
-    """JSON bytes for the manifest and the settings (sorted keys, readable)."""
-    return json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
+    """JSON bytes for the manifest and the settings (sorted keys, compact: a manifest names every blob)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8") + b"\n"
