@@ -22,6 +22,7 @@ from buildsys.build import (
     page_facts,
     pdf_vendor,
     preview_vendor,
+    problems_vendor,
 )
 from buildsys.build import pins as pinning
 from buildsys.common import (
@@ -83,10 +84,14 @@ BUNDLES = {
     # The model in the page (docs/local-model.md): loaded only when the user chooses one.
     "src/local-model/engine.js": local_engine.BUNDLE,
     "src/local-model/worker/gguf-worker.js": local_engine.HEADER_WORKER,
+    # The problem checkers (docs/problems.md): each a Worker the page starts on first use.
+    "src/problems/worker/ts-checker.js": problems_vendor.TS_BUNDLE,
+    "src/problems/worker/ruff-checker.js": problems_vendor.RUFF_BUNDLE,
 }
 # A module of the package that the shell sandbox's runtime embeds as text: its frame cannot fetch it.
 SANDBOX_DRIVER = ROOT / "py" / "agentlite" / "sandbox_driver.py"
 DATA_BUNDLES = {"worker-tokens.js"}  # mostly data (tokenizer ranks): minified (-20%), no source map
+DATA_BUNDLES.add(problems_vendor.TS_BUNDLE)  # TypeScript's own 9 MB module: minified to 3.6 MB, no map
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
 MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
@@ -161,6 +166,7 @@ def front_end(stamps: Stamps) -> None:
         cmd = [str(esbuild), entry, "--bundle", f"--format={form}", "--target=es2022", "--log-level=warning"]
         cmd += ["--external:./pyodide/*", "--external:./worker-tokens.js"]  # not bundled: loaded apart
         cmd += [f"--external:./{local_engine.BUNDLE}", *local_engine.bundler_flags(out)]
+        cmd += problems_vendor.bundler_flags(out)
         cmd += [f"--outfile={DIST / out}"]
         # The rest keep their names for readable stack traces, without comments and layout (the page's
         # JSDoc types are comments: they must not cost bytes).
@@ -222,6 +228,7 @@ def build() -> None:
     front_end(stamps)
     preview_vendor.build(stamps)
     pdf_vendor.build(stamps)
+    problems_vendor.write()
     local_engine.copy()
     oauth_client.write(DIST)
     asset_urls.write(DIST)

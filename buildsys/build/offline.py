@@ -5,7 +5,8 @@ sha256: it can check every byte it stores against the build it belongs to and ne
 The cache is named after the build id (`cache_name`); old builds' caches share the prefix and are
 deleted when a newer worker activates. Files pinned `on_demand` (pytest's wheels, pins.toml) are not
 fetched at install: the worker checks and keeps them the first time the page asks for them. The files of
-the model in the page (`local_engine.ON_USE`) are not kept after activation either (`onUse`): only once used.
+the model in the page (`local_engine.ON_USE`) and the problem checkers (`problems_vendor.ON_USE`) are not kept
+after activation either (`onUse`): only once used.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from pathlib import Path
 
 from buildsys.build import pins as pinning
+from buildsys.build import problems_vendor
 from buildsys.common import WEB
 from buildsys.engine import local_engine
 
@@ -24,6 +26,7 @@ CACHE_PREFIX = "agentlite-build-"
 # never served by a host that reads it: the deployment headers file (docs/deploying.md).
 NOT_PRECACHED_SUFFIXES = (".map",)
 NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js", "bare-pdf.html", "_headers"}
+ON_USE = local_engine.ON_USE | problems_vendor.ON_USE  # kept by the service worker once the page uses them
 
 
 def cache_name(build: str) -> str:
@@ -49,7 +52,7 @@ def kept(files: dict[str, dict]) -> dict[str, str]:
 
 def precached(files: dict[str, dict], on_demand: frozenset[str] = frozenset()) -> dict[str, str]:
     """path -> sha256 of the files the worker stores at install, sorted by path."""
-    return {name: sha for name, sha in kept(files).items() if name not in on_demand | local_engine.ON_USE}
+    return {name: sha for name, sha in kept(files).items() if name not in on_demand | ON_USE}
 
 
 def later(files: dict[str, dict], on_demand: frozenset[str]) -> dict[str, str]:
@@ -59,7 +62,7 @@ def later(files: dict[str, dict], on_demand: frozenset[str]) -> dict[str, str]:
 
 def on_use(files: dict[str, dict]) -> dict[str, str]:
     """path -> sha256 of the files the worker stores only when the page first uses them."""
-    return {name: sha for name, sha in kept(files).items() if name in local_engine.ON_USE}
+    return {name: sha for name, sha in kept(files).items() if name in ON_USE}
 
 
 def render(manifest: dict, template: str, on_demand: frozenset[str] = frozenset()) -> str:

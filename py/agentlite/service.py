@@ -23,6 +23,7 @@ from agentlite.calls import CallHandler
 from agentlite.engine import Engine
 from agentlite.engine.session import ChatSession
 from agentlite.page_jobs import PageJobClient
+from agentlite.problems.problem_watch import ProblemWatch
 from agentlite.protocol import Msg
 from agentlite.rooms import Rooms
 from agentlite.rooms.chat_room import ChatRoom
@@ -58,6 +59,7 @@ class AgentService:
         load_packages: LoadPackages | None = None,
         mcp_transport: Callable[[], HttpTransport] | None = None,
         deferred_tools: bool = False,
+        problems: bool = False,
     ) -> None:
         self.post = post
         # Set once the tool modules (pydantic) can load: the worker loads them after `ready` and calls
@@ -68,6 +70,8 @@ class AgentService:
         self._load_packages = load_packages
         self.workspace = workspace
         self.sandbox = PageJobClient(post)
+        # the page's checkers, kept warm across turns; only a page has them (the tests' fakes do not)
+        self.problems = ProblemWatch(self.sandbox) if problems else None
         self.tasks: set[asyncio.Task[Any]] = set()
         self.engine = Engine(
             None, workspace, sandbox=self.sandbox, storage=storage, context_factory=self._tool_context
@@ -134,6 +138,7 @@ class AgentService:
             sandbox=self.sandbox,
             save_summary=save_summary,
             settings=self.rooms.settings.tools,
+            problems=self.problems,
         )
         return self.rooms.editor.follow(turn_id, context)
 

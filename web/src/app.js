@@ -38,6 +38,7 @@ import { followLocalModel, withLocalModel } from "./local-model/local-choice.js"
 import { installTestingApi } from "./agent/page/testing-api.js";
 import { saveAttachment } from "./attachments/attachment-store.js";
 import { loadPdfReader } from "./pdf/pdf-loader.js";
+import { ProblemsHost } from "./problems/page/problems-host.js";
 
 /** @import { CallMethod, ChatEvent, WorkspaceChange } from "./agent/page/agent-client.js" */
 /** @import { CallArgs } from "./generated/call-types" */
@@ -250,6 +251,8 @@ serveWorker(client, local, localView.speed);
 followLocalModel(local, { current: () => settings, apply: applySettings });
 // Model-written code runs only in sandbox frames; the worker asks, the page's host runs and answers.
 const sandbox = new SandboxHost();
+// The problems of a change (docs/problems.md): the page's checkers answer, the editor and the tree show them.
+const problems = new ProblemsHost((found) => files.showProblems(found));
 // preview_page and the agent's hands on the page are answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
 // first use, docs/pdf.md), every other kind by a sandbox frame.
 /** @param {string} kind @param {Record<string, unknown>} payload @param {number} timeoutMs */
@@ -257,6 +260,7 @@ const runKind = (kind, payload, timeoutMs) => {
   if (kind === "preview" && payload?.op) return preview.hands(payload);
   if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
   if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
+  if (kind === "problems") return problems.answer(payload, timeoutMs);
   return sandbox.run(kind, payload, timeoutMs);
 };
 // An answer for a worker that was restarted meanwhile is dropped: the new one never asked (and its run ids

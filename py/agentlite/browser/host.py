@@ -58,6 +58,7 @@ async def start(post_json: Callable[[str], Any]) -> AgentService:
         load_packages=load_packages,
         mcp_transport=lambda: FetchTransport(keep=MCP_HEADERS),
         deferred_tools=True,  # worker.js calls `service.packages_loaded()` once pydantic is in
+        problems=True,  # the page answers `problems` jobs with its checkers (docs/problems.md)
     )
     workspace.add_listener(lambda change: post({"type": "change", "change": change}))
     workspace.add_listener(lambda change: _announce(storage, change))

@@ -43,6 +43,7 @@ from agentlite.engine.approvals import (
 from agentlite.engine.chat_events import ApprovalAsked, Emit, ToolStatus
 from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
+from agentlite.problems.change_notes import noting_problems
 from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import Risk, ToolRegistry
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
@@ -277,7 +278,9 @@ class Dispatcher:
             if not await self._outcome_approved(call):
                 self._finish(call, rejected(STOPPED if self.stopping else USER_REJECTED), "rejected")
                 return
-            result = await self.registry.call(call.name, call.arguments, self.context)
+            result = await noting_problems(
+                self.context, tool, lambda: self.registry.call(call.name, call.arguments, self.context)
+            )
         call.duration_ms = round((self.clock() - started) * 1000)
         self._finish(call, result, "completed" if result.ok else "failed")
 

@@ -37,4 +37,6 @@ BRIEFS = {
     "conversation_summary": "Save a summary of the conversation (Goal:, Done:, To do:) to replace older "
     "messages.",
     "edit_current_editor_document": "Replace the whole content of the document open in the editor.",
+    "check_problems": "List the TypeScript/JavaScript and Python (Ruff) problems of a file or folder as "
+    "`path:line:col code message`; each change already reports the problems it introduced or fixed.",
 }

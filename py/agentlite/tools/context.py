@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentlite.limits import EVAL_TIMEOUT_S
 from agentlite.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agentlite.problems.problem_watch import ProblemWatch
 
 SHELL_AUTHOR = "shell"
 
@@ -78,3 +81,4 @@ class ToolContext:
     editor_path: str | None = None  # the file open in the editor, if any
     settings: ToolSettings = field(default_factory=ToolSettings)
     pdf_texts: dict[str, str] = field(default_factory=dict)  # read_file's PDF texts of this turn, by sha256
+    problems: ProblemWatch | None = None  # the page's checkers, where there is a page (docs/problems.md)

@@ -54,6 +54,7 @@ class ToolResult:
     data: Any = None
     error_type: ToolErrorType | None = None
     images: tuple[ToolImage, ...] = ()
+    problems: tuple[int, int] | None = None  # (introduced, fixed) by the change, for the tool card
 
     @property
     def ok(self) -> bool:
@@ -84,6 +85,8 @@ class ToolResult:
         }
         if self.images:
             shown["images"] = [image.to_dict() for image in self.images]
+        if self.problems is not None:
+            shown["problems"] = {"introduced": self.problems[0], "fixed": self.problems[1]}
         return shown
 
     def for_model(self) -> str:

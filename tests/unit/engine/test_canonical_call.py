@@ -43,6 +43,7 @@ def examples(tool: str, path: str) -> list[dict[str, Any]]:
         "load_skill": [{"name": "pdf"}],
         "conversation_summary": [{"summary": "Goal: x\nDone: y\nTo do: z"}],
         "edit_current_editor_document": [{"content": "new text"}],
+        "check_problems": [{"path": path}],
     }[tool]
 
 

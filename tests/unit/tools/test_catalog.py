@@ -42,6 +42,7 @@ CONTRACT = {  # docs/contract.md, tool names: canonical name -> aliases
     "load_skill": [],
     "conversation_summary": [],
     "edit_current_editor_document": [],
+    "check_problems": [],
 }
 STREAMED = {  # docs/protocol.md, ndjson, and write_file's content
     "edit_file": ["originalCode", "newCode"],
@@ -70,9 +71,17 @@ REQUIRED = {
     "load_skill": ["name"],
     "conversation_summary": ["summary"],
     "edit_current_editor_document": ["content"],
+    "check_problems": [],
 }
 RISKS = {
-    Risk.READ: {"list_directory", "read_file", "search", "load_skill", "conversation_summary"},
+    Risk.READ: {
+        "list_directory",
+        "read_file",
+        "search",
+        "load_skill",
+        "conversation_summary",
+        "check_problems",
+    },
     Risk.CREATE: {"create_file", "create_folder"},
     Risk.MODIFY: {"edit_file", "move_file", "rename_file", "write_file", "edit_current_editor_document"},
     Risk.DESTRUCTIVE: {"delete_file"},

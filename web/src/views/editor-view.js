@@ -10,6 +10,7 @@ import { json } from "@codemirror/lang-json";
 import { markdown } from "@codemirror/lang-markdown";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { Annotation, Compartment, EditorState, Transaction } from "@codemirror/state";
 import {
   drawSelection,
@@ -121,6 +122,7 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
     state: EditorState.create({
       extensions: [
         lineNumbers(),
+        lintGutter(), // the checkers' problems of the open file (showProblems), marked and underlined
         history(),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         highlightActiveLineGutter(),
@@ -214,5 +216,24 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
       return { start_line: doc.lineAt(from).number, end_line: doc.lineAt(last).number, text };
     },
     focus: () => view.focus(),
+    /** Mark the open file's problems (`[line, col, code, message]`, 1-based) in the gutter and under the text.
+     * @param {[number, number, string, string][]} rows */
+    showProblems(rows) {
+      const { doc } = view.state;
+      const diagnostics = rows
+        .filter(([line]) => line >= 1 && line <= doc.lines)
+        .map(([line, col, code, message]) => {
+          const { from, to } = doc.line(line);
+          const start = Math.min(from + Math.max(col - 1, 0), to);
+          const word = /^[\w$]+/.exec(doc.sliceString(start, to))?.[0].length ?? 0;
+          return {
+            from: start,
+            to: Math.min(start + Math.max(word, 1), to),
+            severity: /** @type {const} */ ("error"),
+            message: `${code} ${message}`,
+          };
+        });
+      view.dispatch(setDiagnostics(view.state, diagnostics));
+    },
   };
 }

@@ -68,6 +68,8 @@ export function createFileTree(tree, actions) {
   /** @type {Set<string>} */
   const pending = new Set(); // folders with rows still to build in a later task
   let scheduled = false;
+  /** @type {Map<string, number>} */
+  let problemCounts = new Map(); // file → how many problems the checkers found in it (docs/problems.md)
 
   /**
    * @param {TreeEntry} entry
@@ -90,6 +92,7 @@ export function createFileTree(tree, actions) {
     name.textContent = nameOf(entry.path);
     row.append(twisty, icon(entry), name);
     li.append(row);
+    markProblems(li);
     if (entry.kind === "dir") {
       const group = document.createElement("ul");
       group.role = "group";
@@ -342,5 +345,33 @@ export function createFileTree(tree, actions) {
     if (!inside && parentOf(source) !== folder) actions.onMove(source, folder);
   });
 
-  return { render, select, reveal, dropFolder };
+  /** A file's row says how many problems it has (a badge, `file-problems`); none: no badge.
+   * @param {HTMLLIElement} li */
+  function markProblems(li) {
+    const count = problemCounts.get(/** @type {string} */ (li.dataset.path)) ?? 0;
+    const row = /** @type {HTMLElement} */ (li.firstElementChild);
+    let badge = /** @type {HTMLElement | null} */ (row.querySelector(":scope > .file-problems"));
+    if (!count) return badge?.remove();
+    if (!badge) {
+      badge = Object.assign(document.createElement("span"), { className: "file-problems" });
+      badge.dataset.testid = "file-problems";
+      row.append(badge);
+    }
+    badge.dataset.count = String(count);
+    badge.textContent = String(count);
+    badge.title = `${count} problem${count === 1 ? "" : "s"}`;
+  }
+
+  /** Show the problem counts of the files (path → count); rows built later get theirs when built.
+   * @param {Map<string, number>} counts */
+  function showProblems(counts) {
+    const touched = new Set([...problemCounts.keys(), ...counts.keys()]);
+    problemCounts = counts;
+    for (const path of touched) {
+      const li = rows.get(path);
+      if (li) markProblems(li);
+    }
+  }
+
+  return { render, select, reveal, dropFolder, showProblems };
 }

@@ -6,6 +6,7 @@ import { coalesced } from "./coalesce.js";
 import { createEditorView } from "./editor-view.js";
 import { createFileMenu } from "./file-menu.js";
 import { createFileTree } from "./file-tree.js";
+import { createProblemsList } from "./problems-list.js";
 import { createFolderView } from "./folder-view.js";
 import { createHistoryView } from "./history-view.js";
 
@@ -27,6 +28,9 @@ export function createFilesView(
   const status = /** @type {HTMLElement} */ (root.querySelector("#files-message"));
   /** @type {string | null} */
   let openPath = null;
+  /** @type {Map<string, [number, number, string, string][]>} the checkers' problems, by file */
+  let problems = new Map();
+  const problemsList = createProblemsList(/** @type {HTMLElement} */ (root.querySelector("[data-testid=problems]")));
 
   /**
    * @param {string} text
@@ -75,6 +79,7 @@ export function createFilesView(
   /** @param {string} path */
   function showClosed(path) {
     onShown(null);
+    problemsList.show([]);
     editorHost.hidden = true;
     empty.hidden = false;
     title.textContent = path ? `${path} (deleted)` : "No file open";
@@ -88,6 +93,7 @@ export function createFilesView(
       showClosed(path);
     } else {
       editor.open(path, text);
+      showOpenProblems();
       editorHost.hidden = false;
       empty.hidden = true;
       title.textContent = path;
@@ -131,9 +137,24 @@ export function createFilesView(
     return { path: openPath, text: editor.text(), selection: editor.selection(), selected: editor.selected() };
   }
 
+  function showOpenProblems() {
+    const rows = (openPath && problems.get(openPath)) || [];
+    editor.showProblems(rows);
+    problemsList.show(rows);
+  }
+
+  /** The checkers' problems changed: the tree's counts, the open file's marks and list follow.
+   * @param {Map<string, [number, number, string, string][]>} next */
+  function showProblems(next) {
+    problems = next;
+    tree.showProblems(new Map([...next].filter(([, rows]) => rows.length).map(([path, rows]) => [path, rows.length])));
+    if (openPath && !editorHost.hidden) showOpenProblems();
+  }
+
   return {
     refresh,
     openFile,
+    showProblems,
     preview,
     current,
     flush: () => editor.flush(),

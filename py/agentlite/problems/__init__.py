@@ -1,0 +1,1 @@
+"""Problems after every change: the page's checkers seen from the agent (docs/problems.md)."""
