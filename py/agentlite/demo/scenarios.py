@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo import red_green, skill_demo, todo_loop, web_page
+from agentlite.demo import red_green, skill_demo, todo_loop, ts_rename, web_page
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -236,6 +236,12 @@ SCENARIOS = (
         "build a todo page and check that adding a todo works",
         "drives the page it built, sees it throw, fixes it",
         featured=True,
+    ),
+    Scenario(
+        ("rename",),
+        ts_rename.run,
+        "rename a TypeScript function",
+        "renames an export, fixes the importers its problems name",
     ),
     Scenario(
         ("skill",),
