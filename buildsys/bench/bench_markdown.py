@@ -93,6 +93,12 @@ NOTES = {
     "git_export": "The workspace as a git repository zip (dulwich in Pyodide, on IndexedDB): a history of "
     "1,000 versions over 200 files, one turn each, replayed into 1,000 commits, packed and zipped; the "
     "zip's bytes are in the goal column.",
+    "handoff_write": "A project of 1,000 files written over 10 changes (10,000 versions) and 20 chats as one "
+    "hand-off file (every store, its blobs as stored, the manifest's digests; Pyodide on IndexedDB); floor: "
+    "the zip export of its files. The file's bytes are in the goal column.",
+    "handoff_open": "That hand-off file read, verified (every digest, record and content) and opened into a "
+    "fresh project in one transaction, after a staged check; floor: the zip of its files imported into a "
+    "fresh workspace.",
     "edit_tokens": "o200k tokens of an `edit_file` call changing one line of a 500-line file (native "
     "dialect: name + arguments JSON); floor: the `write_file` call rewriting the file whole.",
     "ndjson_throughput": "Pyodide in Chromium: a 0.35 MB ndjson reply (20 `write_file` calls, base64 "

@@ -181,7 +181,8 @@ def _measure(tsx: bool) -> list[Figure]:
 
 # The preview's own machinery (dist/preview.js) on a page of the app's origin, fed the files directly:
 # each run reloads the page in a fresh frame, then times one screenshot.
-SHOTS = """async ([files, runs]) => {
+# PREVIEWER: the lines that make `previewer` from `files` (also buildsys/bench/bench_hands.py).
+PREVIEWER = """
   const { createPreviewer } = await import(new URL("preview.js", location.href).href);
   const slot = document.createElement("div");
   slot.style.cssText = "position: fixed; left: 0; top: 0; width: 800px; height: 600px";
@@ -191,6 +192,11 @@ SHOTS = """async ([files, runs]) => {
   const quiet = () => {};
   const baseUrl = new URL(".", location.href).href;
   const previewer = createPreviewer({ slot, call, baseUrl, onLog: quiet, onState: quiet, onNavigate: quiet });
+"""
+SHOTS = (
+    "async ([files, runs]) => {"
+    + PREVIEWER
+    + """
   const times = [];
   for (let run = 0; run < runs; run++) {
     await previewer.show("/index.html");
@@ -201,6 +207,7 @@ SHOTS = """async ([files, runs]) => {
   }
   return times;
 }"""
+)
 
 
 def preview_screenshot() -> list[Figure]:

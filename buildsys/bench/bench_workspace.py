@@ -11,7 +11,10 @@ IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh b
 - import_peak_git / import_peak_history: tracemalloc's peak in Pyodide while a git zip naming one 8 MB
   blob at 60 paths, or a history with one 8 MB file, is imported; floor: the distinct content (≤ 2×);
 - git_export: the workspace as a git repository zip, 1,000 versions over 200 files (goal ≤ 3 s, no floor;
-  the zip's bytes are reported beside it, docs/git.md).
+  the zip's bytes are reported beside it, docs/git.md);
+- handoff_write / handoff_open: a 1,000-file project with 10,000 versions and 20 chats as one hand-off
+  file, and that file opened into a fresh project; floors: the zip export / import of its files
+  (buildsys/bench/handoff_probes.py, goal ≤ 1.5×).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ NAMES = (
     "undo_turn",
     "read_oldest",
     "git_export",
+    "handoff_write",
+    "handoff_open",
 )
 PAGE = "__bench"
 FILES = {
@@ -40,14 +45,19 @@ FILES = {
     "workspace-bench.js": (ROOT / "web/bench/workspace-bench.js", "text/javascript"),
     "idb.js": (ROOT / "web/src/agent/worker/idb.js", "text/javascript"),
     "workspace_probes.py": (ROOT / "buildsys/bench/workspace_probes.py", "text/plain"),
+    "handoff_probes.py": (ROOT / "buildsys/bench/handoff_probes.py", "text/plain"),
     "import_bombs.py": (ROOT / "buildsys/testing/import_bombs.py", "text/plain"),
 }
+# What idb.js imports, at the address its import resolves to from the page's folder.
+IMPORTED = {"common/database.js": (ROOT / "web/src/agent/common/database.js", "text/javascript")}
 PROBE_TIMEOUT_MS = 600_000  # the probes themselves take minutes on a small machine
 
 
 def _serve_bench_files(page: Any, origin: str) -> None:
     for name, (path, mime) in FILES.items():
         page.route(f"{origin}/{PAGE}/{name}", _fulfil(path.read_bytes(), mime))
+    for name, (path, mime) in IMPORTED.items():
+        page.route(f"{origin}/{name}", _fulfil(path.read_bytes(), mime))
 
 
 def _fulfil(body: bytes, mime: str) -> Any:

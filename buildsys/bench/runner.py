@@ -17,6 +17,7 @@ from pathlib import Path
 from buildsys.bench import (
     bench_attach,
     bench_folder,
+    bench_hands,
     bench_hostile_text,
     bench_image_header,
     bench_imports,
@@ -31,6 +32,7 @@ from buildsys.bench import (
     bench_prefix,
     bench_preview,
     bench_problems,
+    bench_projects,
     bench_pytest,
     bench_sandbox,
     bench_skills,
@@ -58,6 +60,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "preview_refresh": bench_preview.preview_refresh,
         "preview_refresh_tsx": bench_preview.preview_refresh_tsx,
         "preview_screenshot": bench_preview.preview_screenshot,
+        "preview_hands": bench_hands.hands,  # preview_act and snapshot_tokens
         "eval_roundtrip": bench_sandbox.eval_roundtrip,
         "mcp_call_roundtrip": bench_mcp.mcp_call_roundtrip,
         "prefix_reuse": bench_prefix.prefix_reuse,
@@ -74,6 +77,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "skills_listing_worst": bench_hostile_text.skills_listing_worst,
         "image_header_worst": bench_image_header.image_header_worst,
         "problems": bench_problems.problems,
+        "project_switch": bench_projects.project_switch,
     }
 
 

@@ -27,9 +27,11 @@ from agentlite.workspace import StorageBackend, Workspace, WorkspaceError
 from agentlite.workspace.query import Budget
 from agentlite.workspace.storage import WORKSPACE_STORES
 
-try:  # the bench page writes it beside this file; in a checkout it is a module of buildsys
+try:  # the bench page writes them beside this file; in a checkout they are modules of buildsys
+    import handoff_probes  # type: ignore[import-not-found]
     import import_bombs  # type: ignore[import-not-found]
 except ImportError:
+    from buildsys.bench import handoff_probes
     from buildsys.testing import import_bombs
 
 Fresh = Callable[[], Awaitable[StorageBackend]]
@@ -315,8 +317,17 @@ PROBES = {
 }
 
 
-async def run(names: list[str], fresh: Fresh, sizes: Sizes | None = None) -> dict[str, dict[str, Any]]:
-    return {name: await PROBES[name](fresh, sizes or Sizes()) for name in names}
+async def run(
+    names: list[str], fresh: Fresh, sizes: Sizes | None = None, handoff: Any = None
+) -> dict[str, dict[str, Any]]:
+    """The named probes' figures; the hand-off's (handoff_probes) at `handoff` sizes."""
+    figures = {}
+    for name in names:
+        if name in handoff_probes.PROBES:
+            figures[name] = await handoff_probes.PROBES[name](fresh, handoff or handoff_probes.HandoffSizes())
+        else:
+            figures[name] = await PROBES[name](fresh, sizes or Sizes())
+    return figures
 
 
 async def run_in_browser(names_json: str) -> str:

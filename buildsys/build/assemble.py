@@ -46,6 +46,8 @@ OWN_WHEEL_DIR = DIST_CACHE / "own-wheel"
 BYTECODE_SCRIPT = ROOT / "buildsys" / "build" / "wheel_bytecode.mjs"
 STATIC = {"index.html": "index.html", "styles.css": "styles.css", "sandbox": "sandbox"}  # web/ -> dist/
 STATIC["oauth-callback.html"] = "oauth-callback.html"  # where sign-in popups come back (docs/mcp.md)
+# The web app manifest: an installed app opens .agentlite files (docs/projects.md).
+STATIC["manifest.webmanifest"] = "manifest.webmanifest"
 STATIC["_headers"] = "_headers"  # the headers static hosts send, framing refused (docs/deploying.md)
 # The benchmarks' floor page (a worker that boots the Pyodide core only): its sources live apart in
 # web/bench/, but it is served from dist/ beside the app so both read Pyodide from the same place.
@@ -72,6 +74,7 @@ BUNDLES = {
     "src/preview/page/transpiler.js": "preview-transpiler.js",
     "src/preview/page/loop-guard.js": "preview-guard.js",
     "src/preview/frame/screenshot.js": "preview-screenshot.js",  # handed to the frame for a screenshot
+    "src/preview/frame/hands.js": "preview-hands.js",  # handed to the frame when the agent drives the page
     "src/preview/frame/boot.js": "preview-frame-runtime.js",  # handed to the preview frame with each page
     # The PDF reader's front (docs/pdf.md): loaded with a file's first PDF; it loads pdf.js from dist/pdf/.
     "src/pdf/pdf-text.js": "pdf-text.js",
@@ -92,6 +95,7 @@ DATA_BUNDLES.add(problems_vendor.TS_BUNDLE)  # TypeScript's own 9 MB module: min
 # The page's bundle is parsed before the composer takes input: minified (with its source map) it parses
 # faster and is half the bytes.
 MINIFIED_BUNDLES = {"app.js", "preview-transpiler.js", "preview-guard.js", "preview-screenshot.js"}
+MINIFIED_BUNDLES |= {"preview-hands.js"}
 MINIFIED_BUNDLES |= {"preview-frame-runtime.js", local_engine.BUNDLE}
 # Bundles whose functions and classes keep their names when minified: the preview frame's runtime puts
 # its XMLHttpRequest, Worker, Audio and eval in the page's window, where a page may read their `name`.

@@ -14,7 +14,19 @@ from agentlite.editor_state import EditorState
 from agentlite.rooms import Rooms
 from agentlite.settings import Settings
 
-GROUPS = ("vfs", "chats", "memory", "skills", "connection", "demo", "settings", "editor", "worker", "mcp")
+GROUPS = (
+    "vfs",
+    "chats",
+    "memory",
+    "skills",
+    "connection",
+    "demo",
+    "settings",
+    "editor",
+    "worker",
+    "mcp",
+    "handoff",
+)
 
 
 class CallHandler:
@@ -300,6 +312,10 @@ class CallHandler:
     async def mcp_token(self, url: str, token: str | None = None) -> dict[str, Any]:
         return await self.rooms.mcp.token(url, token)
 
+    async def mcp_connect(self, url: str, token: str | None = None) -> dict[str, Any]:
+        """Connect a server held since it came in a hand-off file (the user's Connect in the panel)."""
+        return await self.rooms.mcp.connect(url, token)
+
     async def mcp_signin_begin(
         self, url: str, redirect_uri: str, metadata_document_url: str | None = None
     ) -> dict[str, str]:
@@ -309,6 +325,24 @@ class CallHandler:
     async def mcp_signin_finish(self, state: str, code: str, iss: str | None = None) -> dict[str, Any]:
         """The popup's answer: `{server: view, token}`; the token is the page's to keep like a pasted one."""
         return await self.rooms.mcp.finish_sign_in(state, code, iss)
+
+    # --- the hand-off file (docs/handoff-format.md) ---------------------------------------------------
+
+    async def handoff_save(
+        self, name: str, attachments: dict[str, Any] | None = None, settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """This project as one hand-off file: `{data: base64, bytes, summary}`. `attachments` are the
+        originals as `{id: {type, data: base64}}`; `settings` come without the key."""
+        return await self.rooms.handoff.save(name, attachments, settings)
+
+    async def handoff_inspect(self, data: str) -> dict[str, Any]:
+        """A file's summary (base64 in), verified whole; an error answer says why it is refused."""
+        return await self.rooms.handoff.inspect(data)
+
+    async def handoff_open(self, data: str) -> dict[str, Any]:
+        """Open a file into this (empty) project: `{summary, attachments, settings}`. The page reloads
+        after it: the chats and servers this worker holds in memory are stale."""
+        return await self.rooms.handoff.open(data)
 
     async def worker_busy(self, seconds: float) -> float:
         """A test hook (docs/contract.md, testing API): holds Python busy for `seconds` without yielding,

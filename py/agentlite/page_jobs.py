@@ -12,7 +12,8 @@ Kinds and their results (shapes checked by the page before they get here):
 - ``shell`` ``{command, files: {path: text}, cwd}`` and ``python`` ``{code, files, cwd, args}`` ->
   ``{stdout, stderr, exit_code, changed: {path: text}, deleted: [path], created_dirs: [path],
   deleted_dirs: [path]}`` (``payload.dirs``, optional: folders to create first, e.g. empty ones)
-- ``preview`` ``{path, screenshot}`` -> the Preview panel's report (tools/page_preview.py), and ``pdf``
+- ``preview`` ``{path, screenshot}`` -> the Preview panel's report (tools/page_preview.py), or with ``op``
+  (``snapshot``, ``act``, ``wait``) the agent's hands on the previewed page (tools/page_hands.py), and ``pdf``
   ``{data: base64}`` -> ``{pages, title, note, page_count}`` from the page's PDF reader
   (tools/pdf_text.py): neither runs in a sandbox frame, the page answers them through the same channel
 - ``problems`` ``{session, mode, files, deleted, check, ruff}`` -> ``{session, before, problems}`` or

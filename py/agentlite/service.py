@@ -31,6 +31,7 @@ from agentlite.rooms.connection_room import ConnectionRoom
 from agentlite.rooms.demo_room import DemoRoom
 from agentlite.rooms.editor_room import EditorRoom
 from agentlite.rooms.file_room import FileRoom
+from agentlite.rooms.handoff_room import HandoffRoom
 from agentlite.rooms.mcp_room import McpRoom
 from agentlite.rooms.memory_room import MemoryRoom
 from agentlite.rooms.settings_room import SettingsRoom, TransportFor
@@ -101,6 +102,7 @@ class AgentService:
             editor=editor,
             worker=WorkerRoom(),
             mcp=McpRoom(engine, storage, self.post, self.tools_ready, mcp_transport),
+            handoff=HandoffRoom(storage, workspace),
         )
 
     def handle(self, raw: str) -> None:

@@ -26,6 +26,9 @@ import { createUpdateNotice } from "./views/update-notice.js";
 import { createWorkerNotice } from "./views/worker-notice.js";
 import { startOffline } from "./browser/offline.js";
 import { peekFiles } from "./agent/page/workspace-peek.js";
+import { currentProject } from "./projects/current.js";
+import { wireProjects } from "./views/projects-panel.js";
+import { createRegistry } from "./projects/registry.js";
 import { createWelcomeView } from "./views/welcome-view.js";
 import { SandboxHost } from "./sandbox/page/host.js";
 import { createLocalModelView, openButton } from "./views/local-model-view.js";
@@ -46,12 +49,15 @@ import { ProblemsHost } from "./problems/page/problems-host.js";
  * @typedef {{id: number, kind: string, payload: Record<string, unknown>, timeout_ms: number}} PageJob */
 
 const root = /** @type {HTMLElement} */ (document.querySelector("[data-testid=app]"));
-const client = new AgentClient(new URL("./worker.js", import.meta.url));
+const project = currentProject(); // docs/projects.md
+const projects = createRegistry();
+const client = new AgentClient(new URL("./worker.js", import.meta.url), project.worker);
 // A link that names another endpoint than the saved one waits for the user's answer (askEndpoint below).
 const linked = settingsStore.linkedEndpoint(localStorage, location.search);
 let settings = settingsStore.load(
   localStorage,
   linked ? settingsStore.withoutEndpoint(location.search) : location.search,
+  projects.overrides(project.id),
 );
 
 const load = createLoadView(root);
@@ -89,7 +95,7 @@ const codeActions = createCodeActions(/** @type {HTMLElement} */ (root.querySele
 });
 const refreshFiles = () =>
   files.refresh().catch((/** @type {unknown} */ err) => console.warn("agentlite: file tree", err));
-peekFiles().then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
+peekFiles(project.names.database).then((entries) => entries && files.preview(entries)); // before Python: straight from IndexedDB
 client.on("ready", () => {
   load.ready();
   refreshFiles();
@@ -228,6 +234,7 @@ const applySettings = (/** @type {Settings} */ next) => {
   chat.visionChanged();
   welcome.model(settings);
   settingsStore.save(localStorage, settings);
+  projects.setOverrides(project.id, settings); // the project keeps its own limits and approvals
   applyToAgent(settings);
 };
 createSettingsView(root, {
@@ -246,10 +253,11 @@ followLocalModel(local, { current: () => settings, apply: applySettings });
 const sandbox = new SandboxHost();
 // The problems of a change (docs/problems.md): the page's checkers answer, the editor and the tree show them.
 const problems = new ProblemsHost((found) => files.showProblems(found));
-// preview_page is answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
+// preview_page and the agent's hands on the page are answered by the Preview panel, a workspace PDF for read_file by the PDF reader (loaded on
 // first use, docs/pdf.md), every other kind by a sandbox frame.
 /** @param {string} kind @param {Record<string, unknown>} payload @param {number} timeoutMs */
 const runKind = (kind, payload, timeoutMs) => {
+  if (kind === "preview" && payload?.op) return preview.hands(payload);
   if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
   if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
   if (kind === "problems") return problems.answer(payload, timeoutMs);
@@ -304,6 +312,13 @@ if (linked) {
   });
 }
 installTestingApi(client, folder, loadPdfReader);
+wireProjects(root, {
+  call: (method, args) => client.call(method, args),
+  ready: client.ready,
+  registry: projects,
+  open: project,
+  settings: () => projects.overrides(project.id),
+});
 const updateNotice = createUpdateNotice(root);
 // After the start: the service worker's precache of the whole build must not slow a first visit's boot.
 const goOffline = () => startOffline({ onUpdate: (apply) => updateNotice.show(apply) });

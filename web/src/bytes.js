@@ -2,15 +2,19 @@
 // stored copy (or names a previewed page's inline code in its frame's CSP), and the base64 form in which
 // bytes cross the worker's calls. A leaf with no DOM: the page, the worker and the preview frame import it.
 
+/** The SHA-256 of `bytes`, 32 bytes. @param {BufferSource} bytes */
+export async function sha256(bytes) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
 /** The lower-case hex SHA-256 of `bytes`. @param {BufferSource} bytes */
 export async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return Array.from(await sha256(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** The base64 SHA-256 of `bytes` (as a CSP hash source names a script). @param {BufferSource} bytes */
 export async function sha256Base64(bytes) {
-  return toBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+  return toBase64(await sha256(bytes));
 }
 
 /** The bytes of a base64 text (throws on text that is not base64). @param {string} text */

@@ -6,7 +6,7 @@ commit hands the whole batch over at once (JSON for the structure, one Uint8Arra
 transaction cannot stay open across a Python `await`. JS never rejects: results are `{ok, value}` or
 `{ok: false, code, message}`, mapped here to StorageFull / StaleState / StorageClosed / StorageError.
 
-`lock()` holds the Web Lock "agentlite-workspace" around each read-modify-write of the workspace, so two
+`lock()` holds the open project's Web Lock around each read-modify-write of the workspace, so two
 tabs never plan changes on the same state; the commit guard (the stored meta must be the one read)
 refuses a stale write anyway. When another tab opens a newer schema, the connection is closed and
 `on_version_change(detail)` is called: tell the user to reload.
@@ -24,7 +24,6 @@ from agentlite.workspace.storage import Batch, Value
 from agentlite.workspace.workspace_errors import StaleState, StorageClosed, StorageError, StorageFull
 
 MODULE = "agentlite_idb"
-WORKSPACE_LOCK = "agentlite-workspace"
 FULL_MESSAGE = (
     "Browser storage is full: this change was not saved, and nothing saved before was lost. "
     "To make room, export the workspace (with its history) and clear it, or free disk space on this device."
@@ -63,10 +62,11 @@ class IndexedDBStorage:
 
     @classmethod
     async def open(
-        cls, name: str = "agentlite", on_version_change: Callable[[dict[str, Any]], Any] | None = None
+        cls, name: str | None = None, on_version_change: Callable[[dict[str, Any]], Any] | None = None
     ) -> IndexedDBStorage:
+        """Open database `name`; by default the open project's (the worker named it: idb.js `useProject`)."""
         storage = cls()
-        _checked(await storage._idb.open(name))
+        _checked(await (storage._idb.open(name) if name else storage._idb.open()))
         if on_version_change is not None:
             storage.on_version_change(on_version_change)
         return storage
@@ -136,7 +136,7 @@ class IndexedDBStorage:
 
     @contextlib.asynccontextmanager
     async def lock(self) -> AsyncIterator[None]:
-        release = await self._idb.acquireLock(WORKSPACE_LOCK)
+        release = await self._idb.acquireLock()  # the open project's lock
         try:
             yield
         finally:

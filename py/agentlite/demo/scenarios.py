@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo import red_green, skill_demo, web_page
+from agentlite.demo import red_green, skill_demo, todo_loop, ts_rename, web_page
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -231,6 +231,19 @@ SCENARIOS = (
         featured=True,
     ),
     Scenario(
+        ("todo",),
+        todo_loop.run,
+        "build a todo page and check that adding a todo works",
+        "drives the page it built, sees it throw, fixes it",
+        featured=True,
+    ),
+    Scenario(
+        ("rename",),
+        ts_rename.run,
+        "rename a TypeScript function",
+        "renames an export, fixes the importers its problems name",
+    ),
+    Scenario(
         ("skill",),
         skill_demo.run,
         "use a skill to write a word report",
@@ -244,9 +257,7 @@ SCENARIOS = (
         "writes a page and opens its preview",
         featured=True,
     ),
-    Scenario(
-        ("prime",), _primes, "sum of primes below 1000", "runs JavaScript in the sandbox", featured=True
-    ),
+    Scenario(("prime",), _primes, "sum of primes below 1000", "runs JavaScript in the sandbox"),
     Scenario(("delete ", "remove "), _delete, "delete /src/Button.tsx", "asks for your approval first"),
     Scenario(("button",), _button, "create a Button component", "writes /src/Button.tsx", featured=True),
     Scenario(("read ", "open ", "show "), _read, "read /src/App.tsx", "shows the start of a file"),

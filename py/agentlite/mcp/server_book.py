@@ -3,10 +3,13 @@
 Each server: its URL, the name it reported and the slug its tools are named with (`mcp__<slug>__…`,
 given once, at the first connection, and kept, so a server cannot rename the tools the user allowed),
 the tools the user turned off, and what the user allowed to run without asking ("always allow" a tool,
-or the whole server). Tokens are never here: the page holds them and hands them over in memory.
+or the whole server). A server that came in a hand-off file is `held`: it is not connected until the
+user says so (the Servers panel's Connect), since whoever made the file chose its URL. Tokens are never
+here: the page holds them and hands them over in memory.
 
 The book is one JSON value in the app's `chats` store (beside the chat tabs, never a file of the
-workspace: no export, zip or git history carries it), written whole on every change.
+workspace: no export, zip or git history carries it; a hand-off file does), written whole on every
+change.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class ServerEntry:
     disabled: set[str] = field(default_factory=set)  # model-facing names of tools turned off
     allowed: set[str] = field(default_factory=set)  # model-facing names allowed without asking
     allow_server: bool = False  # every tool of the server allowed without asking
+    held: bool = False  # came in a hand-off file: not connected until the user says so
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -45,7 +49,7 @@ class ServerEntry:
             "disabled": sorted(self.disabled),
             "allowed": sorted(self.allowed),
             "allow_server": self.allow_server,
-        }
+        } | ({"held": True} if self.held else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServerEntry:
@@ -60,6 +64,7 @@ class ServerEntry:
             disabled=names("disabled"),
             allowed=names("allowed"),
             allow_server=data.get("allow_server") is True,
+            held=data.get("held") is True,
         )
 
     def enabled(self, tool: str) -> bool:
@@ -114,6 +119,7 @@ class ServerBook:
             if len(self.entries) >= MAX_SERVERS:
                 raise BookError(f"at most {MAX_SERVERS} servers")
             self.entries[url] = ServerEntry(url)
+        self.entries[url].held = False  # the user named it: it may connect
         return self.entries[url]
 
     def get(self, url: str) -> ServerEntry:

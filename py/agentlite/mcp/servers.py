@@ -3,8 +3,9 @@ tools in the engine's registry, their state told to the page.
 
 Each server of the book (mcp.server_book) gets an `McpClient`; connecting, listing and listening run as
 background tasks, so nothing waits for a server (the app is ready without them). A server's state is one
-of `connecting`, `connected`, `needs-auth` (401/403), `unreachable` (no connection, or no answer in time:
-the message says what failed) and `error`; the page's connection doctor may refine `unreachable` into
+of `held` (it came in a hand-off file: nothing is sent to it until the user connects it), `connecting`,
+`connected`, `needs-auth` (401/403), `unreachable` (no connection, or no answer in time: the message says
+what failed) and `error`; the page's connection doctor may refine `unreachable` into
 `cors-blocked`, which the worker cannot tell apart. Every change of a server's state or tools is posted
 as `{type: "mcp", server: view}` (`view()`).
 
@@ -47,6 +48,7 @@ Post = Callable[[dict[str, Any]], None]
 Spawn = Callable[[Awaitable[None]], None]
 NEEDS_TOKEN = "this server needs sign-in: sign in, or paste a token"
 REFUSED_TOKEN = "the server refused the token: paste another one"
+HELD = "opened from a hand-off file: not connected until you connect it"
 TIMEOUT = 30.0  # seconds for one request
 REREAD_WAIT = 5.0  # seconds a round waits for the lists announced changed (then goes on, they are read on)
 LISTEN_RETRY = 2.0  # seconds before a listening stream that ended is opened again
@@ -160,8 +162,12 @@ class McpServers:
         return self._changed(self.links[entry.url])
 
     async def token(self, url: str, token: str | None) -> dict[str, Any]:
-        """A new token (None: none) for a server: it connects again with it."""
+        """A new token (None: none) for a server: it connects again with it (a held one too: the user
+        acted on it)."""
         entry = self.book.get(url)
+        if entry.held:
+            entry.held = False
+            await self.book.save()
         old = self.links.pop(entry.url, None)
         if old is not None:
             self._drop(old)
@@ -202,6 +208,10 @@ class McpServers:
 
     def _connect(self, entry: ServerEntry, token: str | None) -> Link:
         link = self.links[entry.url] = Link(entry, token, self.pace())
+        if entry.held:
+            link.state, link.diagnosis = "held", HELD
+            self._emit(link)
+            return link
         self._spawn(link, self._open(link))
         self._emit(link)
         return link

@@ -11,6 +11,7 @@ from agentlite.rooms.connection_room import ConnectionRoom
 from agentlite.rooms.demo_room import DemoRoom
 from agentlite.rooms.editor_room import EditorRoom
 from agentlite.rooms.file_room import FileRoom
+from agentlite.rooms.handoff_room import HandoffRoom
 from agentlite.rooms.mcp_room import McpRoom
 from agentlite.rooms.memory_room import MemoryRoom
 from agentlite.rooms.settings_room import SettingsRoom
@@ -32,3 +33,4 @@ class Rooms:
     editor: EditorRoom
     worker: WorkerRoom
     mcp: McpRoom
+    handoff: HandoffRoom

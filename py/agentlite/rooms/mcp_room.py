@@ -94,6 +94,11 @@ class McpRoom:
     async def token(self, url: str, token: str | None) -> dict[str, Any]:
         return await (await self.servers()).token(url, token)
 
+    async def connect(self, url: str, token: str | None) -> dict[str, Any]:
+        """The user's Connect on a held server (one that came in a hand-off file): no longer held, it
+        connects, with the page's token for it if any."""
+        return await (await self.servers()).token(url, token)
+
     async def begin_sign_in(
         self, url: str, redirect_uri: str, metadata_document_url: str | None
     ) -> dict[str, str]:

@@ -26,6 +26,11 @@ BRIEFS = {
     'console. Use it for calculations; `await import("/src/x.js")` loads a workspace module.',
     "preview_page": "Open a workspace HTML page in the preview; returns its title, visible text, console "
     "and uncaught errors (file:line).",
+    "preview_snapshot": "The previewed page as an accessibility tree, one element a line with its ref "
+    '(`- role "name" [state] [ref=e12]: value`).',
+    "preview_act": "Act on a previewed element by ref: click, type, press (a key), select, check, hover, "
+    "scroll; returns the snapshot lines it changed, console, errors, requests.",
+    "preview_wait": "Wait (at most timeout_ms, 30 s cap) until a text shows, or with gone=true is gone.",
     "shell_exec": "Run a bash-like command over a copy of the workspace files; changes are written back.",
     "load_skill": "Load a listed Agent Skill's instructions and file list (file=... reads one of its files); "
     "run its scripts with shell_exec.",

@@ -15,12 +15,12 @@ from agentlite.tools.registry import Tool, ToolRegistry
 
 
 def all_tools() -> list[Tool]:
-    from agentlite.tools import code, editor, page_preview, problems_tool, skill_loader, summary
+    from agentlite.tools import code, editor, page_hands, page_preview, problems_tool, skill_loader, summary
     from agentlite.tools.briefs import BRIEFS
     from agentlite.tools.files import FILE_TOOLS
 
-    tools = [*FILE_TOOLS, *code.TOOLS, page_preview.TOOL, skill_loader.TOOL, summary.TOOL, editor.TOOL]
-    tools.append(problems_tool.TOOL)
+    tools = [*FILE_TOOLS, *code.TOOLS, page_preview.TOOL, *page_hands.TOOLS, skill_loader.TOOL, summary.TOOL]
+    tools += [editor.TOOL, problems_tool.TOOL]
     return [replace(tool, brief=BRIEFS.get(tool.name, tool.brief)) for tool in tools]
 
 

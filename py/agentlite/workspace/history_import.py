@@ -43,7 +43,7 @@ async def import_history(
     values = _read_blobs(archive, budget)
     found = problems(history, set(values), budget)
     if not found:
-        found = await _content_problems(values, history.blobs_needed(), budget.file_bytes)
+        found = await content_problems(values, history.blobs_needed(), budget.file_bytes)
     if found:
         more = f" (and {len(found) - SHOWN} more)" if len(found) > SHOWN else ""
         raise CorruptData(
@@ -86,7 +86,7 @@ def _read_blobs(archive: zipfile.ZipFile, budget: Budget) -> dict[str, bytes]:
     }
 
 
-async def _content_problems(values: dict[str, bytes], declared: dict[str, int], limit: int) -> list[str]:
+async def content_problems(values: dict[str, bytes], declared: dict[str, int], limit: int) -> list[str]:
     """Check every blob within the per-file limit: it hashes to its sha256 and is as long as its versions
     declare. A whole one is inflated a piece at a time into the hash, never held whole; a delta is decoded
     against its base in the same archive (`BlobStore`, with the limit)."""
@@ -150,7 +150,7 @@ def _batch(history: History, values: dict[str, bytes]) -> Batch:
         *history.turns.values(),
     ]
     for record in records:
-        batch.put(_store_of(record), _key_of(record), record.to_json())
+        batch.put(_store_of(record), key_of(record), record.to_json())
     batch.put("meta", "state", history.meta.to_json())
     return batch
 
@@ -159,7 +159,7 @@ def _store_of(record: Entry | Version | Commit | Turn) -> str:
     return next(store for store, kind in RECORDS.items() if isinstance(record, kind))
 
 
-def _key_of(record: Entry | Version | Commit | Turn) -> str:
+def key_of(record: Entry | Version | Commit | Turn) -> str:
     if isinstance(record, Entry):
         return entry_key(record.id)
     if isinstance(record, Version):

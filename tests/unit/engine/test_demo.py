@@ -14,8 +14,10 @@ from agentlite.engine.model_link import ModelLink
 from agentlite.engine.strategy import Backoff
 from agentlite.events import TextDelta
 from agentlite.page_jobs import ScriptedSandbox, js_result
+from agentlite.problems.problem_watch import ProblemWatch
 from agentlite.settings import Settings
 from agentlite.stream.decoder import DIALECTS, StreamDecoder
+from agentlite.tools.context import ToolContext
 from agentlite.transport import HttpRequest, ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
 from tests.unit.engine.support import turn_options
@@ -68,15 +70,25 @@ def run_demo(
     approve: bool = True,
     files: dict[str, str] | None = None,
     auto_approve: list[str] | None = None,
+    problems: bool = False,
     **options: Any,
 ) -> tuple[list[dict], Workspace]:
-    """One turn of the paced demo model on a fresh workspace holding `files`; approvals answered."""
+    """One turn of the paced demo model on a fresh workspace holding `files`; approvals answered. With
+    `problems`, the tools ask the sandbox's `problems` jobs as the page's checkers (docs/problems.md)."""
 
     async def scenario() -> tuple[list[dict[str, Any]], Workspace]:
         workspace = await Workspace.open(MemoryStorage())
         for path, content in (files or {}).items():
             await workspace.write_text(path, content)
-        engine = Engine(workspace=workspace, sandbox=sandbox, sleep=_sleep, backoff=Backoff())
+        watch = ProblemWatch(sandbox) if problems else None
+
+        def context(turn_id: str, _open_file: str | None, save_summary: Any) -> ToolContext:
+            return ToolContext(workspace, turn_id, sandbox=sandbox, save_summary=save_summary, problems=watch)
+
+        factory = context if problems else None
+        engine = Engine(
+            workspace=workspace, sandbox=sandbox, sleep=_sleep, backoff=Backoff(), context_factory=factory
+        )
         events: list[dict[str, Any]] = []
 
         def emit(event: dict[str, Any]) -> None:

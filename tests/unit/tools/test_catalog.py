@@ -36,6 +36,9 @@ CONTRACT = {  # docs/contract.md, tool names: canonical name -> aliases
     "browser_js_eval": [],
     "shell_exec": [],
     "preview_page": [],
+    "preview_snapshot": [],
+    "preview_act": [],
+    "preview_wait": [],
     "load_skill": [],
     "conversation_summary": [],
     "edit_current_editor_document": [],
@@ -62,6 +65,9 @@ REQUIRED = {
     "browser_js_eval": ["code"],
     "shell_exec": ["command"],
     "preview_page": [],
+    "preview_snapshot": [],
+    "preview_act": ["ref", "action"],
+    "preview_wait": [],
     "load_skill": ["name"],
     "conversation_summary": ["summary"],
     "edit_current_editor_document": ["content"],
@@ -79,7 +85,14 @@ RISKS = {
     Risk.CREATE: {"create_file", "create_folder"},
     Risk.MODIFY: {"edit_file", "move_file", "rename_file", "write_file", "edit_current_editor_document"},
     Risk.DESTRUCTIVE: {"delete_file"},
-    Risk.EXECUTE: {"browser_js_eval", "shell_exec", "preview_page"},
+    Risk.EXECUTE: {
+        "browser_js_eval",
+        "shell_exec",
+        "preview_page",
+        "preview_snapshot",
+        "preview_act",
+        "preview_wait",
+    },
 }
 
 

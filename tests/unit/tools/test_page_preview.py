@@ -133,3 +133,10 @@ def test_the_page_settings_tell_the_tools_whether_the_model_takes_images(
 ) -> None:
     values = {"base_url": "http://127.0.0.1:9/v1", "model": model, "vision": vision}
     assert PageSettings.from_message(values).tools.takes_images is takes
+
+
+async def test_the_requests_the_page_made_read_beside_its_console() -> None:
+    report = {**REPORT, "requests": [{"method": "GET", "url": "data.json", "status": 200}]}
+    context = await context_with({}, sandbox=page(report, []))
+    result = await call(context, "preview_page")
+    assert "--- requests (1) ---\nGET data.json 200" in result.message

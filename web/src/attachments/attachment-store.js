@@ -1,9 +1,9 @@
-// The originals of attached files, kept in the page's IndexedDB (database "agentlite-attachments") under
-// a random id the chat's message names: the chat stores what was sent (downscaled), this keeps what the
+// The originals of attached files, kept in the page's IndexedDB (the open project's attachments database,
+// agent/common/database.js) under a random id the chat's message names: the chat stores what was sent (downscaled), this keeps what the
 // user gave, for "open the original" and "Save to workspace". Nothing here is ever sent to the model.
-import { toBase64 } from "../bytes.js";
+import { fromBase64, toBase64 } from "../bytes.js";
+import { currentProject } from "../projects/current.js";
 
-const DB = "agentlite-attachments";
 const STORE = "files";
 /** @type {Promise<IDBDatabase> | null} */
 let opened = null;
@@ -11,7 +11,7 @@ let opened = null;
 function open() {
   opened ??= /** @type {Promise<IDBDatabase>} */ (
     new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB, 1);
+      const request = indexedDB.open(currentProject().names.attachments, 1);
       request.onupgradeneeded = () => request.result.createObjectStore(STORE);
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
@@ -76,4 +76,30 @@ export async function saveAttachment(_name, id, write) {
   const blob = await original(id);
   if (!blob) throw new Error("its original is not kept in this browser");
   return write(toBase64(new Uint8Array(await blob.arrayBuffer())));
+}
+
+/** Every original this project keeps, by id, for its hand-off file (projects/handoff-flow.js).
+ * @returns {Promise<Record<string, {type: string, data: string}>>} */
+export async function allOriginals() {
+  /** @type {Record<string, {type: string, data: string}>} */
+  const found = {};
+  const [ids, kept] = await Promise.all([
+    run("readonly", (store) => store.getAllKeys()),
+    run("readonly", (store) => store.getAll()),
+  ]);
+  ids.forEach((id, index) => {
+    const record = /** @type {{type?: unknown, bytes?: ArrayBuffer}} */ (kept[index] || {});
+    if (typeof id === "string" && record.bytes && typeof record.type === "string") {
+      found[id] = { type: record.type, data: toBase64(new Uint8Array(record.bytes)) };
+    }
+  });
+  return found;
+}
+
+/** Keep the originals a hand-off file brought, under their ids. @param {Record<string, {type: string, data: string}>} originals */
+export async function keepOriginals(originals) {
+  for (const [id, { type, data }] of Object.entries(originals)) {
+    const bytes = fromBase64(data);
+    await run("readwrite", (store) => store.put({ type, bytes: bytes.buffer }, id));
+  }
 }

@@ -18,8 +18,12 @@ export interface CallParams {
   "connection.test": { settings: Record<string, unknown> };
   "demo.examples": {};
   "editor.changed": { open_file?: string | null; selection?: Record<string, unknown> | null };
+  "handoff.inspect": { data: string };
+  "handoff.open": { data: string };
+  "handoff.save": { name: string; attachments?: Record<string, unknown> | null; settings?: Record<string, unknown> | null };
   "mcp.add": { url: string; token?: string | null };
   "mcp.allow": { url: string; tool?: string | null };
+  "mcp.connect": { url: string; token?: string | null };
   "mcp.list": {};
   "mcp.remove": { url: string };
   "mcp.signin_begin": { url: string; redirect_uri: string; metadata_document_url?: string | null };

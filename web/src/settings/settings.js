@@ -161,9 +161,10 @@ export function normalize(settings) {
   return /** @type {Settings} */ (clean); // every number made one above
 }
 
-/** @param {Storage} storage @param {string} search @returns {Settings} */
-export function load(storage, search) {
-  const settings = normalize(bindKey({ ...readStored(storage), ...fromUrl(search) }));
+/** The settings: what is stored, then the open project's own (docs/projects.md), then the URL's.
+ * @param {Storage} storage @param {string} search @param {Partial<Settings>} [project] @returns {Settings} */
+export function load(storage, search, project = {}) {
+  const settings = normalize(bindKey({ ...readStored(storage), ...project, ...fromUrl(search) }));
   if (!settings.base_url && !settings.model) settings.model = "demo";
   if (settings.model === "local") Object.assign(settings, { base_url: LOCAL_BASE, api_key: "", remember_key: false });
   return settings;

@@ -2,6 +2,15 @@
 
 /** The agent worker web/src/agent/page/worker-start.js starts before the page's bundle loads. */
 declare var agentliteEarlyWorker: { worker: Worker; early: Event[] } | undefined;
+/** The project this page holds, decided once before the worker starts (web/src/projects/current.js). */
+declare var agentliteProject: AgentliteProject | undefined;
+interface AgentliteProject {
+  id: string;
+  name: string;
+  names: { database: string; attachments: string; folder: string; lock: string; channel: string };
+  worker: string;
+  problem: string;
+}
 /** Worker hooks (web/src/agent/worker/worker.js): the start path taken, the deferred packages, the stored snapshot. */
 declare var agentliteStart: Record<string, unknown>;
 declare var agentliteDeferred: Promise<unknown>;

@@ -38,6 +38,10 @@ export function describeAction(name, args = {}, stat = null) {
   const path = (facts?.path && args[facts.path]) || "";
   const counts = stat ? ` (+${stat.added} −${stat.removed})` : "";
   if (facts?.name === "preview_page") return `Open the preview of ${args.path || "/index.html"} (runs its scripts)`;
+  if (facts?.name === "preview_snapshot") return `Read the preview of ${args.path || "/index.html"} (runs its scripts)`;
+  if (facts?.name === "preview_act")
+    return `In the preview: ${args.action || "act"} on ${args.ref || "?"}${args.value ? ` (${args.value})` : ""}`;
+  if (facts?.name === "preview_wait") return `Wait in the preview${args.text ? ` for "${args.text}"` : ""}`;
   if (facts?.kind === "run") return `Run in the sandbox: ${firstLine(args[/** @type {string} */ (facts.content)])}`;
   switch (facts?.name) {
     case "delete_file":

@@ -39,6 +39,9 @@ const TOOL_ICON = {
   browser_js_eval: "run",
   shell_exec: "shell",
   preview_page: "run",
+  preview_snapshot: "read",
+  preview_act: "run",
+  preview_wait: "run",
   load_skill: "read",
   conversation_summary: "note",
 };

@@ -1,6 +1,6 @@
 // The Servers panel: the workspace's remote MCP servers. Add one by URL (and an optional bearer token),
-// see each server's state and why it is not connected, turn its tools on and off, give a server that
-// needs sign-in a token, remove it. The worker keeps the servers and tells every change (`mcp` messages);
+// see each server's state and why it is not connected, connect one that came in a hand-off file (it waits
+// for the user), turn its tools on and off, give a server that needs sign-in a token, remove it. The worker keeps the servers and tells every change (`mcp` messages);
 // tokens stay on the page (mcp-tokens.js). When the worker finds a server unreachable, the connection
 // doctor (mcp-doctor.js) looks from the page and says why in words, with a fix. Everything a server sends
 // (its name, its tools' names) goes into textContent only.
@@ -15,6 +15,7 @@ import { openSignIn, signInUrls } from "../mcp/page/mcp-signin.js";
 
 /** @type {Record<string, string>} */
 const STATE_WORDS = {
+  held: "not connected (from a hand-off file)",
   connecting: "connecting…",
   connected: "connected",
   "needs-auth": "needs sign-in",
@@ -107,6 +108,7 @@ export function createMcpView(root, { call, tokens }) {
     head.append(remove);
     node.append(head);
     if (state !== "connected" && state !== "connecting") node.append(diagnosisOf(view, finding));
+    if (state === "held") node.append(connectButton(view));
     if (state === "needs-auth") node.append(signInButton(view), tokenForm(view));
     if (view.tools?.length) node.append(toolList(view));
     if (view.note) node.append(el("p", "mcp-note", view.note, { testid: "mcp-note", role: "status" }));
@@ -121,6 +123,16 @@ export function createMcpView(root, { call, tokens }) {
     const text = finding?.diagnosis || view.diagnosis || "the server did not answer";
     const fix = finding?.fix ? ` ${finding.fix}` : "";
     return el("p", "mcp-diagnosis", `${text}${fix}`, { testid: "mcp-diagnosis", role: "status" });
+  }
+
+  /** A server that came in a hand-off file waits for the user: Connect sends it its first request.
+   * @param {ServerView} view */
+  function connectButton(view) {
+    const connect = button("Connect", "mcp-connect", () =>
+      act(() => call("mcp.connect", { url: view.url, token: tokens.get(view.url) || null }).then(update)),
+    );
+    connect.setAttribute("aria-label", `Connect to the server ${view.url}`);
+    return connect;
   }
 
   /** A token for a server that needs sign-in: it connects again with it.

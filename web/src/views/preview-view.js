@@ -9,7 +9,8 @@ import { framesShareThread } from "../preview/page/thread.js";
 /** The previewer dist/preview.js makes (web/src/preview/page/index.js), as this panel uses it.
  * @typedef {{ pages(): Promise<string[]>, show(path: string): Promise<unknown>, reload(): unknown,
  *   changed(change: unknown, mayRun: boolean): unknown,
- *   report(path: string, ask: (unguarded: string[]) => Promise<boolean>, screenshot: boolean): Promise<object | null> }} Previewer */
+ *   report(path: string, ask: (unguarded: string[]) => Promise<boolean>, screenshot: boolean): Promise<object | null>,
+ *   hands: import("../preview/page/hands.js").Hands }} Previewer */
 
 const MAX_LINES = 500;
 const LIST_DEBOUNCE_MS = 100; // the entry list follows a burst of writes once
@@ -145,18 +146,44 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
      */
     async run(path, screenshot = false) {
       const it = await open(path, false);
-      /** @type {string[]} */
-      let reasons = [];
-      const ask = (/** @type {string[]} */ unguarded) => {
-        reasons = unguarded;
-        return askFirst(panel, path, unguarded);
-      };
-      const report = await it.report(path, ask, screenshot);
-      if (report) return report;
+      const asking = askingFor(panel, path);
+      return (await it.report(path, asking.ask, screenshot)) || asking.declined();
+    },
+    // preview_snapshot, preview_act and preview_wait (payload.op): the panel open on the page the agent
+    // works on, so the user watches it follow.
+    /** @param {Record<string, unknown>} payload */
+    async hands(payload) {
+      const path = String(payload.path || "/index.html");
+      const it = await open(payload.op === "snapshot" ? path : null, false);
+      if (payload.op === "act")
+        return it.hands.act(String(payload.ref || ""), String(payload.action || ""), String(payload.value ?? ""));
+      if (payload.op === "wait")
+        return it.hands.wait(String(payload.text || ""), payload.gone === true, Number(payload.timeout_ms) || 0);
+      const asking = askingFor(panel, path);
+      return (await it.hands.snapshot(path, asking.ask)) || asking.declined();
+    },
+  };
+}
+
+// The question a page whose loops could not all be guarded asks before it runs, and the report when the
+// user said no.
+/**
+ * @param {HTMLElement} panel
+ * @param {string} path
+ */
+function askingFor(panel, path) {
+  /** @type {string[]} */
+  let reasons = [];
+  return {
+    ask: (/** @type {string[]} */ unguarded) => {
+      reasons = unguarded;
+      return askFirst(panel, path, unguarded);
+    },
+    declined: () => {
       const text =
         "the user did not run the page: in this browser a looping page would freeze the app, and the loops of " +
         `these scripts could not be guarded: ${reasons.join("; ")}`;
-      return { path, state: "declined", title: "", text: "", logs: [], errors: [], message: text };
+      return { path, state: "declined", title: "", text: "", logs: [], errors: [], lines: [], message: text };
     },
   };
 }

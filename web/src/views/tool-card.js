@@ -9,16 +9,22 @@ import { renderDiff } from "./diff-view.js";
 import { toolIcon } from "./icons.js";
 import { imageAlt, shownImages } from "../attachments/tool-images.js";
 
-const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name"];
+const SUMMARY_KEYS = ["path", "source", "query", "command", "code", "destination", "new_name", "text"];
 
 /** @param {unknown} args */
 function summarize(args) {
   if (!args || typeof args !== "object") return "";
   const fields = /** @type {Record<string, unknown>} */ (args);
   const key = SUMMARY_KEYS.find((k) => typeof fields[k] === "string" && fields[k]);
-  if (!key) return "";
-  const value = /** @type {string} */ (fields[key]).split("\n")[0];
+  const value = key ? /** @type {string} */ (fields[key]).split("\n")[0] : actionOf(fields);
   return value.length > 80 ? `${value.slice(0, 79)}…` : value;
+}
+
+// A preview_act call in short: the action, the ref, the value (`press e4 "Enter"`).
+/** @param {Record<string, unknown>} fields */
+function actionOf({ action, ref, value }) {
+  if (typeof action !== "string" || typeof ref !== "string") return "";
+  return `${action} ${ref}${typeof value === "string" && value ? ` ${JSON.stringify(value.split("\n")[0])}` : ""}`;
 }
 
 /** What a card asks of the page: the user's approval answer, and the diffs and remote permissions it shows.

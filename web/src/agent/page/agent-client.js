@@ -39,20 +39,22 @@ import { Watchdog } from "./watchdog.js";
 
 /** The worker web/src/agent/page/worker-start.js started early, with the events that came before it was taken
  * over, or a fresh worker when that script did not run.
- * @param {string | URL} workerUrl */
-function adoptEarlyWorker(workerUrl) {
+ * @param {string | URL} workerUrl @param {WorkerOptions} options */
+function adoptEarlyWorker(workerUrl, options) {
   const started = globalThis.agentliteEarlyWorker;
   delete globalThis.agentliteEarlyWorker;
   if (started) return started;
-  return { worker: new Worker(workerUrl, { type: "module" }), early: [] };
+  return { worker: new Worker(workerUrl, options), early: [] };
 }
 
 export class AgentClient {
-  /** @param {string | URL} workerUrl */
-  constructor(workerUrl) {
+  /** @param {string | URL} workerUrl @param {string} name the worker's name: the open project's (projects/current.js) */
+  constructor(workerUrl, name) {
     /** @type {{ [K in keyof ClientEvents]: Listener<K>[] }} */
     this.listeners = { phase: [], ready: [], failed: [], event: [], change: [], page_job: [], restart: [], mcp: [] };
     this.workerUrl = workerUrl;
+    /** @type {WorkerOptions} */
+    this.workerOptions = { type: "module", name };
     this.generation = 0; // grows with each restart: answers meant for an ended worker are dropped
     this.watchdog = new Watchdog({
       send: (/** @type {number} */ id) => this.post({ type: /** @type {Msg["PING"]} */ (MSG.PING), id }),
@@ -68,7 +70,7 @@ export class AgentClient {
       this.on("failed", reject);
     });
     this.ready.catch(() => {}); // failure is shown by the load view; awaiting callers still see it
-    const { worker, early } = adoptEarlyWorker(workerUrl);
+    const { worker, early } = adoptEarlyWorker(workerUrl, this.workerOptions);
     this.attach(worker);
     // Handed on once the page's wiring (app.js, synchronous) has added its listeners, and before any
     // later message: a microtask runs before the next task.
@@ -102,7 +104,7 @@ export class AgentClient {
     const error = new Error(`${reason}; it was restarted`);
     for (const { reject } of this.pending.values()) reject(error);
     this.pending.clear();
-    this.attach(new Worker(this.workerUrl, { type: "module" }));
+    this.attach(new Worker(this.workerUrl, this.workerOptions));
     this.emit("restart", { reason, hangMs: this.watchdog.hangMs });
   }
 

@@ -75,9 +75,24 @@ export function installTestingApi(client, folder, pdfReader) {
       return pictures.map(({ width, height }, i) => ({ type: blobs[i].type, width, height }));
     },
   });
+  // The hand-off file's worker calls (docs/handoff-format.md), bytes in base64: `save(name)` writes this
+  // project, `inspect(data)` its summary, `open(data)` into this (empty) project; the page reloads after.
+  const handoff = Object.freeze({
+    save: (/** @type {string} */ name) => client.call("handoff.save", { name }),
+    inspect: (/** @type {string} */ data) => client.call("handoff.inspect", { data }),
+    open: (/** @type {string} */ data) => client.call("handoff.open", { data }),
+  });
   Object.defineProperty(window, "agentlite", {
     // `mcp.diagnose(url, {token})`: the MCP connection doctor (docs/mcp.md, Connection doctor).
-    value: Object.freeze({ ready: client.ready, vfs, folder: folders, worker, pdf, mcp: Object.freeze({ diagnose }) }),
+    value: Object.freeze({
+      ready: client.ready,
+      vfs,
+      folder: folders,
+      worker,
+      pdf,
+      handoff,
+      mcp: Object.freeze({ diagnose }),
+    }),
     enumerable: true,
   });
 }

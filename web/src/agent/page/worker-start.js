@@ -3,8 +3,10 @@
 // longer delays it. Messages and errors that arrive before app.js takes the worker over are kept and
 // handed on (agent-client.js `adoptEarlyWorker`). A page inside a frame stops before it (frame-guard.js).
 import "../../browser/frame-guard.js";
+import { currentProject } from "../../projects/current.js";
 
-const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+// The worker is named after the open project: it opens that project's database (agent/common/database.js).
+const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: currentProject().worker });
 /** @type {Event[]} */
 const early = [];
 worker.onmessage = (event) => early.push(event);

@@ -13,9 +13,17 @@
 // above the quota) and no write of any size would pass; the reserve is then deleted, which gives its
 // space back at once, so that small changes (an edit, an undo) are still saved while the user makes room.
 
-import { DB_NAME, SCHEMA_VERSION } from "../common/database.js";
+import { DB_NAME, DEFAULT_PROJECT, projectNames, SCHEMA_VERSION } from "../common/database.js";
 
 export { DB_NAME, SCHEMA_VERSION };
+/** The open project's database, lock and channel (`useProject`; the default project's until then). */
+let project = projectNames(DEFAULT_PROJECT);
+
+/** Serve project `id` (agent/common/database.js): its database, lock and channel become the defaults
+ * below. Called once by the worker before Python opens the storage. @param {string} id */
+export function useProject(id) {
+  project = projectNames(id);
+}
 // A change to STORES bumps SCHEMA_VERSION (../common/database.js). Keep STORES in step with
 // STORES in py/agentlite/workspace/storage.py.
 // biome-ignore format: one line per owner
@@ -25,7 +33,6 @@ export const STORES = Object.freeze([
   // chat tabs and long-term memory (agentlite.engine)
   "chats", "memory",
 ]);
-export const WORKSPACE_LOCK = "agentlite-workspace";
 export const RESERVE_DB = "agentlite-reserve";
 const RESERVE_BYTES = 128 * 1024;
 
@@ -95,7 +102,7 @@ function upgrade(database) {
  * Open (or create) the database; resolves to {ok, value: {version}} or a failure.
  * @returns {Promise<Outcome<{ version: number }>>}
  */
-export function open(name = DB_NAME) {
+export function open(name = project.database) {
   if (db) return Promise.resolve(ok({ version: db.version }));
   return new Promise((resolve) => {
     let request;
@@ -431,7 +438,7 @@ function writeBatch(batch, buffers, names) {
  * Without navigator.locks (very old browsers) the release function does nothing; the commit guard
  * still refuses a stale write.
  */
-export function acquireLock(name = WORKSPACE_LOCK) {
+export function acquireLock(name = project.lock) {
   if (!globalThis.navigator || !navigator.locks) return Promise.resolve(() => undefined);
   return new Promise((acquired) => {
     navigator.locks.request(name, () => new Promise((release) => acquired(() => release(undefined))));
@@ -452,12 +459,11 @@ export async function estimate() {
 }
 
 // Other tabs of the app hear of every stored change on this channel, so they reload the workspace.
-export const CHANNEL_NAME = "agentlite-workspace";
 /** @type {BroadcastChannel | null} */
 let channel = null;
 
 function tabsChannel() {
-  if (!channel && typeof BroadcastChannel === "function") channel = new BroadcastChannel(CHANNEL_NAME);
+  if (!channel && typeof BroadcastChannel === "function") channel = new BroadcastChannel(project.channel);
   return channel;
 }
 
@@ -484,7 +490,7 @@ export function onAnnounce(callback) {
 }
 
 /** Delete the whole database and the reserve (tests, "reset the app"). */
-export async function destroy(name = DB_NAME) {
+export async function destroy(name = project.database) {
   close();
   reserveHeld = Promise.resolve(true); // whichever tab wrote it
   await releaseReserve();

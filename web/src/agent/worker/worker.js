@@ -3,6 +3,7 @@
 // Each phase message carries `at_ms` (ms since the worker started) and the start path taken (`path`,
 // `detail`: restored from the memory snapshot, or a normal start and why; start-path.js); the "ready"
 // one also carries `timings`, the duration of each phase in ms, so a slow start can be pinned on its phase.
+import { projectOfWorker } from "../common/database.js";
 import { LOCAL_PORT, MSG } from "../common/protocol.js";
 import { fetchAgentWheel, installAgentWheel, loadDependencies } from "./agent-wheel.js";
 import * as idb from "./idb.js";
@@ -151,6 +152,7 @@ function fetchWheel() {
 async function startAgent(pyodide, wheel) {
   await phase("packages", 0.4, () => wheel);
   await phase("storage", 0.8, async () => {
+    idb.useProject(projectOfWorker(self.name)); // the page names its worker after the open project
     pyodide.registerJsModule("agentlite_idb", idb);
   });
   return await phase("agent", 0.9, async () => {

@@ -2,9 +2,12 @@
 // `run-module`, a module the app hands over when it needs one (the screenshot, docs/preview.md): imported
 // from a blob: URL of its text (allowed by both policies), its `run(args)` answered under the same id.
 // Nothing is loaded into the frame until asked. It runs as the page's own code does, with no more reach.
+// A module is imported once per page and kept: the agent's hands (hands.js) keep their refs in it.
 
 const TEXT_LIMIT = 8000;
 const makeUrl = URL.createObjectURL.bind(URL); // taken before the page runs: the page cannot swap it
+/** @type {Map<string, Promise<{run: (args: unknown) => unknown}>>} the module of each text handed over */
+const modules = new Map();
 
 /**
  * @typedef {{type?: string, id?: number, code?: string, args?: unknown}} AppRequest
@@ -33,7 +36,9 @@ function runModule(message, port) {
       port.postMessage({ type: "module-result", id: message.id, error: String(e) });
     }
   };
-  import(makeUrl(new Blob([String(message.code)], { type: "text/javascript" })))
+  const code = String(message.code);
+  if (!modules.has(code)) modules.set(code, import(makeUrl(new Blob([code], { type: "text/javascript" }))));
+  /** @type {Promise<{run: (args: unknown) => unknown}>} */ (modules.get(code))
     .then((module) => module.run(message.args))
     .then(
       (result) => answer({ result }),

@@ -38,3 +38,26 @@ export function pagePost(port, entry, paths) {
       .join(entry);
   return (level, text, uncaught) => postLine(port, level, where(text).slice(0, LINE_LIMIT), Boolean(uncaught));
 }
+
+/** @typedef {(method: string, url: string, status: number) => void} NoteRequest */
+
+/**
+ * A request the page made (fetch or XMLHttpRequest) to the app, with its answer's status (0: refused or
+ * failed); nothing when the port is closed.
+ * @param {MessagePort} port
+ * @returns {NoteRequest}
+ */
+export function requestNotes(port) {
+  return (method, url, status) => {
+    try {
+      port.postMessage({
+        type: "request",
+        method: String(method).toUpperCase(),
+        url: String(url).slice(0, 2000),
+        status,
+      });
+    } catch {
+      /* closed */
+    }
+  };
+}

@@ -7,7 +7,7 @@ import { installEvalNotice } from "./eval-notice.js";
 import { installFetch } from "./fetch-shim.js";
 import { installLinks } from "./links.js";
 import { installLoopCheck } from "./loop-check.js";
-import { pagePost } from "./notices.js";
+import { pagePost, requestNotes } from "./notices.js";
 import { installErrorReports } from "./page-errors.js";
 import { installStorage } from "./storage.js";
 import { installViolationNotices } from "./violations.js";
@@ -26,10 +26,11 @@ export function installPageWindow(port, bundle, made, storage) {
   installConsole(post);
   installErrorReports(post);
   installViolationNotices(post, bundle.guarded);
-  const realFetch = installFetch(made.files, bundle.entry, post);
+  const note = requestNotes(port);
+  const realFetch = installFetch(made.files, bundle.entry, post, note);
   installLoopCheck();
   if (bundle.guarded) installEvalNotice(post);
-  installXhr(made.files, bundle.entry, realFetch, post);
+  installXhr(made.files, bundle.entry, realFetch, post, note);
   // The page's base is the entry's workspace path (a browser resolves against the page, not the frame).
   const entryBase = `agentlite-ws:${encodeURI(bundle.entry)}`;
   Object.defineProperty(document, "baseURI", { configurable: true, get: () => entryBase });

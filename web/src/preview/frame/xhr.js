@@ -4,7 +4,7 @@
 import { keyOf, targetOf } from "../../frames/common/workspace-url.js";
 
 /** @import { BundleFile } from "./page-writer.js" */
-/** @import { Post } from "./notices.js" */
+/** @import { NoteRequest, Post } from "./notices.js" */
 
 const EVENTS = ["readystatechange", "loadstart", "progress", "load", "error", "abort", "timeout", "loadend"];
 const STATES = ["UNSENT", "OPENED", "HEADERS_RECEIVED", "LOADING", "DONE"];
@@ -193,13 +193,15 @@ class PageRequest extends EventTarget {
  * @param {string} entry the page's workspace path
  * @param {typeof fetch} realFetch
  * @param {Post} post
+ * @param {NoteRequest} note tells the app of each request and its status
  */
-export function installXhr(files, entry, realFetch, post) {
+export function installXhr(files, entry, realFetch, post, note) {
   const Real = window.XMLHttpRequest;
   /** What a request the page sends gets: from here on, a shim of its own. */
   class XMLHttpRequest extends PageRequest {
     send() {
       this._begin();
+      this.addEventListener("loadend", () => note(this._method, this._url, this.status), { once: true });
       const target = targetOf(this._url, entry, location.href);
       if (target.path) this._readFile(target.path, files[target.path]);
       else if (target.local && this._async) this._fetchLocal(realFetch, target.local);

@@ -1,5 +1,7 @@
 // The preview's machinery, a bundle of its own (dist/preview.js) that the app loads when the preview is
-// first opened: the frame, the workspace's files, reloads on change, and what preview_page reports.
+// first opened: the frame, the workspace's files, reloads on change, what preview_page reports, and the
+// agent's hands on the page (hands.js).
+import { createHands } from "./hands.js";
 import { PreviewFrame } from "./preview-frame.js";
 import { onChange } from "./reload-rule.js";
 import { SHOT_LIMITS, shotReport } from "./shot.js";
@@ -14,6 +16,7 @@ const REPORT_LINES = 200;
  * A workspace change event, as reload-rule.js reads it.
  * @typedef {Parameters<typeof onChange>[0]["change"]} Change
  * @typedef {{level: string, text: string, uncaught: boolean}} Line
+ * @typedef {{method: string, url: string, status: number}} Request
  */
 
 // guard: whether to guard the page's loops (the frame shares the app's thread, thread.js); onHeld(change):
@@ -28,6 +31,8 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
   const files = new WorkspaceFiles(call);
   /** @type {Line[]} */
   let lines = []; // the console lines of the current revision
+  /** @type {Request[]} */
+  let requests = []; // the requests its page made
   /** @type {string | null} */
   let entry = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -44,6 +49,7 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
     },
     onState,
     onNavigate,
+    onRequest: (request) => requests.push(request),
   });
 
   /**
@@ -58,6 +64,7 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
     held = false;
     entry = path;
     lines = [];
+    requests = [];
     return frame.show(path, approve);
   }
 
@@ -68,7 +75,7 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
     return shotReport(await frame.shoot(SHOT_LIMITS));
   }
 
-  return {
+  const previewer = {
     show,
     entry: () => entry,
     reload: () => (entry ? show(entry) : Promise.resolve()),
@@ -119,10 +126,20 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
       const errors = lines.filter((line) => line.uncaught).map((line) => line.text);
       const logs = lines.map(({ level, text: line }) => ({ level, text: line }));
       const report = { path, state, title, text, logs: logs.slice(-REPORT_LINES), errors: errors.slice(-REPORT_LINES) };
-      return screenshot ? { ...report, ...(await shoot()) } : report;
+      const made = { ...report, requests: requests.slice(-REPORT_LINES) };
+      return screenshot ? { ...made, ...(await shoot()) } : made;
     },
     shoot,
   };
+  const hands = createHands({
+    frame,
+    record: () => ({ lines, requests }),
+    entry: () => entry,
+    show: (path, approve) => previewer.report(path, approve),
+    navigate: onNavigate, // as a user's click on a link to a workspace page
+    settled: () => quiet(frame),
+  });
+  return { ...previewer, hands };
 }
 
 /**

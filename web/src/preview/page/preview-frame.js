@@ -11,6 +11,7 @@ import { WS, lexerReady } from "../common/resolve.js";
 const INSPECT_TIMEOUT_MS = 3_000;
 const SHOT_TIMEOUT_MS = 10_000; // a screenshot that takes longer is given up (the report still returns)
 const SHOT_MODULE = "preview-screenshot.js"; // handed to the frame only when a screenshot is asked
+const HANDS_MODULE = "preview-hands.js"; // handed to the frame when the agent first snapshots or acts
 const RUNTIME = "preview-frame-runtime.js"; // handed to the frame with each page: the frame fetches nothing
 const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "loading"
 
@@ -18,7 +19,7 @@ const LOAD_TIMEOUT_MS = 15_000; // a page whose load event never comes stays "lo
  * What the frame sends over the port (web/src/preview/frame/).
  * @typedef {{type?: string, level?: unknown, text?: unknown, uncaught?: unknown, state?: string,
  *   message?: string, area?: string, items?: Record<string, string>, path?: unknown, id?: number,
- *   title?: unknown, result?: unknown, error?: string}} FrameMessage
+ *   title?: unknown, result?: unknown, error?: string, method?: unknown, url?: unknown, status?: unknown}} FrameMessage
  * @typedef {{localStorage: Record<string, string>, sessionStorage: Record<string, string>}} Storage
  * @typedef {import("./page-html.js").Guard} Guard
  * @typedef {import("./workspace-files.js").Transpiler} Transpiler
@@ -32,9 +33,20 @@ export class PreviewFrame {
    *   guard?: boolean,
    *   onLog?: (level: string, text: string, uncaught: boolean) => void,
    *   onState?: (state: {entry: string, state: string, revision: number, message?: string}) => void,
-   *   onNavigate?: (path: string) => void}} options
+   *   onNavigate?: (path: string) => void,
+   *   onRequest?: (request: {method: string, url: string, status: number}) => void}} options
    */
-  constructor({ slot, files, baseUrl, guard = false, onLog = () => {}, onState = () => {}, onNavigate = () => {} }) {
+  constructor(options) {
+    const {
+      slot,
+      files,
+      baseUrl,
+      guard = false,
+      onLog = () => {},
+      onState = () => {},
+      onNavigate = () => {},
+    } = options;
+    this.onRequest = options.onRequest || (() => {});
     this.slot = slot;
     this.guard = guard;
     /** @type {Promise<Guard> | null} */
@@ -146,6 +158,7 @@ export class PreviewFrame {
    */
   makeFrame(entry, revision) {
     this.port?.close();
+    for (const done of [...this.asked.values()]) done(null); // the old page will not answer
     const iframe = this.spare || this.blankFrame();
     this.spare = null;
     iframe.dataset.testid = "preview-frame";
@@ -197,7 +210,10 @@ export class PreviewFrame {
     } else if (message.type === "storage" && (message.area === "localStorage" || message.area === "sessionStorage")) {
       this.storage[message.area] = message.items || {};
     } else if (message.type === "navigate" && typeof message.path === "string") this.onNavigate(message.path);
-    else if (message.type === "inspected" || message.type === "module-result")
+    else if (message.type === "request") {
+      const status = Math.max(Number(message.status) || 0, 0); // 0: refused or failed
+      this.onRequest({ method: String(message.method), url: String(message.url), status });
+    } else if (message.type === "inspected" || message.type === "module-result")
       this.asked.get(/** @type {number} */ (message.id))?.(message);
   }
 
@@ -229,6 +245,23 @@ export class PreviewFrame {
     }
     const answer = await this.ask({ type: "run-module", code, args: limits }, SHOT_TIMEOUT_MS);
     return answer || { error: `the page did not give a picture within ${SHOT_TIMEOUT_MS / 1000} s` };
+  }
+
+  // The agent's hands on the page as shown now (web/src/preview/frame/hands.js): what they answered
+  // ({result} or {error}), or {error} when they could not run or the page did not answer in time.
+  /**
+   * @param {object} ask
+   * @param {number} timeoutMs
+   */
+  async hands(ask, timeoutMs) {
+    let code;
+    try {
+      code = await this.text(HANDS_MODULE);
+    } catch (err) {
+      return { error: `the preview's hands could not be loaded: ${/** @type {Error} */ (err).message}` };
+    }
+    const answer = await this.ask({ type: "run-module", code, args: ask }, timeoutMs);
+    return answer || { error: "the page did not answer: it went away (it navigated or reloaded) or is busy" };
   }
 
   // Send the current page `message` with a fresh id; its answer, or null when there is no page or it
