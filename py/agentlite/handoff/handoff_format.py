@@ -2,8 +2,8 @@
 
 A hand-off file is one zip (docs/handoff-format.md): `manifest.json`, one `stores/<store>.jsonl` per
 store of the project's database but `blobs` (one line per record: `{"key": …, "value": …}`, the value
-the stored JSON string itself, so a record comes back byte for byte), one `blobs/<sha256>` per stored
-blob (its stored form), one `attachments/<n>` per attachment and `settings.json`. The manifest names
+the stored JSON string itself, so a record comes back byte for byte), `blobs.pack` holding every stored
+blob (`handoff_pack`), one `attachments/<n>` per attachment and `settings.json`. The manifest names
 every other member with its sha256 and size.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from json.encoder import encode_basestring
 from typing import Any
 
 from agentlite.workspace.records import SCHEMA
@@ -21,7 +22,6 @@ VERSION = 1
 MANIFEST = "manifest.json"
 SETTINGS = "settings.json"
 STORE_PREFIX = "stores/"
-BLOB_PREFIX = "blobs/"
 ATTACHMENT_PREFIX = "attachments/"
 BLOB_STORE = "blobs"
 RECORD_STORES = tuple(store for store in STORES if store != BLOB_STORE)
@@ -63,20 +63,15 @@ def store_member(store: str) -> str:
     return f"{STORE_PREFIX}{store}.jsonl"
 
 
-def blob_member(sha: str) -> str:
-    return f"{BLOB_PREFIX}{sha}"
-
-
 def attachment_member(index: int) -> str:
     return f"{ATTACHMENT_PREFIX}{index:06d}"
 
 
 def record_lines(rows: list[tuple[str, str]]) -> bytes:
-    """A store's records, one JSON object a line, in key order."""
-    return "".join(
-        json.dumps({"key": key, "value": value}, ensure_ascii=False, separators=(",", ":")) + "\n"
-        for key, value in rows
-    ).encode("utf-8")
+    """A store's records, one JSON object a line, in key order (as `json.dumps` of `{"key", "value"}`
+    compact and not ASCII-escaped writes it, the two strings encoded without building the object)."""
+    text = encode_basestring
+    return "".join(f'{{"key":{text(key)},"value":{text(value)}}}\n' for key, value in rows).encode("utf-8")
 
 
 def parse_lines(member: str, data: bytes) -> list[tuple[str, str]]:

@@ -26,12 +26,12 @@ from agentlite.handoff.handoff_format import (
     SETTINGS,
     VERSION,
     attachment_member,
-    blob_member,
     canonical,
     record_lines,
     store_member,
     without_secrets,
 )
+from agentlite.handoff.handoff_pack import PACK, pack_blobs
 from agentlite.workspace.archive import add_member
 from agentlite.workspace.storage import StorageBackend
 
@@ -70,8 +70,7 @@ def encode_handoff(handoff: Handoff) -> bytes:
 
         for store in RECORD_STORES:
             put(store_member(store), record_lines(handoff.records.get(store, [])))
-        for sha, value in sorted(handoff.blobs.items()):
-            put(blob_member(sha), value, packed=value[:1] not in (b"Z", b"d"))  # zlib inside already
+        put(PACK, pack_blobs(handoff.blobs))
         listed = []
         for index, (ident, (mime, data)) in enumerate(sorted(handoff.attachments.items()), 1):
             put(attachment_member(index), data)

@@ -98,7 +98,7 @@ async def content_problems(values: dict[str, bytes], declared: dict[str, int], l
     for sha in sorted(values):
         try:
             if values[sha][:1] in (b"F", b"Z"):
-                digest, size = _whole_digest(values[sha], limit, sha)
+                digest, size = whole_digest(values[sha], limit, sha)
             else:
                 data = await store.read(sha)
                 digest, size = sha, len(data)
@@ -112,7 +112,7 @@ async def content_problems(values: dict[str, bytes], declared: dict[str, int], l
     return found
 
 
-def _whole_digest(value: bytes, limit: int, sha: str) -> tuple[str, int]:
+def whole_digest(value: bytes, limit: int, sha: str) -> tuple[str, int]:
     """(sha256, length) of a whole stored blob (`F` raw, `Z` zlib), inflated PIECE bytes at a time."""
     if value[:1] == b"F":
         if len(value) - 1 > limit:
