@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from agentlite.engine.chats import PREFIX as CHAT_PREFIX
@@ -24,13 +25,14 @@ from agentlite.workspace.records import SCHEMA, Commit, Meta
 from agentlite.workspace.workspace_errors import WorkspaceError
 
 SHOWN = 5  # problems named in one message
-_TYPES = {
-    "int": (int,),
-    "float": (int, float),
-    "str": (str,),
-    "bool": (bool,),
-    "str | None": (str, type(None)),
-    "int | None": (int, type(None)),
+# The exact types JSON gives each declared type (`type(True)` is bool, never int: a bool is no number).
+_TYPES: dict[str, frozenset[type]] = {
+    "int": frozenset({int}),
+    "float": frozenset({int, float}),
+    "str": frozenset({str}),
+    "bool": frozenset({bool}),
+    "str | None": frozenset({str, type(None)}),
+    "int | None": frozenset({int, type(None)}),
 }
 _CHOICES = {"Kind": ("file", "dir"), "Op": ("create", "edit", "write", "delete", "move")}
 
@@ -107,10 +109,11 @@ def _record(kind: Any, store: str, key: str, value: str) -> Any:
     except ValueError as exc:
         raise HandoffRefused(f"{where} is not JSON") from exc
     fields = _fields_of(kind)
-    if not isinstance(data, dict) or not set(data) <= set(fields):
+    if not isinstance(data, dict) or not data.keys() <= fields.keys():
         raise HandoffRefused(f"{where} is not a {store} record")
     for name, value_of in data.items():
-        if not _fits(fields[name], value_of):
+        rule = fields[name]  # the exact types a field may be, or a test of its value
+        if not (type(value_of) in rule if isinstance(rule, frozenset) else rule(value_of)):
             raise HandoffRefused(f"{where} has a malformed {name}")
     if kind is Commit:
         data["changes"] = [tuple(pair) for pair in data.get("changes", [])]
@@ -121,24 +124,24 @@ def _record(kind: Any, store: str, key: str, value: str) -> Any:
 
 
 @functools.cache
-def _fields_of(kind: Any) -> dict[str, str]:
-    """Each field's declared type, as written in its dataclass."""
-    return {f.name: str(f.type) for f in dataclasses.fields(kind)}
+def _fields_of(kind: Any) -> dict[str, frozenset[type] | Callable[[Any], bool]]:
+    """Each field's rule, from its declared type as written in its dataclass (checked once a record)."""
+    return {
+        f.name: _TYPES.get(str(f.type)) or functools.partial(_fits, str(f.type))
+        for f in dataclasses.fields(kind)
+    }
 
 
 def _fits(kind: str, value: Any) -> bool:
     if kind in _CHOICES:
         return value in _CHOICES[kind]
     if kind == "list[str]":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return isinstance(value, list) and all(type(v) is str for v in value)
     if kind == "list[tuple[int, int]]":
         return isinstance(value, list) and all(
-            isinstance(v, list) and len(v) == 2 and all(_fits("int", n) for n in v) for v in value
+            isinstance(v, list) and len(v) == 2 and all(type(n) is int for n in v) for v in value
         )
-    types = _TYPES.get(kind)
-    if types is None:
-        return False
-    return isinstance(value, types) and (kind == "bool" or not isinstance(value, bool))
+    return False
 
 
 def _path_problems(history: History) -> list[str]:
