@@ -14,7 +14,7 @@ import hashlib
 import struct
 
 from agentlite.handoff.handoff_format import HandoffRefused
-from agentlite.limits import IMPORT_FILES
+from agentlite.limits import IMPORT_BYTES, IMPORT_FILES
 from agentlite.workspace import delta
 from agentlite.workspace.history_import import whole_digest
 from agentlite.workspace.import_budget import Budget, inflate
@@ -53,39 +53,65 @@ def unpack_blobs(data: bytes) -> dict[str, bytes]:
 
 
 def changed_blobs(data: bytes) -> list[str]:
-    """The names of the pack's blobs whose stored form no longer decodes to content of that sha256
-    (each decoded within the per-file limit); [] when none can be named."""
+    """The names of the pack's blobs whose stored form no longer decodes to content of that sha256;
+    [] when none can be named. The naming only words a refusal: it stops after `IMPORT_BYTES` decoded."""
     try:
         blobs = unpack_blobs(data)
     except HandoffRefused:
         return []
-    return [sha for sha, value in blobs.items() if _digest(blobs, sha, value) != sha]
+    naming = _Naming(blobs)
+    found = []
+    for sha, value in blobs.items():
+        if naming.spent > IMPORT_BYTES:
+            break
+        if not naming.sound(sha, value):
+            found.append(sha)
+    return found
 
 
-def _digest(blobs: dict[str, bytes], sha: str, value: bytes) -> str | None:
-    """The sha256 of what the blob decodes to (None when it does not decode; its own name when it is a
-    delta on a base that changed, which is the one named)."""
-    limit = Budget().file_bytes
-    if value[:1] in (b"F", b"Z"):
-        return _whole(value, limit, sha)
-    base_sha = value[1:65].decode("latin-1")
-    base = blobs.get(base_sha, b"")
-    if base[:1] not in (b"F", b"Z") or _whole(base, limit, base_sha) != base_sha:
-        return sha if base else None
-    try:
-        ops = value[65:] if value[:1] == b"D" else inflate(value[65:], 2 * limit, "a delta")
-        whole = base[1:] if base[:1] == b"F" else inflate(base[1:], limit, "a blob")
-        steps = delta.parse(ops, len(whole))
-    except WorkspaceError:
-        return None
-    if sum(length for _offset, length, _data in steps) > limit:
-        return None
-    made = b"".join(data if at < 0 else whole[at : at + length] for at, length, data in steps)
-    return hashlib.sha256(made).hexdigest()
+class _Naming:
+    """Decodes the pack's blobs, each within the per-file limit and each base once, counting the bytes."""
 
+    def __init__(self, blobs: dict[str, bytes]) -> None:
+        self.blobs = blobs
+        self.limit = Budget().file_bytes
+        self.spent = 0
+        self.wholes: dict[str, bool] = {}
 
-def _whole(value: bytes, limit: int, sha: str) -> str | None:
-    try:
-        return whole_digest(value, limit, sha)[0]
-    except WorkspaceError:
-        return None
+    def sound(self, sha: str, value: bytes) -> bool:
+        """Whether the blob decodes to its name; a delta on a base that changed counts as sound, as the
+        base is the blob that is named."""
+        if value[:1] in (b"F", b"Z"):
+            return self._whole(sha, value)
+        base_sha = value[1:65].decode("latin-1")
+        base = self.blobs.get(base_sha, b"")
+        if base[:1] not in (b"F", b"Z"):
+            return False
+        return not self._whole(base_sha, base) or self._delta(value, base) == sha
+
+    def _whole(self, sha: str, value: bytes) -> bool:
+        if sha not in self.wholes:
+            try:
+                digest, size = whole_digest(value, self.limit, sha)
+            except WorkspaceError:
+                digest, size = "", self.limit
+            self.spent += size
+            self.wholes[sha] = digest == sha
+        return self.wholes[sha]
+
+    def _delta(self, value: bytes, base: bytes) -> str | None:
+        """The sha256 of what a delta on a sound whole `base` decodes to (None when it does not)."""
+        try:
+            ops = value[65:] if value[:1] == b"D" else inflate(value[65:], 2 * self.limit, "a delta")
+            whole = base[1:] if base[:1] == b"F" else inflate(base[1:], self.limit, "a blob")
+            steps = delta.parse(ops, len(whole))
+        except WorkspaceError:
+            self.spent += self.limit
+            return None
+        made = sum(length for _offset, length, _data in steps)
+        self.spent += len(whole) + min(made, self.limit)
+        if made > self.limit:
+            return None
+        return hashlib.sha256(
+            b"".join(data if at < 0 else whole[at : at + length] for at, length, data in steps)
+        ).hexdigest()
