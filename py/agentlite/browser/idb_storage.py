@@ -106,7 +106,9 @@ class IndexedDBStorage:
         self, store: str, start: str | None = None, stop: str | None = None
     ) -> list[tuple[str, Value]]:
         found = _checked(await self._idb.scan(store, start, stop))
-        keys, values = found[0], found[1]
+        # Each array converted in one call (its strings become str, a Uint8Array stays a proxy), not one
+        # crossing a key: a scan of 10,000 versions took ~130 ms in Chromium element by element.
+        keys, values = found[0].to_py(), found[1].to_py(depth=1)
         result: list[tuple[str, Value]] = []
         for key, raw in zip(keys, values, strict=True):
             value = _value(raw)
