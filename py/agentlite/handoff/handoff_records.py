@@ -103,33 +103,37 @@ def _history(handoff: Handoff) -> History:
 
 def _record(kind: Any, store: str, key: str, value: str) -> Any:
     """The record of `kind` in `value`, its fields of the types its dataclass declares."""
-    where = f"stores/{store}.jsonl: the record {key[:80]!r}"
     try:
         data = json.loads(value)
     except ValueError as exc:
-        raise HandoffRefused(f"{where} is not JSON") from exc
-    fields = _fields_of(kind)
-    if not isinstance(data, dict) or not data.keys() <= fields.keys():
-        raise HandoffRefused(f"{where} is not a {store} record")
+        raise HandoffRefused(f"{_where(store, key)} is not JSON") from exc
+    types, tests = _rules_of(kind)
+    if type(data) is not dict or not data.keys() <= types.keys() | tests.keys():
+        raise HandoffRefused(f"{_where(store, key)} is not a {store} record")
     for name, value_of in data.items():
-        rule = fields[name]  # the exact types a field may be, or a test of its value
-        if not (type(value_of) in rule if isinstance(rule, frozenset) else rule(value_of)):
-            raise HandoffRefused(f"{where} has a malformed {name}")
+        allowed = types.get(name)
+        if not (type(value_of) in allowed if allowed is not None else tests[name](value_of)):
+            raise HandoffRefused(f"{_where(store, key)} has a malformed {name}")
     if kind is Commit:
         data["changes"] = [tuple(pair) for pair in data.get("changes", [])]
     try:
         return kind(**data)
     except (TypeError, ValueError) as exc:
-        raise HandoffRefused(f"{where} is not a {store} record ({exc})") from exc
+        raise HandoffRefused(f"{_where(store, key)} is not a {store} record ({exc})") from exc
+
+
+def _where(store: str, key: str) -> str:
+    return f"stores/{store}.jsonl: the record {key[:80]!r}"
 
 
 @functools.cache
-def _fields_of(kind: Any) -> dict[str, frozenset[type] | Callable[[Any], bool]]:
-    """Each field's rule, from its declared type as written in its dataclass (checked once a record)."""
-    return {
-        f.name: _TYPES.get(str(f.type)) or functools.partial(_fits, str(f.type))
-        for f in dataclasses.fields(kind)
-    }
+def _rules_of(kind: Any) -> tuple[dict[str, frozenset[type]], dict[str, Callable[[Any], bool]]]:
+    """Each field's rule, from its declared type as written in its dataclass: the exact types JSON may
+    give it, or (a choice, a list) a test of its value."""
+    declared = {f.name: str(f.type) for f in dataclasses.fields(kind)}
+    types = {name: _TYPES[text] for name, text in declared.items() if text in _TYPES}
+    tests = {name: functools.partial(_fits, text) for name, text in declared.items() if text not in _TYPES}
+    return types, tests
 
 
 def _fits(kind: str, value: Any) -> bool:
