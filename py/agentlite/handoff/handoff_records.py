@@ -132,7 +132,9 @@ def _rules_of(kind: Any) -> tuple[dict[str, frozenset[type]], dict[str, Callable
     give it, or (a choice, a list) a test of its value."""
     declared = {f.name: str(f.type) for f in dataclasses.fields(kind)}
     types = {name: _TYPES[text] for name, text in declared.items() if text in _TYPES}
-    tests = {name: functools.partial(_fits, text) for name, text in declared.items() if text not in _TYPES}
+    tests: dict[str, Callable[[Any], bool]] = {
+        name: functools.partial(_fits, text) for name, text in declared.items() if text not in _TYPES
+    }
     return types, tests
 
 
