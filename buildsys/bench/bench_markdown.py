@@ -94,8 +94,12 @@ NOTES = {
     "1,000 versions over 200 files, one turn each, replayed into 1,000 commits, packed and zipped; the "
     "zip's bytes are in the goal column.",
     "handoff_write": "A project of 1,000 files written over 10 changes (10,000 versions) and 20 chats as one "
-    "hand-off file (every store, its blobs as stored, the manifest's digests; Pyodide on IndexedDB); floor: "
-    "the zip export of its files. The file's bytes are in the goal column.",
+    "hand-off file (every store, its blobs in one pack, the manifest's digests; Pyodide on IndexedDB); "
+    "floor: the zip export of its files. The file's and the zip's bytes are in the goal column.",
+    "handoff_write_vs_history": "As handoff_write; floor: the zip export WITH history of the same project "
+    "(the same 10,000 versions, one member per blob; no chats).",
+    "handoff_open_vs_history": "As handoff_open; floor: that zip with history imported into a fresh "
+    "workspace (every blob and record checked, one batch).",
     "handoff_open": "That hand-off file read, verified (every digest, record and content) and opened into a "
     "fresh project in one transaction, after a staged check; floor: the zip of its files imported into a "
     "fresh workspace.",

@@ -14,7 +14,8 @@ IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh b
   the zip's bytes are reported beside it, docs/git.md);
 - handoff_write / handoff_open: a 1,000-file project with 10,000 versions and 20 chats as one hand-off
   file, and that file opened into a fresh project; floors: the zip export / import of its files
-  (buildsys/bench/handoff_probes.py, goal ≤ 1.5×).
+  (buildsys/bench/handoff_probes.py, goal ≤ 1.5×); handoff_write_vs_history / handoff_open_vs_history:
+  the same against the zip export / import WITH history of the same project.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ NAMES = (
     "git_export",
     "handoff_write",
     "handoff_open",
+    "handoff_write_vs_history",
+    "handoff_open_vs_history",
 )
 PAGE = "__bench"
 FILES = {

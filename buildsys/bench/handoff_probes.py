@@ -6,6 +6,8 @@ The project: 1,000 files written over 10 changes (10,000 versions), 20 chats of 
 - handoff_write: the project as one hand-off file; floor: the zip export of its files (no history);
 - handoff_open: the file read, verified and opened into a fresh storage; floor: the zip of its files
   imported into a fresh workspace. Goal ≤ 1.5× each (docs/handoff-format.md).
+- handoff_write_vs_history / handoff_open_vs_history: the same, against a fairer floor: the zip export
+  WITH history of the same project, and its import (the same 10,000 versions, but no chats).
 """
 
 from __future__ import annotations
@@ -62,23 +64,41 @@ async def project(storage: StorageBackend, sizes: HandoffSizes) -> Workspace:
 
 
 async def handoff_write(fresh: Fresh, sizes: HandoffSizes) -> dict[str, Any]:
+    return await _write(fresh, sizes, history=False)
+
+
+async def handoff_write_vs_history(fresh: Fresh, sizes: HandoffSizes) -> dict[str, Any]:
+    """As handoff_write, against the zip export WITH history (the same versions, no chats)."""
+    return await _write(fresh, sizes, history=True)
+
+
+async def handoff_open(fresh: Fresh, sizes: HandoffSizes) -> dict[str, Any]:
+    return await _open(fresh, sizes, history=False)
+
+
+async def handoff_open_vs_history(fresh: Fresh, sizes: HandoffSizes) -> dict[str, Any]:
+    """As handoff_open, against the import of the zip WITH history into a fresh workspace."""
+    return await _open(fresh, sizes, history=True)
+
+
+async def _write(fresh: Fresh, sizes: HandoffSizes, history: bool) -> dict[str, Any]:
     ws = await project(await fresh(), sizes)
-    written, exported, size = [], [], 0
+    written, exported, size, floor_size = [], [], 0, 0
     for _ in range(RUNS):
         start = time.perf_counter()
         size = len(await write_handoff(ws.storage, "bench", {}, {}))
         written.append(_ms(start))
         start = time.perf_counter()
-        await ws.export_zip()
+        floor_size = len(await ws.export_zip(history=history))
         exported.append(_ms(start))
-    goal = f"≤ 1.5× floor; the file has {size:,} bytes"
+    goal = f"≤ 1.5× floor; the file has {size:,} bytes, the zip {floor_size:,}"
     return _figure(statistics.median(written), statistics.median(exported), goal)
 
 
-async def handoff_open(fresh: Fresh, sizes: HandoffSizes) -> dict[str, Any]:
+async def _open(fresh: Fresh, sizes: HandoffSizes, history: bool) -> dict[str, Any]:
     ws = await project(await fresh(), sizes)
     data = await write_handoff(ws.storage, "bench", {}, {})
-    files_zip = await ws.export_zip()
+    floor_zip = await ws.export_zip(history=history)
     versions = len(await ws.storage.keys("versions"))  # the files' and their folders'
     opened, imported = [], []
     for _ in range(RUNS):
@@ -88,9 +108,12 @@ async def handoff_open(fresh: Fresh, sizes: HandoffSizes) -> dict[str, Any]:
         opened.append(_ms(start))
         if len(await target.keys("versions")) != versions:
             raise AssertionError("handoff_open lost versions")
+        floor = await fresh()
         start = time.perf_counter()
-        await (await Workspace.open(await fresh())).import_zip(files_zip)
+        await (await Workspace.open(floor)).import_zip(floor_zip)
         imported.append(_ms(start))
+        if history and len(await floor.keys("versions")) != versions:
+            raise AssertionError("the history import lost versions")
     return _figure(statistics.median(opened), statistics.median(imported), "≤ 1.5× floor")
 
 
@@ -98,7 +121,12 @@ def _figure(value: float, floor: float, goal: str) -> dict[str, Any]:
     return {"value": value, "unit": "ms", "floor": floor, "runs": RUNS, "goal": goal}
 
 
-PROBES = {"handoff_write": handoff_write, "handoff_open": handoff_open}
+PROBES = {
+    "handoff_write": handoff_write,
+    "handoff_open": handoff_open,
+    "handoff_write_vs_history": handoff_write_vs_history,
+    "handoff_open_vs_history": handoff_open_vs_history,
+}
 
 
 def small() -> HandoffSizes:

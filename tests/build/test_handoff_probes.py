@@ -16,6 +16,11 @@ async def _fresh() -> StorageBackend:
 @aio
 async def test_each_handoff_probe_gives_a_figure_against_its_floor() -> None:
     figures = await run(list(handoff_probes.PROBES), _fresh, handoff=handoff_probes.small())
-    assert set(figures) == {"handoff_write", "handoff_open"}
+    assert set(figures) == {
+        "handoff_write",
+        "handoff_open",
+        "handoff_write_vs_history",
+        "handoff_open_vs_history",
+    }
     for figure in figures.values():
         assert figure["value"] > 0 and figure["floor"] > 0 and figure["unit"] == "ms"

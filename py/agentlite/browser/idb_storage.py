@@ -106,7 +106,9 @@ class IndexedDBStorage:
         self, store: str, start: str | None = None, stop: str | None = None
     ) -> list[tuple[str, Value]]:
         found = _checked(await self._idb.scan(store, start, stop))
-        keys, values = found[0], found[1]
+        # Each array converted in one call (its strings become str, a Uint8Array stays a proxy), not one
+        # crossing a key: a scan of 10,000 versions took ~130 ms in Chromium element by element.
+        keys, values = found[0].to_py(), found[1].to_py(depth=1)
         result: list[tuple[str, Value]] = []
         for key, raw in zip(keys, values, strict=True):
             value = _value(raw)
@@ -115,24 +117,32 @@ class IndexedDBStorage:
         return result
 
     async def commit(self, batch: Batch) -> None:
-        from js import Array, Uint8Array  # type: ignore[import-not-found]
+        from js import Uint8Array  # type: ignore[import-not-found]
 
-        blobs = Array.new()
+        parts: list[bytes] = []
+        spans: list[tuple[int, int]] = []
         puts: list[list[Any]] = []
+        at = 0
         for store, key, value in batch.puts:
             if isinstance(value, bytes):
-                array = Uint8Array.new(len(value))
-                array.assign(value)  # a copy in JS memory: the transaction outlives this call
-                puts.append([store, key, {"blob": int(blobs.push(array)) - 1}])
+                puts.append([store, key, {"blob": len(spans)}])
+                spans.append((at, at + len(value)))
+                parts.append(value)
+                at += len(value)
             else:
                 puts.append([store, key, value])
+        # Every blob in ONE array, copied into JS memory once (the transaction outlives this call): a
+        # copy a blob was three crossings each, 30,000 for a hand-off of 10,000 versions.
+        packed = Uint8Array.new(at)
+        packed.assign(b"".join(parts))
         payload = {
             "clears": list(batch.clears),
             "deletes": [list(pair) for pair in batch.deletes],
             "puts": puts,
             "guard": list(batch.guard) if batch.guard is not None else None,
+            "spans": spans,
         }
-        _checked(await self._idb.commit(json.dumps(payload), blobs))
+        _checked(await self._idb.commit(json.dumps(payload), packed))
 
     @contextlib.asynccontextmanager
     async def lock(self) -> AsyncIterator[None]:

@@ -65,7 +65,7 @@ async def _staged_check(batch: Batch) -> None:
     await scratch.commit(batch)
     try:
         workspace = await Workspace.open(scratch)
-        found = await workspace.check()
+        found = await workspace.check(contents=False)  # check_contents verified every blob
     except WorkspaceError as exc:
         found = [str(exc)]
     if found:
@@ -90,7 +90,9 @@ class _Staging(MemoryStorage):
         self, store: str, start: str | None = None, stop: str | None = None
     ) -> list[tuple[str, Value]]:
         data = self.data[store]
-        keys = self.sorted.setdefault(store, sorted(data))
+        if store not in self.sorted:
+            self.sorted[store] = sorted(data)
+        keys = self.sorted[store]
         low = 0 if start is None else bisect.bisect_left(keys, start)
         high = len(keys) if stop is None else bisect.bisect_left(keys, stop)
         return [(key, data[key]) for key in keys[low:high]]

@@ -21,7 +21,6 @@ from typing import Any
 from agentlite.handoff.handoff_contents import Handoff
 from agentlite.handoff.handoff_format import (
     ATTACHMENT_PREFIX,
-    BLOB_PREFIX,
     FORMAT,
     MANIFEST,
     SETTINGS,
@@ -33,6 +32,7 @@ from agentlite.handoff.handoff_format import (
     parse_lines,
     without_secrets,
 )
+from agentlite.handoff.handoff_pack import PACK, changed_blobs, unpack_blobs
 from agentlite.handoff.handoff_records import check_records
 from agentlite.limits import IMPORT_BYTES, IMPORT_FILES
 from agentlite.workspace.import_budget import read_member
@@ -142,10 +142,18 @@ def _contents(
         except WorkspaceError as exc:
             raise HandoffRefused(f"{name} differs from its manifest digest ({exc})") from exc
         if hashlib.sha256(data).hexdigest() != sha:
-            raise HandoffRefused(f"{name} differs from its manifest digest; nothing was opened")
+            which = _changed(name, data)
+            raise HandoffRefused(f"{name} differs from its manifest digest{which}; nothing was opened")
         contents[name] = data
     within_time()
     return contents
+
+
+def _changed(name: str, data: bytes) -> str:
+    """Within the pack, the blobs that no longer match their names ("" for any other member)."""
+    named = changed_blobs(data) if name == PACK else []
+    shown = ", ".join(sha[:12] for sha in named[:3]) + (" …" if len(named) > 3 else "")
+    return f": the blob {shown} has changed" if named else ""
 
 
 def _timer(clock: Callable[[], float], deadline: float) -> Callable[[], None]:
@@ -168,8 +176,8 @@ def _handoff(manifest: dict[str, Any], contents: dict[str, bytes]) -> Handoff:
             if store not in STORES or store == "blobs":
                 raise HandoffRefused(f"{name} is of an unknown store {store!r}")
             records[store] = parse_lines(name, data)
-        elif name.startswith(BLOB_PREFIX) and SHA256.fullmatch(name[len(BLOB_PREFIX) :]):
-            blobs[name[len(BLOB_PREFIX) :]] = data
+        elif name == PACK:
+            blobs = unpack_blobs(data)
         elif not name.startswith(ATTACHMENT_PREFIX) and name != SETTINGS:
             raise HandoffRefused(f"{name} is not a member a hand-off file holds")
     attachments = _attachments(manifest, contents)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from agentlite.engine.chats import PREFIX as CHAT_PREFIX
@@ -24,13 +25,14 @@ from agentlite.workspace.records import SCHEMA, Commit, Meta
 from agentlite.workspace.workspace_errors import WorkspaceError
 
 SHOWN = 5  # problems named in one message
-_TYPES = {
-    "int": (int,),
-    "float": (int, float),
-    "str": (str,),
-    "bool": (bool,),
-    "str | None": (str, type(None)),
-    "int | None": (int, type(None)),
+# The exact types JSON gives each declared type (`type(True)` is bool, never int: a bool is no number).
+_TYPES: dict[str, frozenset[type]] = {
+    "int": frozenset({int}),
+    "float": frozenset({int, float}),
+    "str": frozenset({str}),
+    "bool": frozenset({bool}),
+    "str | None": frozenset({str, type(None)}),
+    "int | None": frozenset({int, type(None)}),
 }
 _CHOICES = {"Kind": ("file", "dir"), "Op": ("create", "edit", "write", "delete", "move")}
 
@@ -101,44 +103,51 @@ def _history(handoff: Handoff) -> History:
 
 def _record(kind: Any, store: str, key: str, value: str) -> Any:
     """The record of `kind` in `value`, its fields of the types its dataclass declares."""
-    where = f"stores/{store}.jsonl: the record {key[:80]!r}"
     try:
         data = json.loads(value)
     except ValueError as exc:
-        raise HandoffRefused(f"{where} is not JSON") from exc
-    fields = _fields_of(kind)
-    if not isinstance(data, dict) or not set(data) <= set(fields):
-        raise HandoffRefused(f"{where} is not a {store} record")
+        raise HandoffRefused(f"{_where(store, key)} is not JSON") from exc
+    types, tests = _rules_of(kind)
+    if type(data) is not dict or not data.keys() <= types.keys() | tests.keys():
+        raise HandoffRefused(f"{_where(store, key)} is not a {store} record")
     for name, value_of in data.items():
-        if not _fits(fields[name], value_of):
-            raise HandoffRefused(f"{where} has a malformed {name}")
+        allowed = types.get(name)
+        if not (type(value_of) in allowed if allowed is not None else tests[name](value_of)):
+            raise HandoffRefused(f"{_where(store, key)} has a malformed {name}")
     if kind is Commit:
         data["changes"] = [tuple(pair) for pair in data.get("changes", [])]
     try:
         return kind(**data)
     except (TypeError, ValueError) as exc:
-        raise HandoffRefused(f"{where} is not a {store} record ({exc})") from exc
+        raise HandoffRefused(f"{_where(store, key)} is not a {store} record ({exc})") from exc
+
+
+def _where(store: str, key: str) -> str:
+    return f"stores/{store}.jsonl: the record {key[:80]!r}"
 
 
 @functools.cache
-def _fields_of(kind: Any) -> dict[str, str]:
-    """Each field's declared type, as written in its dataclass."""
-    return {f.name: str(f.type) for f in dataclasses.fields(kind)}
+def _rules_of(kind: Any) -> tuple[dict[str, frozenset[type]], dict[str, Callable[[Any], bool]]]:
+    """Each field's rule, from its declared type as written in its dataclass: the exact types JSON may
+    give it, or (a choice, a list) a test of its value."""
+    declared = {f.name: str(f.type) for f in dataclasses.fields(kind)}
+    types = {name: _TYPES[text] for name, text in declared.items() if text in _TYPES}
+    tests: dict[str, Callable[[Any], bool]] = {
+        name: functools.partial(_fits, text) for name, text in declared.items() if text not in _TYPES
+    }
+    return types, tests
 
 
 def _fits(kind: str, value: Any) -> bool:
     if kind in _CHOICES:
         return value in _CHOICES[kind]
     if kind == "list[str]":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return isinstance(value, list) and all(type(v) is str for v in value)
     if kind == "list[tuple[int, int]]":
         return isinstance(value, list) and all(
-            isinstance(v, list) and len(v) == 2 and all(_fits("int", n) for n in v) for v in value
+            isinstance(v, list) and len(v) == 2 and all(type(n) is int for n in v) for v in value
         )
-    types = _TYPES.get(kind)
-    if types is None:
-        return False
-    return isinstance(value, types) and (kind == "bool" or not isinstance(value, bool))
+    return False
 
 
 def _path_problems(history: History) -> list[str]:

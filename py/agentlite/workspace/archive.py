@@ -35,8 +35,9 @@ from agentlite.workspace.workspace_errors import InvalidArgument, NotAFile, size
 EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
-def add_member(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True) -> None:
-    """One member with fixed metadata; `packed=False` stores it as is (stored blobs are compressed)."""
+def add_member(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = True, level: int = 6) -> None:
+    """One member with fixed metadata; `packed=False` stores it as is (stored blobs are compressed);
+    `level`: zlib's (1 is ~3x faster than 6 for a few percent more bytes)."""
     info = zipfile.ZipInfo(name, date_time=EPOCH)
     info.create_system = 3
     if name.endswith("/"):
@@ -45,7 +46,7 @@ def add_member(archive: zipfile.ZipFile, name: str, data: bytes, packed: bool = 
     else:
         info.external_attr = 0o100644 << 16
         kind = zipfile.ZIP_DEFLATED if packed else zipfile.ZIP_STORED
-        archive.writestr(info, data, compress_type=kind, compresslevel=6 if packed else None)
+        archive.writestr(info, data, compress_type=kind, compresslevel=level if packed else None)
 
 
 async def export_zip(committer: Committer, history: bool) -> bytes:

@@ -86,19 +86,22 @@ def _read_blobs(archive: zipfile.ZipFile, budget: Budget) -> dict[str, bytes]:
     }
 
 
+CACHE = 16 * 1024 * 1024  # decoded bases kept while checking (every whole blob is hashed on its own)
+
+
 async def content_problems(values: dict[str, bytes], declared: dict[str, int], limit: int) -> list[str]:
     """Check every blob within the per-file limit: it hashes to its sha256 and is as long as its versions
     declare. A whole one is inflated a piece at a time into the hash, never held whole; a delta is decoded
     against its base in the same archive (`BlobStore`, with the limit)."""
     scratch = MemoryStorage()
     scratch.data["blobs"] = dict(values)
-    store = BlobStore(scratch, cache_bytes=0, limit=limit)
+    store = BlobStore(scratch, cache_bytes=CACHE, limit=limit)  # each base decoded once
     await store.load()
     found = []
     for sha in sorted(values):
         try:
             if values[sha][:1] in (b"F", b"Z"):
-                digest, size = _whole_digest(values[sha], limit, sha)
+                digest, size = whole_digest(values[sha], limit, sha)
             else:
                 data = await store.read(sha)
                 digest, size = sha, len(data)
@@ -112,7 +115,7 @@ async def content_problems(values: dict[str, bytes], declared: dict[str, int], l
     return found
 
 
-def _whole_digest(value: bytes, limit: int, sha: str) -> tuple[str, int]:
+def whole_digest(value: bytes, limit: int, sha: str) -> tuple[str, int]:
     """(sha256, length) of a whole stored blob (`F` raw, `Z` zlib), inflated PIECE bytes at a time."""
     if value[:1] == b"F":
         if len(value) - 1 > limit:

@@ -8,21 +8,30 @@ with an empty cache, so a blob that only memory still holds counts as missing.
 from __future__ import annotations
 
 from agentlite.workspace import timeline
-from agentlite.workspace.blobs import BlobStore
+from agentlite.workspace.blobs import STORE, BlobStore
 from agentlite.workspace.committer import Committer
 from agentlite.workspace.records import Entry, Version
 from agentlite.workspace.workspace_errors import WorkspaceError
 
 
-async def check(committer: Committer) -> list[str]:
-    """Every inconsistency found, as a sentence; an empty list when the stored workspace is sound."""
+async def check(committer: Committer, contents: bool = True) -> list[str]:
+    """Every inconsistency found, as a sentence; an empty list when the stored workspace is sound.
+    `contents=False` only asks that every content be present (for contents verified just before)."""
     tree = await committer.heads()
     uncached = BlobStore(committer.storage, cache_bytes=0)
+    present = set(await committer.storage.keys(STORE))
     problems: list[str] = []
     for entry in sorted(tree.entries.values(), key=lambda e: e.id):
         records = await timeline.versions_of(committer, entry.id)
         problems += head_problems(entry, records)
-        problems += await _content_problems(uncached, entry, records)
+        if contents:
+            problems += await _content_problems(uncached, entry, records)
+        else:
+            problems += [
+                f"{entry.path}: version {r.version} has no content"
+                for r in records
+                if r.live and r.sha256 is not None and r.sha256 not in present
+            ]
     return problems
 
 

@@ -267,9 +267,10 @@ class Workspace:
     ) -> Change:
         return await timeline.restore_before(self._machinery, turn_id, turn, author)
 
-    async def check(self) -> builtins.list[str]:
-        """Every inconsistency in what is stored (heads, version numbers, contents); [] when sound."""
-        return await integrity.check(self._machinery)
+    async def check(self, contents: bool = True) -> builtins.list[str]:
+        """Every inconsistency in what is stored (heads, version numbers, contents); [] when sound.
+        `contents=False`: contents only present, not read (they were verified just before)."""
+        return await integrity.check(self._machinery, contents)
 
     # --- archive -----------------------------------------------------------------------------------
 

@@ -7,11 +7,13 @@ import hashlib
 import itertools
 import json
 import re
+from typing import Any
 
 import pytest
 
 from agentlite.handoff import HandoffRefused, check_contents, open_handoff, read_handoff, write_handoff
 from agentlite.handoff.handoff_format import MANIFEST
+from agentlite.handoff.handoff_pack import HEAD, PACK, pack_blobs, unpack_blobs
 from agentlite.workspace.storage import MemoryStorage
 from tests.unit.handoff.project import make_project, members, rezip
 
@@ -47,7 +49,7 @@ def first(files: dict[str, bytes], prefix: str) -> str:
         "stores/entries.jsonl",
         "stores/versions.jsonl",
         "stores/chats.jsonl",
-        "blobs/",
+        "blobs.pack",
         "attachments/",
         "settings.json",
     ],
@@ -74,6 +76,40 @@ async def test_a_damaged_zip_is_refused_naming_the_member() -> None:
         read_handoff(flipped(data, at))
 
 
+async def test_a_changed_blob_inside_the_pack_is_refused_naming_the_blob() -> None:
+    files = await handoff_files()
+    blobs = unpack_blobs(files[PACK])
+    sha = sorted(blobs)[len(blobs) // 2]
+    blobs[sha] = flipped(blobs[sha], len(blobs[sha]) - 1)
+    files[PACK] = pack_blobs(blobs)
+    message = f"{PACK} differs from its manifest digest: the blob {sha[:12]} has changed"
+    with pytest.raises(HandoffRefused, match=re.escape(message)):
+        read_handoff(rezip(files))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda pack: pack[:-1],  # its last blob cut short
+        lambda pack: pack + HEAD.pack(b"\xff" * 32, 10),  # a blob's head without the blob
+        lambda pack: pack[: HEAD.size + 1],  # a blob longer than what follows
+    ],
+)
+async def test_a_pack_cut_off_is_refused(damage: Any) -> None:
+    files = await handoff_files()
+    files[PACK] = damage(files[PACK])
+    with pytest.raises(HandoffRefused, match=re.escape(f"{PACK} is cut off")):
+        read_handoff(forged(files))
+
+
+async def test_a_pack_with_a_blob_twice_is_refused() -> None:
+    files = await handoff_files()
+    first_blob = files[PACK][: HEAD.size + HEAD.unpack_from(files[PACK])[1]]
+    files[PACK] = first_blob + files[PACK]
+    with pytest.raises(HandoffRefused, match=re.escape(f"{PACK} holds its blobs out of order or twice")):
+        read_handoff(forged(files))
+
+
 async def test_a_changed_manifest_is_refused() -> None:
     files = await handoff_files()
     manifest = json.loads(files[MANIFEST])
@@ -94,7 +130,7 @@ async def test_an_extra_member_is_refused() -> None:
 
 async def test_a_missing_member_is_refused() -> None:
     files = await handoff_files()
-    name = first(files, "blobs/")
+    name = PACK
     del files[name]
     with pytest.raises(HandoffRefused, match=re.escape(f"{name} is missing")):
         read_handoff(rezip(files))
@@ -131,7 +167,7 @@ async def test_a_newer_version_is_refused() -> None:
 
 async def test_a_zip_bomb_is_refused_before_it_inflates() -> None:
     files = await handoff_files()
-    files["blobs/" + "0" * 64] = bytes(4 * 1024 * 1024)  # 4 MB of zeros deflate to a few KB
+    files[PACK] = bytes(4 * 1024 * 1024)  # 4 MB of zeros deflate to a few KB
     with pytest.raises(HandoffRefused, match="inflates more than 100 times"):
         read_handoff(forged(files))
 
@@ -197,8 +233,9 @@ async def test_a_server_url_that_is_not_http_is_refused() -> None:
 
 async def test_a_blob_that_does_not_hash_to_its_name_is_refused_before_anything_is_written() -> None:
     files = await handoff_files()
-    name = first(files, "blobs/")
-    files[name] = b"F" + b"forged content"
+    blobs = unpack_blobs(files[PACK])
+    blobs[min(blobs)] = b"F" + b"forged content"
+    files[PACK] = pack_blobs(blobs)
     handoff = read_handoff(forged(files))  # its digest in the manifest matches: the content check finds it
     with pytest.raises(HandoffRefused, match="damaged"):
         await check_contents(handoff)

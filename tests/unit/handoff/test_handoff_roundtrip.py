@@ -10,6 +10,7 @@ import pytest
 from agentlite.engine.chats import SERVERS_KEY
 from agentlite.handoff import HandoffRefused, open_handoff, read_handoff, write_handoff
 from agentlite.handoff.handoff_format import MANIFEST
+from agentlite.handoff.handoff_pack import PACK, unpack_blobs
 from agentlite.workspace import Workspace
 from agentlite.workspace.storage import STORES, MemoryStorage
 from tests.unit.handoff.project import make_project, members
@@ -50,7 +51,8 @@ async def test_the_manifest_names_every_member_with_its_digest() -> None:
     assert manifest["name"] == "Demo" and manifest["schema"] == 1 and manifest["created"]
     assert set(manifest["members"]) == set(files) - {MANIFEST}
     assert manifest["counts"]["versions"] == len(source.data["versions"])
-    assert "stores/entries.jsonl" in files and any(name.startswith("blobs/") for name in files)
+    assert "stores/entries.jsonl" in files and PACK in files
+    assert set(unpack_blobs(files[PACK])) == set(source.data["blobs"])
 
 
 async def test_no_token_and_no_key_travel() -> None:

@@ -34,6 +34,11 @@ SCRIPT = textwrap.dedent(
     again = await Workspace.open(await IndexedDBStorage.open())
     assert await again.read_text("/notes/a.txt") == "second"
     assert await again.read_bytes("/bin/x.bin") == bytes(range(256)) * 10
+    blobs, versions = await storage.scan("blobs"), await storage.scan("versions")
+    assert len(blobs) >= 3 and all(isinstance(k, str) and isinstance(v, bytes) for k, v in blobs)
+    assert [k for k, _v in versions] == sorted(k for k, _v in versions) and len(versions) >= 4
+    assert all(isinstance(v, str) and v.startswith("{") for _k, v in versions)
+    assert await storage.scan("versions", versions[1][0], versions[3][0]) == versions[1:3]
     for i in range(100):
         await ws.write(f"/many/f{i}.txt", f"file {i}\\n" * 50, turn="t1", author="agent")
     assert len((await ws.undo_turn("t1")).versions) == 101

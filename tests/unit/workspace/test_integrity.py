@@ -40,6 +40,20 @@ async def test_a_missing_blob_is_reported() -> None:
 
 
 @aio
+async def test_without_contents_a_missing_blob_is_reported_and_none_is_read() -> None:
+    storage = MemoryStorage()
+    await _filled(storage)
+    ws = await open_workspace(storage)
+    first, second = [v["sha256"] for v in (await ws.history("/a.txt"))[:2]]
+    batch = Batch()
+    batch.put("blobs", second, b"F not the content")  # present, but damaged: not read, not reported
+    await storage.commit(batch)
+    await _drop(storage, "blobs", first)
+    problems = await (await open_workspace(storage)).check(contents=False)
+    assert len(problems) == 1 and "/a.txt: version" in problems[0] and "has no content" in problems[0]
+
+
+@aio
 async def test_a_missing_version_record_is_reported() -> None:
     storage = MemoryStorage()
     await _filled(storage)

@@ -57,6 +57,7 @@ const RESERVE_BYTES = 128 * 1024;
  *   deletes: [string, IDBValidKey][],
  *   puts: [string, IDBValidKey, PutValue][],
  *   guard: [string, IDBValidKey, unknown] | null,
+ *   spans?: [number, number][],
  * }} Batch
  */
 /** @typedef {(detailJson: string) => void} Callback */
@@ -288,17 +289,22 @@ export function scan(store, start, stop) {
 
 /**
  * Write a batch in ONE readwrite transaction. `batchJson` is
- * {clears: [store], deletes: [[store, key]], puts: [[store, key, value | {blob: index}]], guard: [store, key, expected] | null}
- * and `blobs` an Array of Uint8Array referenced by index. The guard is read first, inside the same
+ * {clears: [store], deletes: [[store, key]], puts: [[store, key, value | {blob: index}]], guard: [store, key, expected] | null,
+ * spans?: [[start, end]]} and `blobs` an Array of Uint8Array referenced by index — or, when the batch has
+ * `spans`, ONE Uint8Array holding every blob, blob `i` its bytes spans[i][0] to spans[i][1] (one copy
+ * across from Python for any number of blobs). The guard is read first, inside the same
  * transaction: when the stored value differs, nothing is written and the result is code "stale".
  * @param {string} batchJson
- * @param {Iterable<Uint8Array> | ArrayLike<Uint8Array> | null | undefined} blobs
+ * @param {Iterable<Uint8Array> | ArrayLike<Uint8Array> | Uint8Array | null | undefined} blobs
  * @returns {Promise<Outcome>}
  */
 export function commit(batchJson, blobs) {
   /** @type {Batch} */
   const batch = JSON.parse(batchJson);
-  const buffers = Array.from(blobs || [], (buffer) => buffer.slice()); // own copies before any await
+  const packed = batch.spans && blobs instanceof Uint8Array ? blobs : null;
+  const buffers = packed // own copies before any await
+    ? (batch.spans || []).map(([start, end]) => packed.slice(start, end))
+    : Array.from(/** @type {Iterable<Uint8Array>} */ (blobs || []), (buffer) => buffer.slice());
   const names = new Set([...batch.clears, ...batch.deletes.map((d) => d[0]), ...batch.puts.map((p) => p[0])]);
   if (batch.guard) names.add(batch.guard[0]);
   if (names.size === 0) return Promise.resolve(ok(null));
