@@ -4,9 +4,10 @@ What it caches is decided here, at build time, so the worker holds one fixed lis
 sha256: it can check every byte it stores against the build it belongs to and never mix two builds.
 The cache is named after the build id (`cache_name`); old builds' caches share the prefix and are
 deleted when a newer worker activates. Files pinned `on_demand` (pytest's wheels, pins.toml) are not
-fetched at install: the worker checks and keeps them the first time the page asks for them. The files of
-the model in the page (`local_engine.ON_USE`) and the problem checkers (`problems_vendor.ON_USE`) are not kept
-after activation either (`onUse`): only once used.
+fetched at install: the worker fetches and keeps them after it activates (`later`), and so it does the
+problem checkers' files (`problems_vendor.AFTER_START`), so a checker never used online still works
+offline. The files of the model in the page (`local_engine.ON_USE`, about 100 MB with a model's engine
+builds) are kept only once used (`onUse`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ CACHE_PREFIX = "agentlite-build-"
 # never served by a host that reads it: the deployment headers file (docs/deploying.md).
 NOT_PRECACHED_SUFFIXES = (".map",)
 NOT_PRECACHED_NAMES = {"bare.html", "bare.js", "bare-worker.js", "bare-pdf.html", "_headers"}
-ON_USE = local_engine.ON_USE | problems_vendor.ON_USE  # kept by the service worker once the page uses them
+ON_USE = local_engine.ON_USE  # kept by the service worker once the page uses them
 
 
 def cache_name(build: str) -> str:
@@ -52,12 +53,13 @@ def kept(files: dict[str, dict]) -> dict[str, str]:
 
 def precached(files: dict[str, dict], on_demand: frozenset[str] = frozenset()) -> dict[str, str]:
     """path -> sha256 of the files the worker stores at install, sorted by path."""
-    return {name: sha for name, sha in kept(files).items() if name not in on_demand | ON_USE}
+    after = on_demand | problems_vendor.AFTER_START | ON_USE
+    return {name: sha for name, sha in kept(files).items() if name not in after}
 
 
 def later(files: dict[str, dict], on_demand: frozenset[str]) -> dict[str, str]:
-    """path -> sha256 of the files the worker stores when first asked for."""
-    return {name: sha for name, sha in kept(files).items() if name in on_demand}
+    """path -> sha256 of the files the worker stores after it activates (or when first asked for)."""
+    return {name: sha for name, sha in kept(files).items() if name in on_demand | problems_vendor.AFTER_START}
 
 
 def on_use(files: dict[str, dict]) -> dict[str, str]:

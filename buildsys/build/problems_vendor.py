@@ -4,8 +4,9 @@ TypeScript's checker (`problems-ts.js`, bundled from web/src/problems/worker/ts-
 pinned `typescript-lib`, TypeScript's last JavaScript release) reads the standard library's declarations
 from one file the build writes, `problems/ts-lib.json` (every `lib.*.d.ts` of the package, name -> text).
 Ruff's checker (`problems-ruff.js`) compiles the pinned `@astral-sh/ruff-wasm-web`'s WebAssembly, copied
-to `problems/ruff.wasm`. None of them is fetched on a first visit: the service worker keeps them the
-first time the page uses them (`ON_USE`), so the checkers work offline once used.
+to `problems/ruff.wasm`. None of them is fetched before a first visit is ready: the service worker fetches
+and keeps them after it activates, one at a time, as it does pytest's wheels (`AFTER_START`), so the
+checkers work offline after one visit even if they were never used online.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ TS_BUNDLE = "problems-ts.js"
 RUFF_BUNDLE = "problems-ruff.js"
 TS_LIB = "problems/ts-lib.json"
 RUFF_WASM = "problems/ruff.wasm"
-ON_USE = frozenset({TS_BUNDLE, RUFF_BUNDLE, TS_LIB, RUFF_WASM})
+AFTER_START = frozenset({TS_BUNDLE, RUFF_BUNDLE, TS_LIB, RUFF_WASM})
 TS_PACKAGE = NODE_MODULES / "typescript-lib"
 RUFF_PACKAGE = NODE_MODULES / "@astral-sh" / "ruff-wasm-web"
 # TypeScript's module reaches for Node's own modules only when it runs under Node: left out of the bundle.
