@@ -203,7 +203,11 @@ def test_two_tabs_on_one_project_share_it_and_hear_each_other(context: BrowserCo
     # The other tab of the project hears the change on the project's channel and shows it in its tree.
     two.locator("[data-testid=file-item][data-path='/shared.txt']").wait_for(timeout=TIMEOUT)
     vfs(two, "writeText", "/shared.txt", "from tab two")
-    assert vfs(one, "readText", "/shared.txt") == "from tab two"
+    # Tab one hears of it on the project's channel and reads the stored change (a moment later).
+    one.wait_for_function(
+        "() => window.agentlite.vfs.readText('/shared.txt').then((text) => text === 'from tab two')",
+        timeout=TIMEOUT,
+    )
     assert [h["sha256"] for h in vfs(one, "history", "/shared.txt")] == [
         h["sha256"] for h in vfs(two, "history", "/shared.txt")
     ]
