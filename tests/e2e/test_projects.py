@@ -214,3 +214,22 @@ def test_two_tabs_on_one_project_share_it_and_hear_each_other(context: BrowserCo
     assert len(vfs(two, "history", "/shared.txt")) == 2  # neither write lost
     assert vfs(other, "readText", "/shared.txt") is None
     assert other.locator("[data-testid=file-item]").count() == 0
+
+
+def test_a_project_renamed_in_another_tab_is_followed_not_made_again(
+    context: BrowserContext, origin: str
+) -> None:
+    one = open_project(context.pages[0] if context.pages else context.new_page(), origin, "Alpha")
+    vfs(one, "writeText", "/alpha.txt", "alpha")
+    two = open_project(context.new_page(), origin, "Alpha")
+    one.click("[data-testid=project-switcher]")
+    one.fill("[data-testid=project-name]", "Beta")
+    with one.expect_navigation():
+        one.click("[data-testid=project-rename]")
+    wait_ready(one)
+    two.wait_for_function("() => new URLSearchParams(location.search).get('project') === 'Beta'")
+    assert two.inner_text("[data-testid=project-switcher]") == "Beta"
+    two.reload()
+    wait_ready(two)
+    assert vfs(two, "readText", "/alpha.txt") == "alpha"  # the same project, not an empty "Alpha"
+    assert "Alpha" not in projects(two)

@@ -3,6 +3,7 @@
 // holds (the attachments' originals, the project's settings), seals or unseals it with a passphrase, and
 // moves an accepted file to the new project it opens as (projects/pending.js).
 import { fromBase64, toBase64 } from "../bytes.js";
+import shared from "../limits.json";
 import { allOriginals, keepOriginals } from "../attachments/attachment-store.js";
 import { LINK_MAX_BYTES, linkFor } from "./link.js";
 import { forgetPending, keepPending, pendingFor } from "./pending.js";
@@ -15,6 +16,17 @@ import { kindOf, seal, unseal } from "./seal.js";
 
 /** A refusal the user reads (a wrong passphrase, a changed file, not a project file). */
 export class HandoffProblem extends Error {}
+
+/** The most a hand-off file may be: what any import may be (the worker checks it again). */
+export const FILE_MAX_BYTES = shared.imports.total_bytes;
+
+/** Refuse a file too big to be a project before its bytes are read. @param {number} size */
+export function refuseTooBig(size) {
+  if (size > FILE_MAX_BYTES) {
+    const mb = Math.round(FILE_MAX_BYTES / 1024 / 1024);
+    throw new HandoffProblem(`This file is over ${mb} MB, more than any import may be; nothing was opened.`);
+  }
+}
 
 /** The project's file: its bytes (sealed when a passphrase is given) and a name to save it under.
  * @param {{call: Call, name: string, settings: object, passphrase: string}} how */
@@ -43,11 +55,12 @@ export async function writeLink(how) {
 /** Unseal (when sealed) and check `bytes` in the worker; nothing is stored yet.
  * @param {{call: Call, bytes: Uint8Array, passphrase: string}} what @returns {Promise<Offer>} */
 export async function readOffer({ call, bytes, passphrase }) {
+  refuseTooBig(bytes.length);
   const kind = kindOf(bytes);
   if (kind === "unknown") throw new HandoffProblem("This is not an AgentLite project file.");
   let zip = bytes;
   if (kind === "sealed") {
-    if (!passphrase) throw new HandoffProblem("This project file is sealed: type its passphrase, then open it again.");
+    if (!passphrase) throw new HandoffProblem("This project is sealed: type its passphrase above and press Enter.");
     try {
       zip = await unseal(/** @type {Uint8Array<ArrayBuffer>} */ (bytes), passphrase);
     } catch (/** @type {any} */ err) {

@@ -2,7 +2,14 @@
 // when a passphrase is typed), copy a link that carries a small one after `#`, and open a file — picked,
 // dropped on the page, or a link's — as a new project. What a file or link holds is shown first, its
 // instruction files and servers named, and nothing is stored until the user accepts it.
-import { acceptOffer, HandoffProblem, readOffer, writeFile, writeLink } from "../projects/handoff-flow.js";
+import {
+  acceptOffer,
+  HandoffProblem,
+  readOffer,
+  refuseTooBig,
+  writeFile,
+  writeLink,
+} from "../projects/handoff-flow.js";
 import { el } from "./dom.js";
 
 /** @typedef {import("../projects/handoff-flow.js").Offer} Offer */
@@ -34,6 +41,8 @@ export function createHandoffView(root, deps) {
   const offerBox = q("handoff-offer");
   /** @type {Offer | null} */
   let offer = null;
+  /** @type {{bytes: Uint8Array, from: string} | null} */
+  let waiting = null;
 
   /** @param {string} text */
   const tell = (text) => (status.textContent = text);
@@ -76,7 +85,13 @@ export function createHandoffView(root, deps) {
   /** @param {Uint8Array} bytes @param {string} from */
   async function inspect(bytes, from) {
     tell(`Checking ${from}…`);
+    offer = null; // an earlier file's offer is gone: only what was checked last can be opened
+    offerBox.hidden = true;
+    // Kept until it opens: a sealed file or link is tried again when the passphrase is typed (a link's
+    // project is no longer in the address to open again).
+    waiting = { bytes, from };
     offer = await readOffer({ call, bytes, passphrase: passphrase.value });
+    waiting = null;
     present(offer.summary);
     tell("");
   }
@@ -110,7 +125,10 @@ export function createHandoffView(root, deps) {
   /** @param {File} file */
   async function openFile(file) {
     show();
-    await guarded(async () => inspect(new Uint8Array(await file.arrayBuffer()), file.name))();
+    await guarded(async () => {
+      refuseTooBig(file.size);
+      await inspect(new Uint8Array(await file.arrayBuffer()), file.name);
+    })();
   }
 
   q("handoff-save").addEventListener("click", guarded(save));
@@ -118,7 +136,12 @@ export function createHandoffView(root, deps) {
   q("handoff-accept").addEventListener("click", guarded(accept));
   q("handoff-decline").addEventListener("click", () => {
     offer = null;
+    waiting = null;
     offerBox.hidden = true;
+  });
+  passphrase.addEventListener("change", () => {
+    const again = waiting;
+    if (again) guarded(() => inspect(again.bytes, again.from))();
   });
   picker.addEventListener("change", () => {
     const file = picker.files?.[0];

@@ -3,6 +3,7 @@
 // duplicates and deletes. Opening a project is going to its address (`?project=<name>`): the page starts
 // on that project's own database, and another tab may hold another project meanwhile.
 import { projectNames } from "../agent/common/database.js";
+import { projectUrl } from "../projects/current.js";
 import { databaseBytes, sizeText } from "../projects/project-size.js";
 import { onChange } from "../projects/registry.js";
 import { el } from "./dom.js";
@@ -122,7 +123,17 @@ export function createProjectView(root, { registry, open, go, duplicate, forget 
     ask.hidden = true;
     dialog.showModal();
   });
-  onChange(() => dialog.open && render()); // another tab made, renamed or deleted a project
+  // Another tab made, renamed or deleted a project: the list follows, and so do this page's address and
+  // button when the renamed project is this one (a reload must not make an empty project of the old name).
+  onChange(() => {
+    const mine = registry.get(open.id);
+    if (mine && mine.name !== open.name) {
+      open.name = mine.name;
+      switcher.textContent = mine.name;
+      history.replaceState(history.state, "", projectUrl(mine.name));
+    }
+    if (dialog.open) render();
+  });
   if (open.problem) {
     render();
     dialog.showModal();

@@ -45,8 +45,10 @@ export function wireProjects(root, { call, ready, registry, open, settings }) {
     projects.show();
     projects.say(text);
   });
+  // Only a file waiting for this project says anything here (an agent that did not start says so itself).
+  const openWaiting = () => openPending({ call, projectId: open.id, registry });
   ready
-    .then(() => openPending({ call, projectId: open.id, registry }))
+    .then(openWaiting, openWaiting)
     .then((summary) => summary && location.reload())
     .catch((/** @type {any} */ err) => {
       projects.show();
