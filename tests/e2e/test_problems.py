@@ -19,6 +19,9 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "problems"
 WAIT_MS = 120_000  # a first check starts the checker: TypeScript's 3.6 MB module and its library
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
 def load(page: Page, project: str, suffixes: tuple[str, ...]) -> list[str]:
     """Write the vendored project's files into the workspace, as `/path` under its own root."""
     root = FIXTURES / project
@@ -73,6 +76,7 @@ def test_a_renamed_export_reports_its_broken_importers_and_the_ui_counts_them(
     problems = page.locator("[data-testid=problems]")
     expect(problems).to_have_attribute("data-count", "1", timeout=WAIT_MS)
     expect(problems).to_contain_text("TS2724")
+    page.screenshot(path=str(DOCS / "screenshot-problems.png"))  # the README's picture of the problems
 
 
 def test_a_python_name_error_and_a_syntax_error_come_back_with_the_change(page: Page, origin: str) -> None:
