@@ -85,7 +85,11 @@ class Probe:
             READY_S,
             "the app's start",
         )
-        assert state == "ready", f"{self.engine.name}: the app did not start: {state}"
+        if state != "ready":
+            why = self.value("(document.querySelector('[data-testid=load-progress]') || {}).innerText || ''")
+            raise AssertionError(
+                f"{self.engine.name}: the app did not start: {state}: {why}\nthe page: {self.story()}"
+            )
         self.value(KEEP_WARNINGS)
 
     def story(self) -> str:
