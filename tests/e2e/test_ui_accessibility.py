@@ -184,3 +184,18 @@ def test_the_servers_panel_passes_axe(
     add_server(page, auth_server.url)
     wait_state(page, auth_server.url, "needs-auth")
     assert_clean(page, "the Servers panel")
+
+
+def test_the_projects_dialog_passes_axe_and_works_by_keyboard(page_under_axe: Page) -> None:
+    page = page_under_axe
+    tab_to(page, "[data-testid=project-switcher]")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=project-item]").first.wait_for()
+    assert_clean(page, "the projects dialog")
+    tab_to(page, "[data-testid=project-name]")
+    page.keyboard.type("Second")
+    tab_to(page, "[data-testid=project-new]")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=app][data-state=ready]", state="attached", timeout=120_000)
+    assert page.inner_text("[data-testid=project-switcher]") == "Second"
