@@ -76,7 +76,8 @@ class Stage:
         return max(turns, key=lambda t: t.last).turn if turns else self.state.turn
 
     async def review(self, changes: list[FileChange] | None = None) -> dict[str, Any]:
-        found = changes if changes is not None else await self.changes()
+        every = changes if changes is not None else await self.changes()
+        found = [c for c in every if not c.hidden]
         rows = await review_rows(self, found)
         held = [
             r["path"]
@@ -92,7 +93,7 @@ class Stage:
         }
 
     async def file(self, path: str) -> dict[str, Any]:
-        found = {c.path: c for c in await self.changes()}
+        found = {c.path: c for c in await self.changes() if not c.hidden}
         if path not in self.state.shown:
             self.state.shown.append(path)
             await save_state(self.base.storage, self.chat, self.state)
@@ -110,14 +111,19 @@ class Stage:
 
     async def decide(self, picks: dict[str, Pick]) -> dict[str, Any]:
         changes = await self.changes()
-        by_path = {c.path: c for c in changes}
-        outcomes: list[tuple[FileChange, Outcome]] = []
+        by_path = {c.path: c for c in changes if not c.hidden}
+        chosen: list[tuple[FileChange, Pick]] = []
         for path, pick in picks.items():
             change = by_path.get(path)
             if change is None:
                 raise NotFound(f"{path} has no pending change on the stage", path=path)
+            chosen.append((change, pick))
+        outcomes: list[tuple[FileChange, Outcome]] = []
+        for change, pick in with_companions(changes, chosen):
             if change.conflict:
-                raise Conflict(f"{path} changed in the workspace meanwhile: resolve it first", path=path)
+                raise Conflict(
+                    f"{change.path} changed in the workspace meanwhile: resolve it first", path=change.path
+                )
             outcomes.append((change, await self._outcome(change, pick)))
         return await self._settle(outcomes)
 
@@ -207,12 +213,44 @@ class Stage:
                 self.state.starts[str(change.staged.id)] = head.version
         self.workspace().mark_stale()
         left = await self.changes()
+        self.state.turn = turn
+        review = await self.review(left)  # the last decisions are listed even when nothing is left
         if not left:
             self.state = self.state.closed()
-        self.state.turn = turn
         await save_state(self.base.storage, self.chat, self.state)
         self._changed()
-        return await self.review(left)
+        return review
+
+
+def with_companions(
+    changes: list[FileChange], chosen: list[tuple[FileChange, Pick]]
+) -> list[tuple[FileChange, Pick]]:
+    """The files that must be decided with the chosen ones, for paths to stay one file each: a file kept
+    at a path takes along the change of the file the workspace has there (moved away or deleted on the
+    stage); a file dropped back to its path takes along the change of the file the stage put there."""
+    result = list(chosen)
+    index = 0
+    while index < len(result):
+        change, pick = result[index]
+        index += 1
+        if pick.hunks is not None and change.change == "edited":
+            continue
+        for other in changes:
+            if any(other is taken for taken, _pick in result):
+                continue
+            if pick.keep and other.now is not None and other.now.live and other.now.path == change.path:
+                result.append((other, Pick(True)))
+            elif not pick.keep and (
+                _returns_onto(change, other) or (other.hidden and other.path == change.path)
+            ):
+                result.append((other, Pick(False)))
+    return result
+
+
+def _returns_onto(change: FileChange, other: FileChange) -> bool:
+    """Whether dropping `change` puts its file back where the stage has put `other`."""
+    back = change.now is not None and change.now.live
+    return back and other.staged.live and other.path == change.before_path
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ def is_instructions(path: str) -> bool:
 
 
 async def review_rows(stage: Stage, changes: list[FileChange]) -> list[dict[str, Any]]:
-    rows = [await _row(stage, change) for change in changes]
+    rows = [await _row(stage, change) for change in changes if not change.hidden]
     pending = {change.path for change in changes}
     for path, decided in sorted(stage.state.decided.items()):
         if path not in pending:

@@ -70,7 +70,8 @@ async def test_keep_all_makes_one_change_of_the_stage_turn_and_closes_the_stage(
     review = await book.stage(CHAT).decide(
         {row: Pick(True) for row in ("/a.txt", "/b.txt", "/moved/c.txt", "/new/d.txt")}
     )
-    assert review["pending"] == 0 and review["files"] == []
+    assert review["pending"] == 0 and {r["state"] for r in review["files"]} == {"kept"}
+    assert (await book.stage(CHAT).review())["files"] == []
     assert await snapshot(ws) == wanted
     assert ws.tree.meta.commit == commits + 1
     assert "t1" in {t["turn"] for t in await ws.turns()}
