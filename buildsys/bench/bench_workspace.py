@@ -15,7 +15,8 @@ IndexedDB, on a page served beside dist/ (web/bench/workspace.html), one fresh b
 - handoff_write / handoff_open: a 1,000-file project with 10,000 versions and 20 chats as one hand-off
   file, and that file opened into a fresh project; floors: the zip export / import of its files
   (buildsys/bench/handoff_probes.py, goal ≤ 1.5×); handoff_write_vs_history / handoff_open_vs_history:
-  the same against the zip export / import WITH history of the same project.
+  the same against the zip export / import WITH history of the same project;
+- stage_write, keep_turn, review_count: a chat's stage (buildsys/bench/stage_probes.py, docs/stage.md).
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ NAMES = (
     "handoff_open",
     "handoff_write_vs_history",
     "handoff_open_vs_history",
+    "stage_write",
+    "keep_turn",
+    "review_count",
 )
 PAGE = "__bench"
 FILES = {
@@ -49,6 +53,7 @@ FILES = {
     "idb.js": (ROOT / "web/src/agent/worker/idb.js", "text/javascript"),
     "workspace_probes.py": (ROOT / "buildsys/bench/workspace_probes.py", "text/plain"),
     "handoff_probes.py": (ROOT / "buildsys/bench/handoff_probes.py", "text/plain"),
+    "stage_probes.py": (ROOT / "buildsys/bench/stage_probes.py", "text/plain"),
     "import_bombs.py": (ROOT / "buildsys/testing/import_bombs.py", "text/plain"),
 }
 # What idb.js imports, at the address its import resolves to from the page's folder.

@@ -30,8 +30,9 @@ from agentlite.workspace.storage import WORKSPACE_STORES
 try:  # the bench page writes them beside this file; in a checkout they are modules of buildsys
     import handoff_probes  # type: ignore[import-not-found]
     import import_bombs  # type: ignore[import-not-found]
+    import stage_probes  # type: ignore[import-not-found]
 except ImportError:
-    from buildsys.bench import handoff_probes
+    from buildsys.bench import handoff_probes, stage_probes
     from buildsys.testing import import_bombs
 
 Fresh = Callable[[], Awaitable[StorageBackend]]
@@ -318,12 +319,14 @@ PROBES = {
 
 
 async def run(
-    names: list[str], fresh: Fresh, sizes: Sizes | None = None, handoff: Any = None
+    names: list[str], fresh: Fresh, sizes: Sizes | None = None, handoff: Any = None, stage: Any = None
 ) -> dict[str, dict[str, Any]]:
     """The named probes' figures; the hand-off's (handoff_probes) at `handoff` sizes."""
     figures = {}
     for name in names:
-        if name in handoff_probes.PROBES:
+        if name in stage_probes.PROBES:
+            figures[name] = await stage_probes.PROBES[name](fresh, stage or stage_probes.StageSizes())
+        elif name in handoff_probes.PROBES:
             figures[name] = await handoff_probes.PROBES[name](fresh, handoff or handoff_probes.HandoffSizes())
         else:
             figures[name] = await PROBES[name](fresh, sizes or Sizes())

@@ -12,7 +12,7 @@ async function start() {
   });
   await pyodide.loadPackage(["agentlite", "dulwich"]); // dulwich: git_export (the worker loads it on first use)
   pyodide.registerJsModule("agentlite_idb", idb);
-  for (const name of ["import_bombs.py", "handoff_probes.py", "workspace_probes.py"]) {
+  for (const name of ["import_bombs.py", "handoff_probes.py", "stage_probes.py", "workspace_probes.py"]) {
     pyodide.FS.writeFile(`/home/pyodide/${name}`, await (await fetch(here(`./${name}`))).text());
   }
   return pyodide.pyimport("workspace_probes");

@@ -19,14 +19,14 @@ from agentlite.stage.stage_review import file_view, review_rows
 from agentlite.stage.stage_state import StageState, layer_prefix, load_state, save_state
 from agentlite.workspace import Workspace, diffs, text_merge
 from agentlite.workspace.content import decode_text
-from agentlite.workspace.operations import FileState
+from agentlite.workspace.operations import FileState, Stored
 from agentlite.workspace.records import Turn, entry_key
 from agentlite.workspace.storage import Batch
 from agentlite.workspace.workspace_errors import Conflict, InvalidArgument, NotFound
 
 AUTHOR = "agent"
 KEPT_NOTE = "kept from the review"
-Wanted = tuple[str, bytes] | None  # a file's path and content, or no file
+Wanted = tuple[str, bytes | Stored] | None  # a file's path and content, or no file
 
 
 @dataclass(frozen=True)
@@ -66,10 +66,14 @@ class Stage:
     async def reload(self) -> None:
         self.state = await load_state(self.base.storage, self.chat)
 
-    async def changes(self) -> list[FileChange]:
+    async def changes(self, fresh: bool = True) -> list[FileChange]:
+        """The files the stage changes; `fresh` reads the stage again first (another tab may have
+        decided), else as this worker last saw it (the count after each staged write)."""
         staged = self.workspace()
-        await staged.refresh()
-        return await stage_changes(self.base.tree, staged.tree, self._top(), self.state.starts)
+        if fresh:
+            await staged.refresh()
+        tree = await staged.heads()
+        return await stage_changes(await self.base.heads(), tree, self._top(), self.state.starts)
 
     async def turn(self) -> str | None:
         turns = [Turn.from_json(raw) for _key, raw in await self._top().scan("turns")]
@@ -160,11 +164,13 @@ class Stage:
         return _text(await self.base.read_version(change.before_path, change.start))
 
     async def _outcome(self, change: FileChange, pick: Pick) -> Outcome:
-        before, after = await self.contents(change)
-        staged: Wanted = None if after is None else (change.path, after)
         if pick.hunks is None or change.change != "edited" or change.binary:
             self._record(change, "kept" if pick.keep else "dropped")
-            return Outcome(staged, staged, True) if pick.keep else Outcome(False, _now(change, before), True)
+            entry = change.staged
+            stored = Stored(entry.sha256 or "", entry.size, entry.binary)
+            staged: Wanted = (change.path, stored) if entry.live and entry.sha256 else None
+            return Outcome(staged, staged, True) if pick.keep else Outcome(False, None, True)
+        before, after = await self.contents(change)
         old, new = _text(before) or "", _text(after) or ""
         every = {h.index for h in diffs.hunks(old, new)}
         chosen = set(pick.hunks) & every
@@ -195,6 +201,7 @@ class Stage:
         workspace shows through) and a partly decided one holds what is still pending."""
         turn = await self.turn()
         kept = [_state(c, o.to_base) for c, o in outcomes if o.to_base is not False]
+        self.base.learn_contents({c.staged.sha256: c.staged.base for c, _o in outcomes if c.staged.sha256})
         if kept:
             await self.base.set_files(kept, note=KEPT_NOTE, turn=turn, author=AUTHOR)
         top = self._top()
@@ -228,29 +235,27 @@ def with_companions(
     """The files that must be decided with the chosen ones, for paths to stay one file each: a file kept
     at a path takes along the change of the file the workspace has there (moved away or deleted on the
     stage); a file dropped back to its path takes along the change of the file the stage put there."""
+    in_workspace = {c.now.path: c for c in changes if c.now is not None and c.now.live}
+    on_stage = {c.path: c for c in changes if c.staged.live}
+    hidden = {c.path: c for c in changes if c.hidden}
     result = list(chosen)
+    taken = {id(change) for change, _pick in chosen}
     index = 0
     while index < len(result):
         change, pick = result[index]
         index += 1
         if pick.hunks is not None and change.change == "edited":
             continue
-        for other in changes:
-            if any(other is taken for taken, _pick in result):
-                continue
-            if pick.keep and other.now is not None and other.now.live and other.now.path == change.path:
-                result.append((other, Pick(True)))
-            elif not pick.keep and (
-                _returns_onto(change, other) or (other.hidden and other.path == change.path)
-            ):
-                result.append((other, Pick(False)))
+        if pick.keep:
+            found = [in_workspace.get(change.path)]
+        else:
+            back = change.now is not None and change.now.live
+            found = [on_stage.get(change.before_path) if back else None, hidden.get(change.path)]
+        for other in found:
+            if other is not None and id(other) not in taken:
+                taken.add(id(other))
+                result.append((other, Pick(pick.keep)))
     return result
-
-
-def _returns_onto(change: FileChange, other: FileChange) -> bool:
-    """Whether dropping `change` puts its file back where the stage has put `other`."""
-    back = change.now is not None and change.now.live
-    return back and other.staged.live and other.path == change.before_path
 
 
 @dataclass(frozen=True)

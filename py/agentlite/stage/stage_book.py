@@ -19,6 +19,7 @@ from agentlite.stage.stage_state import StageState
 
 log = logging.getLogger(__name__)
 CHANGES = ("review", "apply")
+COALESCE_S = 0.25
 Announce = Callable[[str, int, str | None], None]  # (chat id, pending files, turn)
 
 
@@ -74,10 +75,12 @@ class StageBook:
 
     async def _count(self, chat: str) -> None:
         while True:
+            await asyncio.sleep(COALESCE_S)  # a turn's burst of writes is counted once
             self._again.discard(chat)
             try:
-                review = await self.stage(chat).review()
-                self._announce(chat, review["pending"], review["turn"])
+                stage = self.stage(chat)
+                pending = [c for c in await stage.changes(fresh=False) if not c.hidden]
+                self._announce(chat, len(pending), await stage.turn() if pending else None)
             except Exception:  # a count that fails must not break the change that asked for it
                 log.exception("could not count the stage of chat %s", chat)
             if chat not in self._again:

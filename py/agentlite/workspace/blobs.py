@@ -98,6 +98,11 @@ class BlobStore:
             self._bases[sha] = self._base_in(value)
         return self._bases[sha]
 
+    def learn(self, bases: dict[str, str | None]) -> None:
+        """Blobs stored by another writer of the same storage (a stage): known, with their bases."""
+        self.known.update(bases)
+        self._bases.update({sha: base for sha, base in bases.items() if base is not None})
+
     def base_if_known(self, sha: str) -> str | None:
         return self._bases.get(sha)
 

@@ -9,7 +9,7 @@ for it; nothing is stored then.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agentlite.workspace import paths
@@ -167,7 +167,16 @@ def _keep(entry: Entry, path: str) -> Target:
     return Target(path, entry.kind, entry.sha256, entry.size, entry.binary)
 
 
-FileState = tuple[int | None, str | None, bytes | None]  # (entry id or None for a new file, path, content)
+@dataclass(frozen=True)
+class Stored:
+    """A content already in the blob store (a stage's), named by its digest: set without reading it."""
+
+    sha256: str
+    size: int
+    binary: bool
+
+
+FileState = tuple[int | None, str | None, bytes | Stored | None]  # (entry id or None: new, path, content)
 
 
 async def set_files(
@@ -183,8 +192,13 @@ async def set_files(
                 if eid is not None:
                     plan.set(eid, Target(None, "file"))
                 continue
-            committer.check_size(path, len(data))
             target = paths.writable(path, allow_root=False)
+            if isinstance(data, Stored):
+                committer.check_size(target, data.size)
+                eid = eid if eid is not None else plan.new_entry(target, "file")
+                plan.set(eid, Target(target, "file", data.sha256, data.size, data.binary))
+                continue
+            committer.check_size(target, len(data))
             plan.set(
                 eid if eid is not None else plan.new_entry(target, "file"),
                 replace(plan.content(data), path=target),

@@ -91,6 +91,16 @@ class Workspace:
         """Reload from storage (another tab changed the workspace)."""
         await self._machinery.refresh()
 
+    async def heads(self) -> Tree:
+        """The heads, read again first when storage may hold newer ones (`mark_stale`)."""
+        return await self._machinery.heads()
+
+    def learn_contents(self, bases: dict[str, str | None]) -> None:
+        """Contents a layer over this workspace stored (a stage's), with how each is stored when known
+        (`Entry.base`): known from now on, so a change that sets them (`set_files` with
+        `operations.Stored`) neither stores nor reads them again."""
+        self._machinery.blobs.learn(bases)
+
     def mark_stale(self) -> None:
         """Read the state from storage again before the next use (what lies under a stage changed)."""
         self._machinery.mark_stale()

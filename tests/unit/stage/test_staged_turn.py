@@ -48,9 +48,7 @@ async def turn(
     chat.start_turn(text, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, {}))
     assert chat.task is not None
     await chat.task
-    await asyncio.sleep(0)
-    for _ in range(20):  # the stage's count is announced once the change is stored
-        await asyncio.sleep(0)
+    await asyncio.sleep(0.5)  # the stage's count is announced once a burst of writes is over
     return events, workspace, engine
 
 
