@@ -33,7 +33,7 @@ from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import ToolRegistry
 from agentlite.workspace import Workspace
 
-MODES = ("agent", "chat")
+MODES = ("agent", "chat", "plan")  # plan: read and plan only (engine.plan_mode)
 
 
 async def nothing_to_read() -> None:
