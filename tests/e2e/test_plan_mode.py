@@ -1,7 +1,7 @@
 """Plan mode end to end with the demo model, in every dialect it speaks: `?mode=plan`, a plan turn that
 reads and changes nothing, the plan edited on its card, approved — the chat switches to Agent mode and
-the agent carries the edited plan out, ticking its steps. The proposed plan survives a reload and is
-approved with the keyboard; the mode button goes Agent → Chat → Plan → Agent."""
+the agent carries the edited plan out, ticking its steps. The proposed plan survives a reload, passes
+axe and is edited and approved with the keyboard alone; the mode button goes Agent → Chat → Plan → Agent."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import open_app, send, wait_ready
 from tests.e2e.test_demo_scenarios import WAIT_MS, card, vfs, wait_file, wait_status
+from tests.e2e.test_ui_accessibility import assert_clean, page_under_axe, tab_to  # noqa: F401 (a fixture)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGE = '<!doctype html>\n<html lang="en">\n<body>\n  <h1>Hello</h1>\n</body>\n</html>\n'
@@ -73,9 +74,10 @@ def test_a_plan_is_proposed_edited_approved_and_carried_out(page: Page, origin: 
     carried_out(page, "Made offline")
 
 
-def test_the_proposed_plan_survives_a_reload_and_is_approved_with_the_keyboard(
-    app: Page, origin: str
+def test_a_proposed_plan_survives_a_reload_passes_axe_and_is_approved_by_keyboard(
+    page_under_axe: Page,  # noqa: F811 (the fixture imported above)
 ) -> None:
+    app = page_under_axe
     modes = [str(app.get_attribute(TOGGLE, "data-mode"))]
     for _ in range(3):
         app.click(TOGGLE)
@@ -89,11 +91,13 @@ def test_the_proposed_plan_survives_a_reload_and_is_approved_with_the_keyboard(
     wait_ready(app)
     expect(app.locator(TOGGLE)).to_have_attribute("data-mode", "plan", timeout=WAIT_MS)
     expect(app.locator(PLAN)).to_have_attribute("data-state", "proposed", timeout=WAIT_MS)
-    app.focus("[data-testid=plan-edit]")
+    assert_clean(app, "a proposed plan")
+    tab_to(app, "[data-testid=plan-edit]")
     app.keyboard.press("Enter")
     expect(app.locator("[data-testid=plan-text]")).to_be_focused()
+    assert_clean(app, "a plan being edited")
     app.keyboard.press("Escape")  # puts the plan back as it was
     expect(app.locator(PLAN)).to_have_attribute("data-state", "proposed")
-    app.focus("[data-testid=plan-approve]")
+    tab_to(app, "[data-testid=plan-approve]")
     app.keyboard.press("Enter")
     carried_out(app, "Made with AgentLite")
