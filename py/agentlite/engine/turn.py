@@ -231,8 +231,7 @@ class Turn:
         self.dispatcher = dispatcher = self.deps.dispatcher(
             self.context, self.guard, f"{self.turn_id}-r{self.round + 1}"
         )
-        if self.mode == "plan":
-            dispatcher.refuse = plan_mode.refusal
+        dispatcher.refuse = plan_mode.refusal if self.mode == "plan" else None
         if self.profile.only_offered_run:
             dispatcher.offered = frozenset(str(d["name"]) for d in self.request.tool_defs())
         streaming = self.link.streaming
