@@ -187,5 +187,7 @@ def test_chat_mode_sends_no_forced_tool(page: Page, origin: str, model_server: M
     assert "tool" not in sends[0], sends[0]
     body = model_server.completions()[0].body
     assert "tool_choice" not in body and "read_file" not in json.dumps(body["messages"])
+    page.click("[data-testid=mode-toggle]")  # Plan mode: no forced tool either
+    expect(page.locator(PICKER)).to_be_disabled()
     page.click("[data-testid=mode-toggle]")  # the choice waits for the next Agent turn
     expect(page.locator(PICKER)).to_have_value("read_file")

@@ -7,6 +7,7 @@ import * as persistence from "./browser/persistence.js";
 import * as settingsStore from "./settings/settings.js";
 import { createChatExport } from "./views/chat-export.js";
 import { createChatView } from "./views/chat-view.js";
+import { modeFromUrl } from "./settings/chat-mode.js";
 import { askEndpoint } from "./views/endpoint-question.js";
 import { createCodeActions } from "./views/code-actions.js";
 import { createFilesView } from "./views/files-view.js";
@@ -149,6 +150,7 @@ const chatCall = (method, args, refused) =>
     refused?.(String(err?.message));
   });
 const chat = createChatView(root, {
+  startMode: modeFromUrl(location.search), // the URL's `mode=`: the mode of the chat open at start
   onSend: (/** @type {string} */ id, /** @type {string} */ text, /** @type {string} */ mode, extra = {}) =>
     chatCall("chats.send", { id, text, mode, ...extra, ...editorContext.forMessage() }, (reason) =>
       chat.sendFailed(id, reason),

@@ -17,6 +17,9 @@ them, and its featured examples are what the first screen offers):
 - "make a small web page"      → write_file ×3 (HTML, CSS, a module script), then preview_page /index.html
 - "write a function and a test, then run the tests"
                                → write_file ×2, pytest (1 failed), edit_file, pytest (all passed)
+- "plan: add a footer to index.html" (Plan mode)
+                               → list_directory, read_file, then a checklist plan; nothing written.
+                                 The approved plan (Agent mode) → read_file, edit_file, steps ticked
 - "read <path>", "list files"  → read_file, list_directory
 - "think about ..."            → a reply with visible thinking
 - "remember that ..."          → stored in long-term memory by the engine; the model acknowledges

@@ -47,6 +47,7 @@ class Conversation:
     results: list[Result] = field(default_factory=list)
     summary_request: bool = False
     skills: list[str] = field(default_factory=list)  # the names the skills' listing offers
+    planning: bool = False  # the system prompt says the chat is in Plan mode
 
     @classmethod
     def read(cls, body: dict[str, Any]) -> Conversation:
@@ -54,6 +55,7 @@ class Conversation:
         has_system = bool(messages) and messages[0].get("role") == "system"
         system = str(messages.pop(0).get("content") or "") if has_system else ""
         conv = cls(_dialect(body, system), summary_request=system.startswith("You condense conversations"))
+        conv.planning = notes.PLAN_MARK in system
         names: dict[str, str] = {}
         for message in messages:
             conv._take(message, names)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentlite.demo import red_green, skill_demo, todo_loop, ts_rename, web_page
+from agentlite.demo import plan_footer, red_green, skill_demo, todo_loop, ts_rename, web_page
 from agentlite.demo.conversation import Conversation
 from agentlite.demo.replies import Step
 
@@ -222,6 +222,12 @@ class Scenario:
 SCENARIOS = (
     Scenario(
         ("rate limit",), _rate_limited, "rate limit", "a 429 answer and its automatic retry", chat_mode=True
+    ),
+    Scenario(
+        ("footer",),
+        plan_footer.run,
+        "plan: add a footer to index.html",
+        "in Plan mode: reads, then proposes a checklist; approved, carries it out",
     ),
     Scenario(
         ("pytest", "run the tests", "and a test"),

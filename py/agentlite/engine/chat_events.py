@@ -249,11 +249,14 @@ class SummaryMade(ChatEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class PlanChanged(ChatEvent):
-    """The task checklist: `steps` is [{text, done}]."""
+    """The task checklist: `steps` is [{text, done}]. `proposed` (true, else absent): the plan a Plan-mode
+    turn ended with, shown on that turn's answer for the user to edit and approve."""
 
     kind: ClassVar[str] = "plan"
+    OMIT_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"proposed"})
     turn: str
     steps: list[dict[str, Any]]
+    proposed: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

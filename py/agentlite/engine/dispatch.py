@@ -45,7 +45,7 @@ from agentlite.engine.locks import ResourceLocks
 from agentlite.engine.loopguard import LoopGuard
 from agentlite.problems.change_notes import noting_problems
 from agentlite.tools.context import ToolContext
-from agentlite.tools.registry import Risk, ToolRegistry
+from agentlite.tools.registry import Risk, Tool, ToolRegistry
 from agentlite.tools.result import ToolError, ToolErrorType, ToolResult
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,8 @@ class Dispatcher:
         self._file_ops = 0
         # the tools the request offered, when only those run (ModelProfile.only_offered_run)
         self.offered: frozenset[str] | None = None
+        # why a tool may not run in this turn at all (Plan mode, engine.plan_mode); None: it may
+        self.refuse: Callable[[Tool], str | None] | None = None
 
     def submit(self, calls: list[Call]) -> None:
         """Schedule calls in order; the batch size for approvals counts every file operation of the reply
@@ -138,6 +140,10 @@ class Dispatcher:
             self.fail(call, ToolResult.from_error(error))
             return False
         call.name = tool.name
+        refused = self.refuse(tool) if self.refuse is not None else None
+        if refused is not None:
+            self.fail(call, ToolResult.failure(ToolErrorType.DENIED, refused), "rejected", reason=refused)
+            return False
         if self.offered is not None and tool.name not in self.offered:
             self.fail(call, ToolResult.failure(ToolErrorType.NOT_FOUND, not_offered(tool.name, self.offered)))
             return False

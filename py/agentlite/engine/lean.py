@@ -10,15 +10,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentlite.engine.prompt import PLAN_MARK
 from agentlite.profiles import ModelProfile
 
 LEAN_AGENT = """You are a helpful assistant working on the user's files, which live in their browser.
 Answer questions directly and briefly. To look at or change files, call one tool at a time."""
 LEAN_CHAT = "You are a helpful assistant. Answer directly and briefly."
+LEAN_PLAN = f"""You are a helpful assistant planning changes to the user's files, which live in their
+browser. {PLAN_MARK}: look with the tools, change nothing, and end with the plan as a checklist of
+"- [ ] step" lines."""
 
 
 def system_prompt(mode: str) -> str:
-    return LEAN_CHAT if mode == "chat" else LEAN_AGENT
+    return {"chat": LEAN_CHAT, "plan": LEAN_PLAN}.get(mode, LEAN_AGENT)
 
 
 def described(profile: ModelProfile, definitions: list[dict[str, Any]]) -> list[dict[str, Any]]:

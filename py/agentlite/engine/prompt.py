@@ -1,7 +1,8 @@
 """The layered prompt (origins: engine §8): base, context, references, tools.
 
-- Base (layer 1): who the model is and how it behaves; Agent or Chat mode. Adapted from origins: engine §8.4's
-  English prompts to a file workspace, with the orchestration note's guess-then-ask rule for vague requests.
+- Base (layer 1): who the model is and how it behaves; Agent, Chat or Plan mode. Adapted from origins:
+  engine §8.4's English prompts to a file workspace, with the orchestration note's guess-then-ask rule
+  for vague requests.
 - Context (layer 2) and references (layer 3): built per turn and sent at the head of that turn's user
   message, inside `<context>`; the open file and selection, a workspace outline, remembered facts, files
   attached with `@path`, and per-turn instructions (the forced tool, the plan request).
@@ -47,11 +48,27 @@ natural, friendly tone. You cannot change the user's files in this mode; if they
 them to switch to Agent mode. When a request is vague, infer the most sensible default from the context,
 answer on that basis, and ask at most two precise questions about what you could not infer."""
 
+PLAN_MARK = "This chat is in Plan mode"  # every Plan-mode prompt says it (the lean one too)
+PLAN = f"""You are an expert assistant working in the user's workspace: a virtual file system of text files
+(code, notes, documents) that lives in their browser.
+
+{PLAN_MARK}: you read and plan; nothing may be changed until the user approves your plan.
+- Look before you plan, with the tools you are offered: list folders, read and search files, check their
+  problems, open pages in the preview. Do not try to write, edit, delete, move or run anything: such a
+  call is refused.
+- Say in a sentence or two what you found and what the plan will achieve. When something is unclear,
+  choose the most sensible default, say so, and plan on it.
+- End your reply with the plan as a Markdown checklist, one step a line, in order, each step one action
+  that names the file it changes or the check it runs, for example:
+  - [ ] Edit /src/app.js: validate the form before it is sent
+- The user edits or approves the plan; approved, it comes back to you in Agent mode to carry out.
+Plain text with simple line breaks; end with the checklist."""
+
 PREVIEW_CHARS = 1000  # of the open file (origins: engine §8.1: a smart 1,000-character preview)
 
 
 def system_prompt(mode: str) -> str:
-    return CHAT if mode == "chat" else AGENT
+    return {"chat": CHAT, "plan": PLAN}.get(mode, AGENT)
 
 
 @dataclass

@@ -6,6 +6,10 @@ asks the model for a short numbered plan first. The plan is read from the reply'
 bulleted list; the engine ticks a step off when a successful tool call matches it (the step's verb
 family and, when the step names a file, that file), and ticks the answer-only steps ("report", "explain")
 when the final answer arrives. Nothing here makes a model request.
+
+A Markdown checklist (`- [ ] step`, `1. [x] step`) is a plan too: a Plan-mode turn ends with one
+(`read_plan`, proposed to the user), and a message in Agent mode that carries one (an approved plan)
+gives its turn the plan to tick (`read_checklist`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ FAMILIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 GOAL_VERBS = {verb for family, (verbs, _tools) in FAMILIES.items() if family != "answer" for verb in verbs}
 _STEP = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+(?:\[[ xX]\]\s*)?(?P<text>\S.*)$")
+_BOX = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+\[(?P<mark>[ xX])\]\s+(?P<text>\S.*)$")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+MAX_CHECKLIST = 30  # steps a plan keeps: a longer list is no plan a person approves at a glance
 _WORDS = re.compile(r"[a-z]+")
 _PATHISH = re.compile(r"[\w./-]*\w\.\w+|/[\w./-]+")
 
@@ -61,6 +68,30 @@ def read_steps(text: str) -> list[str]:
     return steps[:MAX_STEPS] if len(steps) >= 2 else []
 
 
+def read_checklist(text: str) -> list[Step]:
+    """The checklist items of a text, in order, ticked or not; lines inside code fences are examples."""
+    steps: list[Step] = []
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        match = None if fenced else _BOX.match(line)
+        if match and match.group("text").strip():
+            steps.append(Step(match.group("text").strip(), match.group("mark") != " "))
+    return steps[:MAX_CHECKLIST]
+
+
+def read_plan(text: str) -> list[Step]:
+    """The plan a Plan-mode answer ends with: its checklist, else its first list of two or more items."""
+    return read_checklist(text) or [Step(step) for step in read_steps(text)]
+
+
+def checklist(steps: list[Step]) -> str:
+    """Steps as a Markdown checklist, one a line (what `read_checklist` reads back)."""
+    return "\n".join(f"- [{'x' if step.done else ' '}] {step.text}" for step in steps)
+
+
 @dataclass
 class Step:
     text: str
@@ -77,6 +108,8 @@ class Step:
 @dataclass
 class Plan:
     steps: list[Step] = field(default_factory=list)
+    turn: str = ""  # the turn that proposed it ("" for a plan being carried out)
+    proposed: bool = False  # a Plan-mode turn's answer, waiting for the user to edit and approve it
 
     @classmethod
     def from_reply(cls, text: str) -> Plan | None:
@@ -112,10 +145,15 @@ class Plan:
         return all(step.done for step in self.steps)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"steps": [{"text": s.text, "done": s.done} for s in self.steps]}
+        data: dict[str, Any] = {"steps": [{"text": s.text, "done": s.done} for s in self.steps]}
+        return {**data, "turn": self.turn, "proposed": True} if self.proposed else data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Plan | None:
-        if not data or not data.get("steps"):
+        if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or not data["steps"]:
             return None
-        return cls([Step(str(s.get("text", "")), bool(s.get("done"))) for s in data["steps"]])
+        steps = [
+            Step(str(s.get("text", "")), bool(s.get("done"))) for s in data["steps"] if isinstance(s, dict)
+        ]
+        proposed = data.get("proposed") is True
+        return cls(steps, str(data.get("turn") or "") if proposed else "", proposed) if steps else None

@@ -16,7 +16,7 @@ import asyncio
 import logging
 from typing import Any
 
-from agentlite.engine import lean, prompt
+from agentlite.engine import lean, plan_mode, prompt
 from agentlite.engine.chat_events import (
     LoopStopped,
     Notice,
@@ -33,7 +33,6 @@ from agentlite.engine.project_instructions import instructions_changed
 from agentlite.engine.reply import Reply, stream_reply
 from agentlite.engine.state import ChatState as S
 from agentlite.engine.strategy import MATRIX, next_attempt
-from agentlite.engine.task_plan import is_complex
 from agentlite.engine.turn_asks import WITHOUT_IMAGES, UserAsks
 from agentlite.engine.turn_deps import TurnDeps, TurnOptions
 from agentlite.engine.turn_dialect import TurnDialect
@@ -84,8 +83,7 @@ class Turn:
         self.repairs = Repairs(
             self.request, self.link, self.compactor, self.shared, self.emit, self.records.note, self._squeeze
         )
-        context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
-        self.context = self.shared.on_stage(deps.chat_id, self.mode, context)
+        self.context = deps.tool_context(self.mode, options.open_file)
         self.planner = PlanTracker(self.turn_id, deps.set_plan, self.emit)
         self.asks = UserAsks(deps.decisions, self.emit)
 
@@ -160,9 +158,7 @@ class Turn:
         instructions, forced = [], self.request.forced
         if forced and self.link.dialect != "native":
             instructions.append(prompt.forced_tool_instruction(forced))
-        if self.mode == "agent" and self.profile.plans and is_complex(self.text):
-            self.planner.requested = True
-            instructions.append(prompt.PLAN_INSTRUCTION)
+        instructions += self.planner.begin(self.mode, self.text, self.profile.plans)
         # regenerate: the message already in the history keeps the context it was first sent with
         again = self.again
         user = (
@@ -235,6 +231,7 @@ class Turn:
         self.dispatcher = dispatcher = self.deps.dispatcher(
             self.context, self.guard, f"{self.turn_id}-r{self.round + 1}"
         )
+        dispatcher.refuse = plan_mode.refusal if self.mode == "plan" else None
         if self.profile.only_offered_run:
             dispatcher.offered = frozenset(str(d["name"]) for d in self.request.tool_defs())
         streaming = self.link.streaming
@@ -336,6 +333,8 @@ class Turn:
     def _respond(self) -> None:
         self.sm.transition(S.RESPONDING)
         self.planner.answered()
+        if self.mode == "plan" and self.reply is not None:
+            self.planner.propose(self.reply.content)
         self.records.close_bubble("done")
         self.sm.transition(S.COMPLETED)
 
@@ -361,9 +360,12 @@ class Turn:
         if self.mode == "chat":
             return []
         if self.profile.tools is not None:  # the few tools of its profile (the model in the page)
-            return lean.described(self.profile, self.shared.registry.definitions(self.profile.tools))
-        # the round's snapshot (turn_tools), remote servers' tools fitted to the window
-        return lean.described(self.profile, self.deps.tools.definitions(self.budget.window))
+            found = self.shared.registry.definitions(self.profile.tools)
+        else:  # the round's snapshot (turn_tools), remote servers' tools fitted to the window
+            found = self.deps.tools.definitions(self.budget.window)
+        if self.mode == "plan":
+            found = plan_mode.offered(self.deps.tools.registry, found)
+        return lean.described(self.profile, found)
 
     async def _squeeze(self, target: int) -> None:
         await self.compactor.squeeze_to(target, self.user_message)

@@ -33,7 +33,7 @@ from agentlite.tools.context import ToolContext
 from agentlite.tools.registry import ToolRegistry
 from agentlite.workspace import Workspace
 
-MODES = ("agent", "chat")
+MODES = ("agent", "chat", "plan")  # plan: read and plan only (engine.plan_mode)
 # On a stage nothing is real until the user keeps it: the review asks about files, not the turn.
 STAGED_KINDS = frozenset({"delete", "overwrite", "instructions", "batch"})
 
@@ -132,6 +132,11 @@ class TurnDeps:
     ended: Callable[[str, str, int], Awaitable[None]]  # (turn id, outcome, rounds)
     save_summary: SaveSummary
     tools: TurnTools  # the tools of the round in flight: a snapshot taken as it began
+
+    def tool_context(self, mode: str, open_file: str | None) -> ToolContext:
+        """What the turn's tools receive: on the chat's stage when its changes land for review."""
+        context = self.shared.tool_context(self.turn_id, open_file, self.save_summary)
+        return self.shared.on_stage(self.chat_id, mode, context)  # type: ignore[no-any-return]
 
     def dispatcher(self, context: ToolContext, guard: LoopGuard, batch: str) -> Dispatcher:
         """The dispatcher of one round's calls (auto-approval as the chat's settings say now)."""

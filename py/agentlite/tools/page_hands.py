@@ -150,13 +150,20 @@ snapshot."""
 )
 
 
-def _tool(name: str, description: str, args: type[ToolArgs], handler: Any) -> Tool:
-    # the page's code runs: asked (and auto-approved) like preview_page
-    return Tool(name, description, args, handler, Risk.EXECUTE, resource=lambda _args: "preview", asks="js")
+def _tool(name: str, description: str, args: type[ToolArgs], handler: Any, inspects: bool) -> Tool:
+    # the page's code runs: asked (and auto-approved) like preview_page; reading the page (a snapshot, a
+    # wait) changes nothing, acting on it does
+    return Tool(
+        name, description, args, handler, Risk.EXECUTE, resource=_on_preview, asks="js", inspects=inspects
+    )
+
+
+def _on_preview(_args: Any) -> str:
+    return "preview"
 
 
 TOOLS = [
-    _tool("preview_snapshot", PREVIEW_SNAPSHOT, SnapshotArgs, preview_snapshot),
-    _tool("preview_act", PREVIEW_ACT, ActArgs, preview_act),
-    _tool("preview_wait", PREVIEW_WAIT, WaitArgs, preview_wait),
+    _tool("preview_snapshot", PREVIEW_SNAPSHOT, SnapshotArgs, preview_snapshot, inspects=True),
+    _tool("preview_act", PREVIEW_ACT, ActArgs, preview_act, inspects=False),
+    _tool("preview_wait", PREVIEW_WAIT, WaitArgs, preview_wait, inspects=True),
 ]

@@ -126,4 +126,5 @@ TOOL = Tool(
     resource=lambda _args: "preview",
     content="path",
     asks="js",  # it runs the page's JavaScript: asked (and auto-approved) like browser_js_eval
+    inspects=True,  # the page runs in the preview frame: no file, no network, no storage
 )

@@ -68,6 +68,8 @@ class Tool:
     path: str = ""  # the argument naming the file the call works on, "" if none
     asks: str = ""  # the approval kind (`engine.approvals.Ask`) a call may ask for besides the batch rule
     server: str = ""  # the remote MCP server (its slug) the tool was registered for; "" for the app's own
+    # a run that changes nothing outside its own frame (the preview's reads): Plan mode offers it
+    inspects: bool = False
 
     @property
     def kind(self) -> str:

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from agentlite.engine.task_plan import Plan, is_complex, read_steps
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentlite.engine.task_plan import (
+    MAX_CHECKLIST,
+    Plan,
+    Step,
+    checklist,
+    is_complex,
+    read_checklist,
+    read_plan,
+    read_steps,
+)
 
 
 def test_complex_requests_cross_the_threshold() -> None:
@@ -42,3 +54,58 @@ def test_the_plan_round_trips_through_its_record() -> None:
     again = Plan.from_dict(plan.to_dict())
     assert again is not None and again.to_dict() == plan.to_dict()
     assert Plan.from_dict(None) is None
+
+
+def test_a_checklist_is_read_with_its_ticks_outside_code_fences() -> None:
+    text = (
+        "Found two things.\n\n- [ ] Read /a.md\n* [x] Edit /b.md: fix it\n  1. [ ] Report back\n"
+        "```md\n- [ ] an example, not a step\n```\n- [] not a box\n-[ ] no space\n- [ ]    \n+ [X] Last"
+    )
+    assert [(s.text, s.done) for s in read_checklist(text)] == [
+        ("Read /a.md", False),
+        ("Edit /b.md: fix it", True),
+        ("Report back", False),
+        ("Last", True),
+    ]
+    assert read_checklist("") == [] and read_checklist("```\n- [ ] x") == []
+    assert len(read_checklist("- [ ] step\n" * 100)) == MAX_CHECKLIST
+
+
+def test_a_plan_is_its_checklist_else_its_first_list() -> None:
+    assert [s.text for s in read_plan("1. List /src\n2. Read /src/App.tsx")] == [
+        "List /src",
+        "Read /src/App.tsx",
+    ]
+    assert [s.text for s in read_plan("1. one\n2. two\n\n- [ ] the step")] == ["the step"]
+    assert read_plan("no plan here") == []
+
+
+def test_a_proposed_plan_round_trips_and_a_broken_record_is_no_plan() -> None:
+    plan = Plan([Step("one")], turn="t1", proposed=True)
+    assert Plan.from_dict(plan.to_dict()) == plan
+    assert Plan.from_dict({"steps": [{"text": "one"}], "turn": "t1"}) == Plan([Step("one")])
+    for broken in ({"steps": "x"}, {"steps": [1, None]}, {"steps": []}, ["steps"]):
+        assert Plan.from_dict(broken) is None  # type: ignore[arg-type]
+
+
+STEP_TEXT = st.text(
+    st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=60
+).map(str.strip).filter(bool)  # fmt: skip
+PROSE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="-*+•[`~"), max_size=80)
+
+
+@given(st.lists(st.tuples(STEP_TEXT, st.booleans()), max_size=MAX_CHECKLIST), PROSE, PROSE)
+def test_a_written_checklist_reads_back_between_any_prose(
+    items: list[tuple[str, bool]], before: str, after: str
+) -> None:
+    steps = [Step(text, done) for text, done in items]
+    text = f"{before}\n{checklist(steps)}\n{after}"
+    found = read_checklist(text)
+    assert [(s.text, s.done) for s in found] == items
+    assert read_checklist(checklist(found)) == found
+
+
+@given(st.text(max_size=400))
+def test_any_text_gives_single_line_steps_and_never_fails(text: str) -> None:
+    for step in read_plan(text):
+        assert step.text and step.text == step.text.strip() and len(step.text.splitlines()) == 1

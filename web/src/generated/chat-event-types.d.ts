@@ -17,7 +17,7 @@ export interface ChatEvents {
   notice: { kind: "notice"; level: string; message: string };
   context: { kind: "context"; used: number; window: number; limit: number; source: string; stubbed?: number | null; summarized?: number | null; instructions?: number | null; skills?: number | null };
   summary: { kind: "summary"; covered: number; source: string; text: string };
-  plan: { kind: "plan"; turn: string; steps: Record<string, unknown>[] };
+  plan: { kind: "plan"; turn: string; steps: Record<string, unknown>[]; proposed?: boolean | null };
   memory: { kind: "memory"; action: string; memory: Record<string, unknown> };
   stage_changed: { kind: "stage_changed"; pending: number; turn: string | null };
   text: { kind: "text"; text: string };

@@ -15,11 +15,12 @@
  * @property {Map<string, ToolCard>} cards the tool cards of the current round, by call id
  * @property {Map<string, string> | null} toolThinking a tool's thinking that came before its call
  * @property {boolean} busy a turn is running
- * @property {string} mode "agent" or "chat"
+ * @property {string} mode "agent", "chat" or "plan"
  * @property {boolean} used the user sent something or changed the mode (a restore keeps the tab)
  * @property {import("./retry-notice.js").RetryNotices} retries
  * @property {MessageView | null} pendingUser the user's message until its turn starts
  * @property {HTMLElement | null} planEl the plan's box
+ * @property {import("./plan-card.js").PlanCard | null} planCard the plan a Plan-mode turn proposed, on its answer
  * @property {HTMLElement | null} banner the error banner of the turn
  * @property {HTMLElement | null} decisions the decision buttons shown
  * @property {boolean} branching the running turn starts a new branch: redraw from the engine's snapshot
@@ -43,6 +44,7 @@ export function chatRecord(id, list, mode, retries) {
     retries,
     pendingUser: null,
     planEl: null,
+    planCard: null,
     banner: null,
     decisions: null,
     branching: false,

@@ -1,6 +1,6 @@
 // The chat panel: tabs, the messages of the active chat, the composer, and everything a turn shows
 // (tool cards, approvals, the error banner with its decisions, retries, why the engine stopped, the
-// plan and the context meter). It renders conversation events, shows restored chats again after a
+// plan, a proposed plan to edit and approve, and the context meter). It renders conversation events, shows restored chats again after a
 // reload, and reports intents to its callbacks.
 import { isChatEvent } from "../agent/page/chat-events.js";
 import { button, el } from "./dom.js";
@@ -11,6 +11,9 @@ import { createTabStrip } from "./chat-tabs.js";
 import { sentAttachments } from "./attachment-chips.js";
 import { createAttachmentTray } from "./composer-attachments.js";
 import { createComposer } from "./composer.js";
+import { modeLabel, nextMode } from "../settings/chat-mode.js";
+import { PlanCard } from "./plan-card.js";
+import { approvedPlan } from "./plan-steps.js";
 import { warmUp } from "./markdown.js";
 import { MessageView } from "./message-view.js";
 import { RetryNotices } from "./retry-notice.js";
@@ -31,6 +34,7 @@ import { ToolCard } from "./tool-card.js";
  * @property {(id: string) => unknown} [onClose]
  * @property {(id: string, title: string) => unknown} [onRename]
  * @property {(id: string, mode: string) => unknown} [onMode]
+ * @property {string | null} [startMode] the mode of the chat open when the page starts (the URL's `mode=`)
  * @property {(id: string, node: string, index: number) => Promise<ChatSnapshot | null | undefined | void>} onSwitch
  * @property {(id: string) => Promise<ChatSnapshot | null | undefined | void>} snapshot
  * @property {(id: string, message: string) => Promise<string | null>} restorePoint
@@ -53,6 +57,7 @@ const DECISION_LABEL = {
 
 /** @param {ParentNode} root @param {ChatActions} actions */
 export function createChatView(root, actions) {
+  let startMode = actions.startMode ?? null;
   const tabList = /** @type {HTMLElement} */ (root.querySelector(".tab-list"));
   const newTab = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=chat-tab-new]"));
   const messagesEl = /** @type {HTMLElement} */ (root.querySelector(".messages"));
@@ -77,6 +82,7 @@ export function createChatView(root, actions) {
     branchFrom: (chat, el) => {
       while (el.nextSibling) el.nextSibling.remove();
       if (chat.planEl && !chat.planEl.isConnected) chat.planEl = null;
+      if (chat.planCard && !chat.planCard.el.isConnected) chat.planCard = null;
       if (chat.lastAssistant && !chat.lastAssistant.el.isConnected) chat.lastAssistant = null;
       chat.banner = null;
       chat.branching = true;
@@ -164,7 +170,10 @@ export function createChatView(root, actions) {
     const wanted = /** @type {string} */ (
       keep.at(-1) ?? (chats.has(/** @type {string} */ (savedActive)) ? savedActive : saved[0].id)
     );
-    if (chats.has(wanted)) activate(wanted);
+    if (!chats.has(wanted)) return;
+    if (startMode && !keep.length) /** @type {ChatRecord} */ (chats.get(wanted)).mode = startMode;
+    startMode = null;
+    activate(wanted);
   }
 
   /** @param {string} id */
@@ -188,7 +197,7 @@ export function createChatView(root, actions) {
   function fill(chat, snapshot) {
     branches.cancelEdit(chat);
     chat.list.replaceChildren();
-    chat.planEl = chat.banner = chat.lastAssistant = null;
+    chat.planEl = chat.banner = chat.lastAssistant = chat.planCard = null;
     replayMessages(snapshot.messages, {
       user: (message, turn, data) => {
         withAttachments(message, data?.attachments);
@@ -207,7 +216,8 @@ export function createChatView(root, actions) {
         return shown;
       },
     });
-    if (snapshot.plan) plan(chat, snapshot.plan);
+    if (snapshot.plan?.proposed) propose(chat, snapshot.plan);
+    else if (snapshot.plan) plan(chat, snapshot.plan);
     chat.cards = new Map();
     branches.lastAnswer(chat);
   }
@@ -222,8 +232,8 @@ export function createChatView(root, actions) {
   /** @param {string} value */
   function showMode(value) {
     mode.dataset.mode = value;
-    mode.textContent = value === "agent" ? "Agent" : "Chat";
-    mode.setAttribute("aria-label", `Mode: ${mode.textContent} (click to switch)`);
+    mode.textContent = modeLabel(value);
+    mode.setAttribute("aria-label", `Mode: ${mode.textContent} (click for ${modeLabel(nextMode(value))})`);
     composer.allowTools(value === "agent");
   }
 
@@ -249,17 +259,40 @@ export function createChatView(root, actions) {
     const extra = { ...composer.takeTurnOptions(text), ...(attachments.length && { attachments }) };
     const edit = branches.takeEdit(chat);
     input.value = "";
-    const message = new MessageView("user", text);
-    withAttachments(message, attachments);
-    chat.list.append(message.el);
-    chat.pendingUser = message;
-    chat.used = true;
-    setBusy(chat, true);
+    withAttachments(shownUser(chat, text), attachments);
     if (!edit) return actions.onSend(chat.id, text, chat.mode, extra);
     const send = () => actions.onSend(chat.id, text, chat.mode, { ...extra, edit: edit.edit });
     if (edit.restoreTurn) actions.onRestoreTurn(chat.id, edit.restoreTurn).finally(send);
     else send();
     scroll(chat);
+  }
+
+  /** The user's message shown at once, until its turn starts. @param {ChatRecord} chat @param {string} text */
+  function shownUser(chat, text) {
+    const message = new MessageView("user", text);
+    chat.list.append(message.el);
+    chat.pendingUser = message;
+    chat.used = true;
+    setBusy(chat, true);
+    return message;
+  }
+
+  /** "Approve plan": the chat switches to Agent mode and carries the steps out, sent as its next message.
+   * @param {ChatRecord} chat @param {string[]} steps */
+  function approve(chat, steps) {
+    setMode(chat, "agent");
+    const text = approvedPlan(steps);
+    shownUser(chat, text);
+    actions.onSend(chat.id, text, chat.mode);
+    scroll(chat);
+  }
+
+  /** @param {ChatRecord} chat @param {string} value */
+  function setMode(chat, value) {
+    chat.mode = value;
+    chat.used = true;
+    if (chat.id === active) showMode(value);
+    actions.onMode?.(chat.id, value);
   }
 
   /** Keep the newest output in view: once per animation frame, as reading scrollHeight after every
@@ -328,6 +361,7 @@ export function createChatView(root, actions) {
 
   /** @param {ChatRecord} chat @param {ChatEvents["turn_start"]} event */
   function turnStart(chat, event) {
+    chat.planCard?.finish("superseded");
     const user = chat.pendingUser;
     chat.pendingUser = null;
     if (user && event.turn) addRestoreButton(chat, user, event.turn);
@@ -409,6 +443,18 @@ export function createChatView(root, actions) {
     chat.planEl.replaceChildren(Object.assign(document.createElement("strong"), { textContent: "Plan" }), list);
   }
 
+  /** The plan a Plan-mode turn ended with, on that turn's answer (when it is the newest one shown).
+   * @param {ChatRecord} chat @param {{turn: string, steps: Record<string, unknown>[]}} event */
+  function propose(chat, event) {
+    const answer = chat.lastAssistant;
+    if (!answer || answer.el.dataset.turn !== event.turn) return;
+    chat.planCard?.el.remove();
+    const steps = event.steps.map((step) => String(step.text ?? "")).filter(Boolean);
+    const card = new PlanCard(event.turn, steps, (chosen) => approve(chat, chosen));
+    answer.el.insertBefore(card.el, answer.el.querySelector(":scope > .message-actions"));
+    chat.planCard = card;
+  }
+
   /** Thinking: the message's own, or (ndjson) a tool's, which may come before its call: kept until then. */
   /** @param {ChatRecord} chat @param {ChatEvents["thinking"]} event */
   function toolThinking(chat, event) {
@@ -460,7 +506,7 @@ export function createChatView(root, actions) {
     },
     notice: (chat, e) => notice(chat, `note ${e.level || ""}`, e.message),
     dialect: (chat, e) => notice(chat, "note", `Tool-call dialect: ${e.dialect} (${e.reason})`),
-    plan,
+    plan: (chat, e) => (e.proposed ? propose(chat, e) : plan(chat, e)),
     context: (chat, e) => {
       chat.context = e;
       if (chat.id === active) showMeter(e);
@@ -513,13 +559,10 @@ export function createChatView(root, actions) {
   newTab.addEventListener("click", () => openNewChat());
   mode.addEventListener("click", () => {
     const chat = /** @type {ChatRecord} */ (chats.get(/** @type {string} */ (active)));
-    chat.mode = chat.mode === "agent" ? "chat" : "agent";
-    chat.used = true;
-    showMode(chat.mode);
-    actions.onMode?.(chat.id, chat.mode);
+    setMode(chat, nextMode(chat.mode));
   });
 
-  addChat();
+  addChat(undefined, undefined, startMode ?? "agent");
   (window.requestIdleCallback ?? setTimeout).call(window, () => warmUp());
   /** Send `text` from the composer, as if the user typed it (the first screen's examples). */
   /** @param {string} text */
