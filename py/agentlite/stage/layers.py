@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from agentlite.workspace.records import Meta
 from agentlite.workspace.storage import Batch, StorageBackend, Value
-from agentlite.workspace.workspace_errors import InvalidArgument, StaleState
+from agentlite.workspace.workspace_errors import InvalidArgument
 
 STAGE_STORE = "stage"
 SHARED = "blobs"  # contents: one store for the workspace and every stage
@@ -83,6 +83,7 @@ class LayeredStorage:
     def __init__(self, top: PrefixedStorage, bottom: StorageBackend) -> None:
         self.top = top
         self.bottom = bottom
+        self._first: str | None = None  # the counters shown while the layer has stored none
 
     async def get(self, store: str, key: str) -> Value | None:
         if store == SHARED:
@@ -96,7 +97,8 @@ class LayeredStorage:
         """A new layer's counters: the workspace's, moved up by OFFSET (written by its first change)."""
         raw = await self.bottom.get("meta", "state")
         meta = Meta.from_json(raw) if raw is not None else Meta()
-        return Meta(next_id=meta.next_id + OFFSET, commit=meta.commit + OFFSET).to_json()
+        self._first = Meta(next_id=meta.next_id + OFFSET, commit=meta.commit + OFFSET).to_json()
+        return self._first
 
     async def get_many(self, store: str, keys: Sequence[str]) -> list[Value | None]:
         if store == SHARED:
@@ -123,13 +125,14 @@ class LayeredStorage:
         return sorted(merged.items())
 
     async def commit(self, batch: Batch) -> None:
-        """Into the layer. The meta guard is checked here against what the layer shows (the caller holds
-        the workspace's lock, so nothing commits in between)."""
+        """Into the layer, guarded there: counters the layer made up (it stored none yet) must still be
+        missing from it when the batch is stored."""
         if batch.guard is not None:
             store, key, expected = batch.guard
-            if await self.get(store, key) != expected:
-                raise StaleState("the stage was changed elsewhere; it was reloaded, try again")
-            batch = Batch(puts=batch.puts, deletes=batch.deletes, clears=batch.clears)
+            if (store, key) != ("meta", "state"):
+                raise InvalidArgument("a stage's changes are guarded by its counters only")
+            if expected is not None and expected == self._first:
+                batch = Batch(puts=batch.puts, deletes=batch.deletes, guard=(store, key, None))
         await self.top.commit(batch)
 
     def lock(self) -> contextlib.AbstractAsyncContextManager[None]:

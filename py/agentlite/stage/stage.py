@@ -53,7 +53,9 @@ class Stage:
         """The workspace as this stage shows it (made on first use, made again for a new layer)."""
         if self._workspace is None or self._layer != self.state.layer:
             storage = LayeredStorage(self._top(), self.base.storage)
-            self._workspace = Workspace.on_first_use(storage, max_file_size=self.base.max_file_size)
+            self._workspace = Workspace.on_first_use(
+                storage, max_file_size=self.base.max_file_size, over=self.base
+            )
             self._workspace.add_listener(lambda _change: self._changed())
             self._layer = self.state.layer
         return self._workspace

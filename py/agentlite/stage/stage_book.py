@@ -15,6 +15,7 @@ from typing import Any
 
 from agentlite.stage.layers import STAGE_STORE
 from agentlite.stage.stage import Stage
+from agentlite.stage.stage_changes import pending_count
 from agentlite.stage.stage_state import StageState
 
 log = logging.getLogger(__name__)
@@ -79,8 +80,8 @@ class StageBook:
             self._again.discard(chat)
             try:
                 stage = self.stage(chat)
-                pending = [c for c in await stage.changes(fresh=False) if not c.hidden]
-                self._announce(chat, len(pending), await stage.turn() if pending else None)
+                pending = pending_count(await self.base.heads(), await stage.workspace().heads())
+                self._announce(chat, pending, await stage.turn() if pending else None)
             except Exception:  # a count that fails must not break the change that asked for it
                 log.exception("could not count the stage of chat %s", chat)
             if chat not in self._again:

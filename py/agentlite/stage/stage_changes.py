@@ -97,3 +97,19 @@ async def _first_parents(top: PrefixedStorage) -> dict[int, int | None]:
         if version.id not in first:
             first[version.id] = version.parent
     return first
+
+
+def pending_count(base: Tree, staged: Tree) -> int:
+    """How many paths the stage holds differently from the workspace, from the heads in memory alone
+    (the count the page hears after each staged write; the review reads the layer itself)."""
+    paths: set[str] = set()
+    for eid, entry in staged.entries.items():
+        if entry.kind != "file":
+            continue
+        now = base.entries.get(eid)
+        if now is None:
+            if entry.live:
+                paths.add(entry.path)
+        elif (entry.live, entry.path, entry.sha256) != (now.live, now.path, now.sha256):
+            paths.add(entry.path if entry.live else now.path)
+    return len(paths)

@@ -56,11 +56,18 @@ class Workspace:
 
     @classmethod
     def on_first_use(
-        cls, storage: StorageBackend, *, max_file_size: int = DEFAULT_MAX_FILE_SIZE
+        cls,
+        storage: StorageBackend,
+        *,
+        max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+        over: Workspace | None = None,
     ) -> Workspace:
         """A workspace whose state is read from `storage` when it is first used (a chat's stage, made
-        when a turn begins, which cannot wait)."""
+        when a turn begins, which cannot wait). A layer `over` a workspace shares its contents' store,
+        and so what it knows and caches of them."""
         machinery = Machinery(storage, Tree(), max_file_size=max_file_size)
+        if over is not None:
+            machinery.blobs = over._machinery.blobs
         machinery.mark_stale()
         return cls(machinery)
 
