@@ -26,7 +26,10 @@ SETTINGS = "settings.json"
 STORE_PREFIX = "stores/"
 ATTACHMENT_PREFIX = "attachments/"
 BLOB_STORE = "blobs"
-RECORD_STORES = tuple(store for store in STORES if store != BLOB_STORE)
+# The chats' stages do not travel: a proposal is reviewed where it was made, and a file that carried one
+# could put instructions before the agent that the offer never showed (docs/stage.md).
+LOCAL_STORES = ("stage",)
+RECORD_STORES = tuple(store for store in STORES if store != BLOB_STORE and store not in LOCAL_STORES)
 SCHEMA_VERSION = SCHEMA  # the workspace records' schema (records.SCHEMA)
 # A setting's name that may hold a credential. It errs on the side of dropping (a `max_tokens` goes too):
 # a setting lost beats a key leaked.

@@ -23,6 +23,7 @@ from agentlite.handoff.handoff_format import (
     ATTACHMENT_PREFIX,
     FORMAT,
     MANIFEST,
+    RECORD_STORES,
     SETTINGS,
     SHA256,
     STORE_PREFIX,
@@ -36,7 +37,6 @@ from agentlite.handoff.handoff_pack import PACK, changed_blobs, unpack_blobs
 from agentlite.handoff.handoff_records import check_records
 from agentlite.limits import IMPORT_BYTES, IMPORT_FILES
 from agentlite.workspace.import_budget import read_member
-from agentlite.workspace.storage import STORES
 from agentlite.workspace.workspace_errors import WorkspaceError, size_text
 
 MANIFEST_BYTES = 64 * 1024 * 1024  # a manifest names every member: ~150 bytes each, IMPORT_FILES of them
@@ -173,7 +173,7 @@ def _handoff(manifest: dict[str, Any], contents: dict[str, bytes]) -> Handoff:
     for name, data in contents.items():
         if name.startswith(STORE_PREFIX) and name.endswith(".jsonl"):
             store = name[len(STORE_PREFIX) : -len(".jsonl")]
-            if store not in STORES or store == "blobs":
+            if store not in RECORD_STORES:
                 raise HandoffRefused(f"{name} is of an unknown store {store!r}")
             records[store] = parse_lines(name, data)
         elif name == PACK:
