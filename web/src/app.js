@@ -18,6 +18,8 @@ import { createMcpView } from "./views/mcp-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createPreviewView } from "./views/preview-view.js";
+import { createProposal } from "./views/proposal.js";
+import { createReviewView } from "./views/review-view.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createSkillCommand } from "./views/skill-command.js";
 import { createSkillsView } from "./views/skills-view.js";
@@ -65,7 +67,9 @@ client.on("phase", (message) => load.phase(message));
 client.on("failed", (/** @type {{phase: string, message: string}} */ failure) => load.failed(failure));
 
 const panels = createPanelSwitcher(root);
+const proposal = createProposal(); // the active chat's staged files, as the editor and the preview show them
 const files = createFilesView(root, {
+  proposal,
   call: (/** @type {string} */ method, /** @type {object | undefined} */ args) =>
     client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
   onChoose: () => panels.show("editor"),
@@ -118,6 +122,7 @@ const preview = createPreviewView(root, {
   baseUrl: new URL("./", import.meta.url),
   onOpen: () => panels.show("editor"),
   agentMayRun: () => settings.auto_approve.includes("js"), // every chat's auto-approval (settings.apply)
+  proposal,
 });
 client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && preview.changed(change));
 const folder = createFolderOpenView(root, {
@@ -164,8 +169,10 @@ const chat = createChatView(root, {
   onDecide: (/** @type {string} */ id, /** @type {string} */ choice) => chatCall("chats.decide", { id, choice }),
   onRestoreTurn: (/** @type {string} */ _chatId, /** @type {string} */ turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
-  onTabs: (/** @type {string[]} */ order, /** @type {string | null} */ active) =>
-    chatCall("chats.tabs", { order, active }),
+  onTabs: (/** @type {string[]} */ order, /** @type {string | null} */ active) => {
+    review.refresh();
+    return chatCall("chats.tabs", { order, active });
+  },
   onClose: (/** @type {string} */ id) => chatCall("chats.close", { id }),
   onRename: (/** @type {string} */ id, /** @type {string} */ title) => chatCall("chats.rename", { id, title }),
   onMode: (/** @type {string} */ id, /** @type {string} */ mode) =>
@@ -195,6 +202,22 @@ createChatExport(root, {
     }),
 });
 client.on("event", (/** @type {string} */ chatId, /** @type {ChatEvent} */ event) => chat.handle(chatId, event));
+// The review of the active chat's staged changes (docs/review.md), above the editor.
+const review = createReviewView(/** @type {HTMLElement} */ (root.querySelector("#panel-editor .editor-head")), {
+  call: (method, args) => client.call(/** @type {CallMethod} */ (method), args),
+  activeChat: () => chat.activeChat(),
+  proposal,
+  onRequest: (text) => chat.send(text),
+  onEdit: (path) => {
+    panels.show("editor");
+    files.openFile(path).catch((/** @type {Error} */ err) => files.say(`Opening ${path} failed: ${err.message}`, true));
+  },
+  onClosed: () => /** @type {HTMLElement} */ (root.querySelector("[data-testid=chat-input]")).focus(),
+});
+client.on("event", (/** @type {string} */ chatId, /** @type {{kind: string}} */ event) => {
+  review.handle(chatId, event);
+  if (event.kind === "stage_changed" && chatId === chat.activeChat()) preview.stageChanged();
+});
 const openSettings = () => /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=settings-open]")).click();
 const welcome = createWelcomeView(/** @type {HTMLElement} */ (root.querySelector(".messages")), {
   loadExamples: () => client.call("demo.examples"),
@@ -222,10 +245,13 @@ const servers = createMcpView(root, {
 client.on("mcp", (view) => servers.update(/** @type {ServerView} */ (view)));
 client.ready.then(() => servers.start()).catch(() => {});
 // Asked first, so the saved tabs are read before anything the user does can change them.
-client.call("chats.restore").then(chat.restore, (err) => {
-  console.warn("agentlite: saved chats", err);
-  chat.restore();
-});
+client
+  .call("chats.restore")
+  .then(chat.restore, (err) => {
+    console.warn("agentlite: saved chats", err);
+    chat.restore();
+  })
+  .then(() => review.refresh());
 
 // The endpoint, the key, the model and the chats' limits reach the agent through this one call.
 const applyToAgent = (/** @type {Settings} */ values) => chatCall("settings.apply", { settings: values });
@@ -292,7 +318,10 @@ client.on("restart", (/** @type {{reason: string, hangMs: number}} */ restart) =
   applyToAgent(settings);
   editorContext.again();
   servers.start();
-  client.call("chats.restore").then(chat.restore, (err) => console.warn("agentlite: saved chats", err));
+  client
+    .call("chats.restore")
+    .then(chat.restore, (err) => console.warn("agentlite: saved chats", err))
+    .then(() => review.refresh());
 });
 client.on("ready", () => workerNotice.ready());
 if (linked) {
@@ -311,7 +340,7 @@ if (linked) {
       ),
   });
 }
-installTestingApi(client, folder, loadPdfReader);
+installTestingApi(client, folder, loadPdfReader, () => chat.activeChat());
 wireProjects(root, {
   call: (method, args) => client.call(method, args),
   ready: client.ready,

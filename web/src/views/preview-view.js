@@ -4,8 +4,10 @@
 // agent made reruns the page only when `agentMayRun()` (the chats auto-approve `js`); else the panel says
 // so and its Reload is the user's yes.
 import { framesShareThread } from "../preview/page/thread.js";
+import { markProposed } from "./proposal.js";
 
 /** @import { CallMethod } from "../agent/page/agent-client.js" */
+/** @import { Proposal } from "./proposal.js" */
 /** The previewer dist/preview.js makes (web/src/preview/page/index.js), as this panel uses it.
  * @typedef {{ pages(): Promise<string[]>, show(path: string): Promise<unknown>, reload(): unknown,
  *   changed(change: unknown, mayRun: boolean): unknown,
@@ -24,11 +26,12 @@ const HELD =
   "asking in Settings).";
 const HELD_ELSEWHERE = "The workspace changed in another tab. The page has not run again: Reload runs it.";
 
-/**
+/** A proposal (docs/review.md) is shown as the active chat's stage holds it: its files are read with the chat.
  * @param {ParentNode} root
- * @param {{ call: (method: CallMethod, args?: object) => Promise<any>, baseUrl: string | URL, onOpen?: () => void, agentMayRun?: () => boolean }} options
+ * @param {{ call: (method: CallMethod, args?: object) => Promise<any>, baseUrl: string | URL, onOpen?: () => void,
+ *   agentMayRun?: () => boolean, proposal?: Proposal }} options
  */
-export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agentMayRun = () => false }) {
+export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agentMayRun = () => false, proposal }) {
   const panel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=preview-panel]"));
   const opener = /** @type {HTMLElement} */ (root.querySelector("[data-testid=preview-open]"));
   const select = /** @type {HTMLSelectElement} */ (panel.querySelector("[data-testid=preview-entry]"));
@@ -45,6 +48,31 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
     notice.textContent = SAME_THREAD;
     notice.hidden = false;
   }
+  const marker = /** @type {HTMLElement} */ (panel.querySelector("[data-testid=preview-proposed]"));
+  const showMarker = proposal
+    ? markProposed(marker, proposal, {
+        after: "The page with the agent's changes, not kept yet.",
+        before: "The page as the workspace holds it, before the agent's proposed changes.",
+      })
+    : () => {};
+  /** The previewer's calls: the files as the active chat's stage shows them while a proposal is on view.
+   * @param {CallMethod} method @param {object} [args] */
+  const previewCall = (method, args) => {
+    const chat = method === "vfs.pageFiles" ? proposal?.chat() : null;
+    return call(method, chat ? { ...args, chat } : args);
+  };
+  // The user's toggle reruns the page at once; a change of the agent's follows the rule for its changes.
+  proposal?.onChange((by) => {
+    showMarker(proposal.active());
+    if (by === "agent") stageChanged();
+    else if (!panel.hidden && previewer) previewer.then((it) => it.reload());
+  });
+
+  /** The proposal on view changed: as a change of the agent's (reload-rule.js). */
+  function stageChanged() {
+    if (!panel.hidden && previewer && proposal?.active())
+      previewer.then((it) => it.changed({ type: "stage", author: "agent", paths: ["/"] }, agentMayRun()));
+  }
 
   /** @returns {Promise<Previewer>} */
   function machinery() {
@@ -52,7 +80,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
       previewer = import(new URL("preview.js", baseUrl).href).then((module) =>
         module.createPreviewer({
           slot: panel.querySelector(".preview-slot"),
-          call,
+          call: previewCall,
           baseUrl,
           guard: sharesThread,
           onLog: log,
@@ -149,6 +177,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
       const asking = askingFor(panel, path);
       return (await it.report(path, asking.ask, screenshot)) || asking.declined();
     },
+    stageChanged,
     // preview_snapshot, preview_act and preview_wait (payload.op): the panel open on the page the agent
     // works on, so the user watches it follow.
     /** @param {Record<string, unknown>} payload */
