@@ -90,6 +90,7 @@ const editorContext = createEditorContext({
 const follow = createFollowView(root, {
   call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
   files,
+  staged: () => settings.changes === "review",
 });
 client.on("event", (/** @type {string} */ _chatId, /** @type {ChatEvent} */ event) => follow.handle(event));
 const codeActions = createCodeActions(/** @type {HTMLElement} */ (root.querySelector(".messages")), {
@@ -284,7 +285,10 @@ const problems = new ProblemsHost((found) => files.showProblems(found));
 /** @param {string} kind @param {Record<string, unknown>} payload @param {number} timeoutMs */
 const runKind = (kind, payload, timeoutMs) => {
   if (kind === "preview" && payload?.op) return preview.hands(payload);
-  if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
+  if (kind === "preview") {
+    const stage = typeof payload?.chat === "string" ? payload.chat : null; // a staged turn's preview_page
+    return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true, stage);
+  }
   if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
   if (kind === "problems") return problems.answer(payload, timeoutMs);
   return sandbox.run(kind, payload, timeoutMs);

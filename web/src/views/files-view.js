@@ -58,9 +58,8 @@ export function createFilesView(
       ),
     onSelect,
   });
-  const history = createHistoryView(/** @type {HTMLElement} */ (root.querySelector("[data-testid=history-panel]")), {
-    call,
-  });
+  const historyPanel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=history-panel]"));
+  const history = createHistoryView(historyPanel, { call });
   const choose = (/** @type {string} */ path) => {
     onChoose(path);
     return openFile(path);
@@ -114,7 +113,10 @@ export function createFilesView(
       title.textContent = path;
       onShown(path);
     }
-    await history.show(path);
+    // A file only the stage holds has no history yet: the panel goes until the file is kept.
+    await history.show(path).catch(() => {
+      if (path === openPath) historyPanel.hidden = true;
+    });
   }
 
   /** @param {string} path */

@@ -23,11 +23,12 @@ const writer = (name) => {
 };
 const STORE_KEY = "agentlite.followAgent";
 
-/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush).
+/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush); `staged()`
+ * says that the agent's changes wait on a stage (docs/review.md): its diff is then the review's.
  * @param {ParentNode} root
  * @param {{call: (method: import("../agent/page/agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
- *   files: FilesView, storage?: Storage}} actions */
-export function createFollowView(root, { call, files, storage = localStorage }) {
+ *   files: FilesView, storage?: Storage, staged?: () => boolean}} actions */
+export function createFollowView(root, { call, files, storage = localStorage, staged = () => false }) {
   const panel = /** @type {HTMLElement} */ (root.querySelector(".panel.editor"));
   const toggle = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=follow-agent]"));
   const box = /** @type {HTMLElement} */ (root.querySelector("[data-testid=follow-view]"));
@@ -101,8 +102,13 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
   async function showDone() {
     const { path, version } = /** @type {{path: string, version: number}} */ (followed);
     await files.openFile(path);
-    const text = await call("vfs.diff", { path, new: version });
+    const text = staged() ? null : await call("vfs.diff", { path, new: version }).catch(() => null);
     if (followed?.version !== version) return;
+    undo.hidden = text === null;
+    if (text === null) {
+      title.textContent = `The agent proposes a change to ${path}: keep or drop it in the review.`;
+      return diff.replaceChildren();
+    }
     renderDiff(diff, /** @type {string} */ (text), (/** @type {number} */ hunk) =>
       act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`),
     );

@@ -55,22 +55,28 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
         before: "The page as the workspace holds it, before the agent's proposed changes.",
       })
     : () => {};
-  /** The previewer's calls: the files as the active chat's stage shows them while a proposal is on view.
+  /** @type {string | null} the chat whose stage the preview shows: the proposal on view, or the stage
+   * the agent's preview_page asked for (its job's `chat`); null: the workspace */
+  let staged = null;
+  /** The previewer's calls: the files as the shown stage holds them.
    * @param {CallMethod} method @param {object} [args] */
-  const previewCall = (method, args) => {
-    const chat = method === "vfs.pageFiles" ? proposal?.chat() : null;
-    return call(method, chat ? { ...args, chat } : args);
+  const previewCall = (method, args) =>
+    call(method, method === "vfs.pageFiles" && staged ? { ...args, chat: staged } : args);
+  /** @param {string | null} chat */
+  const showStage = (chat) => {
+    staged = chat;
+    showMarker(chat !== null || Boolean(proposal?.active()));
   };
   // The user's toggle reruns the page at once; a change of the agent's follows the rule for its changes.
   proposal?.onChange((by) => {
-    showMarker(proposal.active());
+    showStage(proposal.chat());
     if (by === "agent") stageChanged();
     else if (!panel.hidden && previewer) previewer.then((it) => it.reload());
   });
 
   /** The proposal on view changed: as a change of the agent's (reload-rule.js). */
   function stageChanged() {
-    if (!panel.hidden && previewer && proposal?.active())
+    if (!panel.hidden && previewer && staged)
       previewer.then((it) => it.changed({ type: "stage", author: "agent", paths: ["/"] }, agentMayRun()));
   }
 
@@ -168,11 +174,9 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
       clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (listTimer)); // a new page written while the panel is open joins the entry list
       listTimer = setTimeout(() => fillEntries(select.value || null).catch(() => {}), LIST_DEBOUNCE_MS);
     },
-    /**
-     * @param {string} path
-     * @param {boolean} [screenshot]
-     */
-    async run(path, screenshot = false) {
+    /** @param {string} path @param {boolean} [screenshot] @param {string | null} [chat] the stage to show */
+    async run(path, screenshot = false, chat = null) {
+      showStage(chat ?? proposal?.chat() ?? null);
       const it = await open(path, false);
       const asking = askingFor(panel, path);
       return (await it.report(path, asking.ask, screenshot)) || asking.declined();
@@ -183,6 +187,8 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
     /** @param {Record<string, unknown>} payload */
     async hands(payload) {
       const path = String(payload.path || "/index.html");
+      if (payload.op === "snapshot")
+        showStage(typeof payload.chat === "string" ? payload.chat : (proposal?.chat() ?? null));
       const it = await open(payload.op === "snapshot" ? path : null, false);
       if (payload.op === "act")
         return it.hands.act(String(payload.ref || ""), String(payload.action || ""), String(payload.value ?? ""));
