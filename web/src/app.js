@@ -215,6 +215,7 @@ const review = createReviewView(/** @type {HTMLElement} */ (root.querySelector("
   },
   onClosed: () => /** @type {HTMLElement} */ (root.querySelector("[data-testid=chat-input]")).focus(),
 });
+client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && review.workspaceChanged());
 client.on("event", (/** @type {string} */ chatId, /** @type {{kind: string}} */ event) => {
   review.handle(chatId, event);
   if (event.kind === "stage_changed" && chatId === chat.activeChat()) preview.stageChanged();

@@ -31,11 +31,11 @@ function head(file, actions) {
   const decided = file.state !== "pending";
   const keep = button("Keep file", "review-file-keep", () => actions.file("keep"));
   const drop = button("Drop file", "review-file-drop", () => actions.file("drop"));
-  keep.setAttribute("aria-label", `Keep every change of ${file.path}`);
-  drop.setAttribute("aria-label", `Drop every change of ${file.path}`);
+  keep.setAttribute("aria-label", `Keep file ${file.path}: every change`);
+  drop.setAttribute("aria-label", `Drop file ${file.path}: every change`);
   keep.disabled = drop.disabled = decided;
   const edit = button("Open in editor", "review-file-editor", () => actions.edit());
-  edit.setAttribute("aria-label", `Open ${file.path} in the editor, as proposed`);
+  edit.setAttribute("aria-label", `Open in editor: ${file.path}, as proposed`);
   const row = el("div", "review-file-head");
   row.append(title, el("span", "review-file-facts", facts.join(" · ")), el("span", "spacer"), keep, drop, edit);
   return row;

@@ -100,6 +100,8 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
   /** @type {StagedFile | null} */
   let file = null; // the open file
   let selected = -1; // the selected hunk's position in the open file
+  /** @type {string[]} instruction files Keep all left pending (its answer names them), while still pending */
+  let held = [];
 
   const chat = () => /** @type {string} */ (review?.chat);
   // A file in conflict waits for the user as a pending one does.
@@ -130,6 +132,8 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
     if (json === said && panel.isConnected) return;
     said = json;
     review = answer;
+    const waiting = new Set(answer.files.filter((f) => f.state === "pending").map((f) => f.path));
+    held = [...new Set([...(answer.held || []), ...held])].filter((path) => waiting.has(path));
     proposal.set(answer.chat, answer.files);
     if (!panel.isConnected) anchor.after(panel);
     panel.dataset.turn = answer.turn ?? "";
@@ -150,6 +154,7 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
     proposal.set(asked, null);
     review = file = null;
     said = "";
+    held = [];
     if (!panel.isConnected) return;
     panel.remove();
     if (hadFocus) onClosed();
@@ -161,7 +166,6 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
     const removed = files.reduce((sum, f) => sum + f.removed, 0);
     const count = `${files.length} file${files.length === 1 ? "" : "s"}`;
     parts.summary.textContent = `${count}, +${added} \u2212${removed}, ${review?.pending} to decide`;
-    const held = review?.held || [];
     parts.held.hidden = !held.length;
     parts.held.textContent = held.length
       ? `Not kept yet: ${held.join(", ")}. These change the agent's instructions: open each to read it, then keep or drop it.`
@@ -317,6 +321,11 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
 
   return {
     refresh,
+    /** The workspace changed (the user, another chat's keep, the folder on disk): a shown review is read
+     * again, since a staged file may now be in conflict. */
+    workspaceChanged() {
+      if (panel.isConnected) refresh();
+    },
     /** A chat event: the active chat's stage changed, or its turn ended.
      * @param {string} chatId @param {{kind?: unknown}} event */
     handle(chatId, event) {
