@@ -26,6 +26,7 @@ GROUPS = (
     "worker",
     "mcp",
     "handoff",
+    "stage",
 )
 
 
@@ -42,8 +43,9 @@ class CallHandler:
 
     # --- the workspace: the user's reads, writes and changes (author "user") -------------------------
 
-    async def vfs_readText(self, path: str) -> str | None:
-        return await self.rooms.files.read_text(path)
+    async def vfs_readText(self, path: str, chat: str | None = None) -> str | None:
+        """The file as kept; with `chat`, as that chat's stage shows it."""
+        return await self.rooms.stage.read_text(path, chat)
 
     async def vfs_writeText(self, path: str, text: str, base: str | None = None) -> None:
         """Save the user's text. The editor sends `base`, the text its typing started from: a write of
@@ -63,8 +65,11 @@ class CallHandler:
         change under /attachments/ with a name that is free; its path."""
         return await self.rooms.files.save_attachment(name, data)
 
-    async def vfs_pageFiles(self, known: dict[str, str] | None = None) -> dict[str, Any]:
-        return await self.rooms.files.page_files(known)
+    async def vfs_pageFiles(
+        self, known: dict[str, str] | None = None, chat: str | None = None
+    ) -> dict[str, Any]:
+        """The preview's files; with `chat`, as that chat's stage shows them."""
+        return await self.rooms.stage.page_files(known, chat)
 
     async def vfs_history(self, path: str) -> list[dict[str, Any]]:
         return await self.rooms.files.history(path)
@@ -349,3 +354,41 @@ class CallHandler:
         as a runaway step would (a catastrophic pattern, a loop), so the page's watchdog can be seen to
         notice a worker that stopped answering and to restart it. Returns the seconds it held."""
         return self.rooms.worker.busy(seconds)
+
+    # --- a chat's stage: the review of its changes, and the user's decisions (docs/stage.md) ---------
+
+    async def stage_review(self, chat: str) -> dict[str, Any]:
+        return await self.rooms.stage.review(chat)
+
+    async def stage_file(self, chat: str, path: str) -> dict[str, Any]:
+        """One file of the review: both texts, its hunks, a conflict's three texts; marks it shown."""
+        return await self.rooms.stage.file(chat, path)
+
+    async def stage_keep(
+        self,
+        chat: str,
+        paths: list[str] | None = None,
+        path: str | None = None,
+        hunks: list[int] | None = None,
+    ) -> dict[str, Any]:
+        """Keep whole files (`paths`), or hunks of one (`path`, `hunks`): ONE change of the stage's turn."""
+        return await self.rooms.stage.keep(chat, paths, path, hunks)
+
+    async def stage_drop(
+        self,
+        chat: str,
+        paths: list[str] | None = None,
+        path: str | None = None,
+        hunks: list[int] | None = None,
+    ) -> dict[str, Any]:
+        return await self.rooms.stage.drop(chat, paths, path, hunks)
+
+    async def stage_keepAll(self, chat: str) -> dict[str, Any]:
+        return await self.rooms.stage.keep_all(chat)
+
+    async def stage_dropAll(self, chat: str) -> dict[str, Any]:
+        return await self.rooms.stage.drop_all(chat)
+
+    async def stage_resolve(self, chat: str, path: str, take: str) -> dict[str, Any]:
+        """A conflict's answer: `ours` (the stage's), `theirs` (the workspace's) or `merged`."""
+        return await self.rooms.stage.resolve(chat, path, take)

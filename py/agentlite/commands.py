@@ -86,6 +86,7 @@ class PageSettings:
         limits = PageLimits(
             max_rounds=bounded(values.get("max_rounds"), MAX_ROUNDS),
             auto_approve=_approvals(approve),
+            changes="review" if values.get("changes") == "review" else "apply",
         )
         settings = Settings.from_message(values)
         tools = replace(_tool_settings(values.get("eval_timeout_s")), takes_images=settings.takes_images)

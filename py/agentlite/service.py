@@ -36,6 +36,7 @@ from agentlite.rooms.mcp_room import McpRoom
 from agentlite.rooms.memory_room import MemoryRoom
 from agentlite.rooms.settings_room import SettingsRoom, TransportFor
 from agentlite.rooms.skills_room import SkillsRoom
+from agentlite.rooms.stage_room import StageRoom
 from agentlite.rooms.transfer_room import TransferRoom
 from agentlite.rooms.worker_room import WorkerRoom
 from agentlite.tools.context import ToolContext
@@ -103,6 +104,7 @@ class AgentService:
             worker=WorkerRoom(),
             mcp=McpRoom(engine, storage, self.post, self.tools_ready, mcp_transport),
             handoff=HandoffRoom(storage, workspace),
+            stage=StageRoom(workspace, engine.stages),
         )
 
     def handle(self, raw: str) -> None:

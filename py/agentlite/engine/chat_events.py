@@ -265,10 +265,20 @@ class MemoryAdded(ChatEvent):
     memory: dict[str, Any]
 
 
+@dataclass(frozen=True, kw_only=True)
+class StageChanged(ChatEvent):
+    """The chat's stage changed (a staged write, a keep, a drop): `pending` files differ from the
+    workspace; `turn` is the stage's last turn (None once nothing is pending). See agentlite.stage."""
+
+    kind: ClassVar[str] = "stage_changed"
+    pending: int
+    turn: str | None
+
+
 ENGINE_EVENTS: tuple[type[ChatEvent], ...] = (
     TurnStarted, StateChanged, TurnEnded, TitleChanged, MessageStarted, MessageEnded, ToolStatus,
     ApprovalAsked, RetryScheduled, TurnFailed, DecisionAsked, DecisionMade, DialectSwitched, LoopStopped,
-    Notice, ContextMeter, SummaryMade, PlanChanged, MemoryAdded,
+    Notice, ContextMeter, SummaryMade, PlanChanged, MemoryAdded, StageChanged,
 )  # fmt: skip
 STREAM_EVENTS: tuple[type[Event], ...] = (
     TextDelta, ThinkingDelta, ToolCallStarted, ToolArgPreview, ToolCallReady, ToolCallInvalid, ProtocolNote,

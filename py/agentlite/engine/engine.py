@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentlite.engine.approvals import Peek
-from agentlite.engine.chat_events import Notice, Post
+from agentlite.engine.chat_events import Notice, Post, StageChanged
 from agentlite.engine.chats import ChatStore
 from agentlite.engine.dialect import DialectChooser
 from agentlite.engine.locks import ResourceLocks
@@ -25,6 +25,7 @@ from agentlite.engine.server_counts import ServerCounts
 from agentlite.engine.session import ChatSession, PageLimits
 from agentlite.engine.strategy import Backoff
 from agentlite.engine.turn_deps import SharedDeps, ToolContextFactory, nothing_to_read
+from agentlite.stage.stage_book import StageBook
 from agentlite.tools.catalog import default_registry
 from agentlite.tools.context import SandboxRunner, ToolContext
 from agentlite.tools.registry import ToolRegistry
@@ -63,6 +64,8 @@ class Engine:
         self.backoff = backoff or Backoff()
         self.clock = clock
         self.sessions: dict[str, ChatSession] = {}
+        # each chat's stage, where its turns write when changes land for review (agentlite.stage)
+        self.stages = StageBook(workspace, self._stage_changed) if isinstance(workspace, Workspace) else None
         self.endpoint: ModelLink | None = None  # the link the page set last
         self.limits = PageLimits()  # what the page's settings set for every chat
         self._save_failed = False
@@ -84,6 +87,7 @@ class Engine:
             locks=self.locks,
             exists=Peek(lambda path: self.exists(path), self.read_text, self.files_below),
             tool_context=self.tool_context,
+            on_stage=self.on_stage,
             endpoint=lambda: self.endpoint,
             sleep=lambda seconds: self.sleep(seconds),
             backoff=self.backoff,
@@ -101,6 +105,8 @@ class Engine:
     def limits_changed(self, limits: PageLimits) -> None:
         """The page's limits for every chat: each chat keeps them in its settings from now on."""
         self.limits = limits
+        if self.stages is not None:
+            self.stages.set_changes(limits.changes)
         for session in self.sessions.values():
             session.settings.adopt(limits)
 
@@ -114,6 +120,11 @@ class Engine:
 
     async def restore(self, emit_for: Callable[[str], Post]) -> dict[str, Any]:
         """Load the persisted tabs: `{"chats": [snapshot, ...], "active": id}` for the page."""
+        if self.stages is not None:
+            try:
+                await self.stages.load()
+            except Exception:  # no stage store yet: every chat starts with an empty stage
+                log.exception("could not load the stages")
         if self.store is None:
             return {"chats": [], "active": None}
         try:
@@ -156,6 +167,8 @@ class Engine:
         on the chat sends no event and is never saved again; a save under way finishes before the
         delete, so the deleted chat cannot come back."""
         session = self.sessions.pop(chat_id, None)
+        if self.stages is not None:
+            self.stages.forget(chat_id)
         if session is not None:
             session.close()
         if self.store is None:
@@ -175,6 +188,24 @@ class Engine:
         return ToolContext(
             self.workspace, turn_id, sandbox=self.sandbox, save_summary=save_summary, editor_path=open_file
         )
+
+    def on_stage(self, chat_id: str, mode: str, context: Any) -> Any:
+        """The turn's tool context moved onto the chat's stage when its changes land for review: every
+        tool of the turn then reads and writes what the stage shows (agentlite.stage)."""
+        if (
+            self.stages is None
+            or not isinstance(context, ToolContext)
+            or not self.stages.staged(chat_id, mode)
+        ):
+            return context
+        context.workspace = self.stages.stage(chat_id).workspace()
+        context.stage = chat_id
+        return context
+
+    def _stage_changed(self, chat_id: str, pending: int, turn: str | None) -> None:
+        session = self.sessions.get(chat_id)
+        if session is not None:
+            session.emit(StageChanged(pending=pending, turn=turn))
 
     async def exists(self, path: str) -> bool:
         if self.workspace is None:

@@ -86,6 +86,7 @@ class PageLimits:
 
     max_rounds: int | None = None
     auto_approve: tuple[str, ...] | None = None  # Ask values, or ("all",)
+    changes: str = "apply"  # how an agent turn's changes land: "review" (on the chat's stage) or "apply"
 
 
 def _coerce(name: str, value: Any) -> Any:

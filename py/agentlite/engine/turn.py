@@ -84,7 +84,8 @@ class Turn:
         self.repairs = Repairs(
             self.request, self.link, self.compactor, self.shared, self.emit, self.records.note, self._squeeze
         )
-        self.context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
+        context = self.shared.tool_context(self.turn_id, options.open_file, deps.save_summary)
+        self.context = self.shared.on_stage(deps.chat_id, self.mode, context)
         self.planner = PlanTracker(self.turn_id, deps.set_plan, self.emit)
         self.asks = UserAsks(deps.decisions, self.emit)
 

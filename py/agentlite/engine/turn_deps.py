@@ -34,6 +34,12 @@ from agentlite.tools.registry import ToolRegistry
 from agentlite.workspace import Workspace
 
 MODES = ("agent", "chat")
+# On a stage nothing is real until the user keeps it: the review asks about files, not the turn.
+STAGED_KINDS = frozenset({"delete", "overwrite", "instructions", "batch"})
+
+
+def staged_approvals(context: Any) -> frozenset[str]:
+    return STAGED_KINDS if getattr(context, "stage", None) else frozenset()
 
 
 async def nothing_to_read() -> None:
@@ -90,6 +96,8 @@ class SharedDeps:
     fit_remote: Callable[[int], None] = lambda _window: None
     # reads the tool lists the remote servers said changed, before a round takes its tools (turn_tools)
     reread_remote: Callable[[], Awaitable[None]] = nothing_to_read
+    # (chat id, mode, context) -> the context on the chat's stage when its changes land for review
+    on_stage: Callable[[str, str, Any], Any] = lambda _chat, _mode, context: context
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,7 @@ class TurnDeps:
             guard=guard,
             emit=self.emit,
             exists=shared.exists,
-            auto_approve=self.limits.approved() | shared.allowed(),
+            auto_approve=self.limits.approved() | shared.allowed() | staged_approvals(context),
             batch=batch,
             clock=shared.clock,
         )

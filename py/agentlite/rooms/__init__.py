@@ -16,6 +16,7 @@ from agentlite.rooms.mcp_room import McpRoom
 from agentlite.rooms.memory_room import MemoryRoom
 from agentlite.rooms.settings_room import SettingsRoom
 from agentlite.rooms.skills_room import SkillsRoom
+from agentlite.rooms.stage_room import StageRoom
 from agentlite.rooms.transfer_room import TransferRoom
 from agentlite.rooms.worker_room import WorkerRoom
 
@@ -34,3 +35,4 @@ class Rooms:
     worker: WorkerRoom
     mcp: McpRoom
     handoff: HandoffRoom
+    stage: StageRoom

@@ -82,3 +82,4 @@ class ToolContext:
     settings: ToolSettings = field(default_factory=ToolSettings)
     pdf_texts: dict[str, str] = field(default_factory=dict)  # read_file's PDF texts of this turn, by sha256
     problems: ProblemWatch | None = None  # the page's checkers, where there is a page (docs/problems.md)
+    stage: str | None = None  # the chat whose stage `workspace` is (docs/stage.md); None: writes land at once

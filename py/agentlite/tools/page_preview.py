@@ -37,7 +37,9 @@ class PreviewArgs(ToolArgs):
 
 async def preview_page(context: ToolContext, args: PreviewArgs) -> ToolResult:
     path = args.path if args.path.startswith("/") else f"/{args.path}"
-    payload = {"path": path, "screenshot": args.screenshot}
+    payload: dict[str, Any] = {"path": path, "screenshot": args.screenshot}
+    if context.stage is not None:
+        payload["chat"] = context.stage  # the page shows the stage's files (docs/stage.md)
     result = await run_in_sandbox(context, "preview", payload, PREVIEW_TIMEOUT_MS)
     shown = report(path, result, context.settings.output_chars)
     return with_screenshot(shown, result, context.settings.takes_images) if args.screenshot else shown

@@ -79,6 +79,9 @@ class Machinery:
             except Exception:  # a broken listener must not undo a stored change
                 log.exception("workspace listener failed")
 
+    def mark_stale(self) -> None:
+        self._dirty = True
+
     async def refresh(self) -> None:
         """Reload from storage (another tab changed the workspace)."""
         async with self._lock:

@@ -165,3 +165,29 @@ async def create_folder(committer: Committer, path: str, turn: str | None, autho
 def _keep(entry: Entry, path: str) -> Target:
     """A target that keeps the entry's content and moves it to `path`."""
     return Target(path, entry.kind, entry.sha256, entry.size, entry.binary)
+
+
+FileState = tuple[int | None, str | None, bytes | None]  # (entry id or None for a new file, path, content)
+
+
+async def set_files(
+    committer: Committer, states: Sequence[FileState], note: str | None, turn: str | None, author: str | None
+) -> Change:
+    """Several files set to given states as ONE change: written (moved when the path differs), created
+    (no entry id), or deleted (no path). What a stage's kept changes become (agentlite.stage)."""
+
+    async def build(plan: Plan) -> None:
+        plan.note = note
+        for eid, path, data in states:
+            if path is None or data is None:
+                if eid is not None:
+                    plan.set(eid, Target(None, "file"))
+                continue
+            committer.check_size(path, len(data))
+            target = paths.writable(path, allow_root=False)
+            plan.set(
+                eid if eid is not None else plan.new_entry(target, "file"),
+                replace(plan.content(data), path=target),
+            )
+
+    return await committer.mutate(build, turn, author)

@@ -21,7 +21,8 @@ from agentlite.workspace.workspace_errors import StaleState, StorageError, Stora
 
 Value = str | bytes
 WORKSPACE_STORES = ("meta", "entries", "versions", "blobs", "commits", "turns")
-APP_STORES = ("chats", "memory")  # the same database keeps the chat tabs and long-term memory
+APP_STORES = ("chats", "memory", "stage")  # the same database keeps the chat tabs, long-term memory
+# and the chats' stages (agentlite.stage)
 STORES = WORKSPACE_STORES + APP_STORES  # must match STORES in web/src/agent/worker/idb.js
 
 

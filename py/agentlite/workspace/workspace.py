@@ -54,6 +54,16 @@ class Workspace:
             workspace.add_listener(listener)
         return workspace
 
+    @classmethod
+    def on_first_use(
+        cls, storage: StorageBackend, *, max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    ) -> Workspace:
+        """A workspace whose state is read from `storage` when it is first used (a chat's stage, made
+        when a turn begins, which cannot wait)."""
+        machinery = Machinery(storage, Tree(), max_file_size=max_file_size)
+        machinery.mark_stale()
+        return cls(machinery)
+
     # --- state and notifications -------------------------------------------------------------------
 
     @property
@@ -80,6 +90,10 @@ class Workspace:
     async def refresh(self) -> None:
         """Reload from storage (another tab changed the workspace)."""
         await self._machinery.refresh()
+
+    def mark_stale(self) -> None:
+        """Read the state from storage again before the next use (what lies under a stage changed)."""
+        self._machinery.mark_stale()
 
     # --- reading -----------------------------------------------------------------------------------
 
@@ -217,6 +231,17 @@ class Workspace:
     async def create_folder(self, path: str, *, turn: str | None = None, author: str | None = None) -> Change:
         """Create a folder and its parents; nothing happens when it exists already."""
         return await operations.create_folder(self._machinery, path, turn, author)
+
+    async def set_files(
+        self,
+        states: Sequence[operations.FileState],
+        *,
+        note: str | None = None,
+        turn: str | None = None,
+        author: str | None = None,
+    ) -> Change:
+        """Set files to given states (entry id or None, path or None, content) as ONE change."""
+        return await operations.set_files(self._machinery, states, note, turn, author)
 
     async def apply_changes(
         self, changes: changeset.ChangeSet, *, turn: str | None = None, author: str | None = None

@@ -38,6 +38,13 @@ export interface CallParams {
   "settings.apply": { settings: Record<string, unknown> };
   "settings.takesImages": { settings: Record<string, unknown> };
   "skills.list": {};
+  "stage.drop": { chat: string; paths?: string[] | null; path?: string | null; hunks?: number[] | null };
+  "stage.dropAll": { chat: string };
+  "stage.file": { chat: string; path: string };
+  "stage.keep": { chat: string; paths?: string[] | null; path?: string | null; hunks?: number[] | null };
+  "stage.keepAll": { chat: string };
+  "stage.resolve": { chat: string; path: string; take: string };
+  "stage.review": { chat: string };
   "vfs.check": {};
   "vfs.clear": {};
   "vfs.createFolder": { path: string };
@@ -55,9 +62,9 @@ export interface CallParams {
   "vfs.list": { dir?: string; recursive?: boolean };
   "vfs.mirrorPlan": { disk: Record<string, unknown>; synced: Record<string, unknown>; only?: string[] | null; disk_folders?: string[] | null; synced_folders?: string[] | null };
   "vfs.move": { source: string; destination: string };
-  "vfs.pageFiles": { known?: Record<string, unknown> | null };
+  "vfs.pageFiles": { known?: Record<string, unknown> | null; chat?: string | null };
   "vfs.readBase64": { path: string };
-  "vfs.readText": { path: string };
+  "vfs.readText": { path: string; chat?: string | null };
   "vfs.rename": { path: string; new_name: string };
   "vfs.restoreBefore": { turn: string };
   "vfs.revertHunk": { path: string; version: number; hunk: number };

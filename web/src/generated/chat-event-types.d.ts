@@ -19,6 +19,7 @@ export interface ChatEvents {
   summary: { kind: "summary"; covered: number; source: string; text: string };
   plan: { kind: "plan"; turn: string; steps: Record<string, unknown>[] };
   memory: { kind: "memory"; action: string; memory: Record<string, unknown> };
+  stage_changed: { kind: "stage_changed"; pending: number; turn: string | null };
   text: { kind: "text"; text: string };
   thinking: { kind: "thinking"; text: string; tool_id: string | null };
   tool_started: { kind: "tool_started"; id: string; name: string };

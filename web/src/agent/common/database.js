@@ -6,7 +6,7 @@
 export const DB_NAME = "agentlite";
 // Bump SCHEMA_VERSION whenever idb.js's STORES changes (new stores are created in onupgradeneeded; tabs
 // still on the old version are told to close through onVersionChange).
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 export const DEFAULT_PROJECT = "default";
 const WORKER_PREFIX = "agentlite-project:";
 

@@ -30,8 +30,8 @@ export function useProject(id) {
 export const STORES = Object.freeze([
   // the workspace (agentlite.workspace)
   "meta", "entries", "versions", "blobs", "commits", "turns",
-  // chat tabs and long-term memory (agentlite.engine)
-  "chats", "memory",
+  // chat tabs and long-term memory (agentlite.engine), the chats' stages (agentlite.stage)
+  "chats", "memory", "stage",
 ]);
 export const RESERVE_DB = "agentlite-reserve";
 const RESERVE_BYTES = 128 * 1024;
