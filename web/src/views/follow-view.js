@@ -24,7 +24,8 @@ const writer = (name) => {
 const STORE_KEY = "agentlite.followAgent";
 
 /** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush); `staged()`
- * says that the agent's changes wait on a stage (docs/review.md): its diff is then the review's.
+ * says that the agent's changes wait on a stage (docs/review.md): the editor then shows the proposed file
+ * (marked so) and the review its diff, so the follow's own diff and undo give way.
  * @param {ParentNode} root
  * @param {{call: (method: import("../agent/page/agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
  *   files: FilesView, storage?: Storage, staged?: () => boolean}} actions */
@@ -104,11 +105,7 @@ export function createFollowView(root, { call, files, storage = localStorage, st
     await files.openFile(path);
     const text = staged() ? null : await call("vfs.diff", { path, new: version }).catch(() => null);
     if (followed?.version !== version) return;
-    undo.hidden = text === null;
-    if (text === null) {
-      title.textContent = `The agent proposes a change to ${path}: keep or drop it in the review.`;
-      return diff.replaceChildren();
-    }
+    if (text === null) return hide(); // a proposal: the editor shows it marked, the review holds its diff
     renderDiff(diff, /** @type {string} */ (text), (/** @type {number} */ hunk) =>
       act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`),
     );

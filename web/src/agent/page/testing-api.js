@@ -19,7 +19,7 @@ export function installTestingApi(client, folder, pdfReader, activeChat = () => 
     // `{staged: true}`: as the active chat's stage shows it (the kept text where it has no change).
     readText: (/** @type {string} */ path, /** @type {{staged?: boolean}} */ options = {}) => {
       const chat = options?.staged === true ? activeChat() : null;
-      return client.call("vfs.readText", /** @type {{path: string}} */ (chat ? { path, chat } : { path }));
+      return client.call("vfs.readText", chat ? { path, chat } : { path });
     },
     writeText: (/** @type {string} */ path, /** @type {string} */ text) => client.call("vfs.writeText", { path, text }),
     list: (/** @type {string} */ dir) => client.call("vfs.list", { dir }),
