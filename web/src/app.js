@@ -19,6 +19,8 @@ import { createMcpView } from "./views/mcp-view.js";
 import { createMemoryView } from "./views/memory-view.js";
 import { createPanelSwitcher } from "./views/panel-switcher.js";
 import { createPreviewView } from "./views/preview-view.js";
+import { createProposal } from "./views/proposal.js";
+import { createReviewView } from "./views/review-view.js";
 import { createSettingsView } from "./views/settings-view.js";
 import { createSkillCommand } from "./views/skill-command.js";
 import { createSkillsView } from "./views/skills-view.js";
@@ -66,7 +68,9 @@ client.on("phase", (message) => load.phase(message));
 client.on("failed", (/** @type {{phase: string, message: string}} */ failure) => load.failed(failure));
 
 const panels = createPanelSwitcher(root);
+const proposal = createProposal(); // the active chat's staged files, as the editor and the preview show them
 const files = createFilesView(root, {
+  proposal,
   call: (/** @type {string} */ method, /** @type {object | undefined} */ args) =>
     client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
   onChoose: () => panels.show("editor"),
@@ -87,6 +91,7 @@ const editorContext = createEditorContext({
 const follow = createFollowView(root, {
   call: (/** @type {CallMethod} */ method, /** @type {object | undefined} */ args) => client.call(method, args),
   files,
+  staged: () => settings.changes === "review",
 });
 client.on("event", (/** @type {string} */ _chatId, /** @type {ChatEvent} */ event) => follow.handle(event));
 const codeActions = createCodeActions(/** @type {HTMLElement} */ (root.querySelector(".messages")), {
@@ -119,6 +124,7 @@ const preview = createPreviewView(root, {
   baseUrl: new URL("./", import.meta.url),
   onOpen: () => panels.show("editor"),
   agentMayRun: () => settings.auto_approve.includes("js"), // every chat's auto-approval (settings.apply)
+  proposal,
 });
 client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && preview.changed(change));
 const folder = createFolderOpenView(root, {
@@ -166,8 +172,10 @@ const chat = createChatView(root, {
   onDecide: (/** @type {string} */ id, /** @type {string} */ choice) => chatCall("chats.decide", { id, choice }),
   onRestoreTurn: (/** @type {string} */ _chatId, /** @type {string} */ turn) =>
     client.call("vfs.restoreBefore", { turn }).catch((err) => console.warn("agentlite: restore", err)),
-  onTabs: (/** @type {string[]} */ order, /** @type {string | null} */ active) =>
-    chatCall("chats.tabs", { order, active }),
+  onTabs: (/** @type {string[]} */ order, /** @type {string | null} */ active) => {
+    review.refresh();
+    return chatCall("chats.tabs", { order, active });
+  },
   onClose: (/** @type {string} */ id) => chatCall("chats.close", { id }),
   onRename: (/** @type {string} */ id, /** @type {string} */ title) => chatCall("chats.rename", { id, title }),
   onMode: (/** @type {string} */ id, /** @type {string} */ mode) =>
@@ -197,6 +205,23 @@ createChatExport(root, {
     }),
 });
 client.on("event", (/** @type {string} */ chatId, /** @type {ChatEvent} */ event) => chat.handle(chatId, event));
+// The review of the active chat's staged changes (docs/review.md), above the editor.
+const review = createReviewView(/** @type {HTMLElement} */ (root.querySelector("#panel-editor .editor-head")), {
+  call: (method, args) => client.call(/** @type {CallMethod} */ (method), args),
+  activeChat: () => chat.activeChat(),
+  proposal,
+  onRequest: (text) => chat.send(text),
+  onEdit: (path) => {
+    panels.show("editor");
+    files.openFile(path).catch((/** @type {Error} */ err) => files.say(`Opening ${path} failed: ${err.message}`, true));
+  },
+  onClosed: () => /** @type {HTMLElement} */ (root.querySelector("[data-testid=chat-input]")).focus(),
+});
+client.on("change", (/** @type {WorkspaceChange} */ change) => change?.type !== "closed" && review.workspaceChanged());
+client.on("event", (/** @type {string} */ chatId, /** @type {{kind: string}} */ event) => {
+  review.handle(chatId, event);
+  if (event.kind === "stage_changed" && chatId === chat.activeChat()) preview.stageChanged();
+});
 const openSettings = () => /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=settings-open]")).click();
 const welcome = createWelcomeView(/** @type {HTMLElement} */ (root.querySelector(".messages")), {
   loadExamples: () => client.call("demo.examples"),
@@ -224,10 +249,13 @@ const servers = createMcpView(root, {
 client.on("mcp", (view) => servers.update(/** @type {ServerView} */ (view)));
 client.ready.then(() => servers.start()).catch(() => {});
 // Asked first, so the saved tabs are read before anything the user does can change them.
-client.call("chats.restore").then(chat.restore, (err) => {
-  console.warn("agentlite: saved chats", err);
-  chat.restore();
-});
+client
+  .call("chats.restore")
+  .then(chat.restore, (err) => {
+    console.warn("agentlite: saved chats", err);
+    chat.restore();
+  })
+  .then(() => review.refresh());
 
 // The endpoint, the key, the model and the chats' limits reach the agent through this one call.
 const applyToAgent = (/** @type {Settings} */ values) => chatCall("settings.apply", { settings: values });
@@ -260,7 +288,10 @@ const problems = new ProblemsHost((found) => files.showProblems(found));
 /** @param {string} kind @param {Record<string, unknown>} payload @param {number} timeoutMs */
 const runKind = (kind, payload, timeoutMs) => {
   if (kind === "preview" && payload?.op) return preview.hands(payload);
-  if (kind === "preview") return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true);
+  if (kind === "preview") {
+    const stage = typeof payload?.chat === "string" ? payload.chat : null; // a staged turn's preview_page
+    return preview.run(String(payload?.path || "/index.html"), payload?.screenshot === true, stage);
+  }
   if (kind === "pdf") return loadPdfReader().then((reader) => reader.answerPdfJob(payload, timeoutMs));
   if (kind === "problems") return problems.answer(payload, timeoutMs);
   return sandbox.run(kind, payload, timeoutMs);
@@ -294,7 +325,10 @@ client.on("restart", (/** @type {{reason: string, hangMs: number}} */ restart) =
   applyToAgent(settings);
   editorContext.again();
   servers.start();
-  client.call("chats.restore").then(chat.restore, (err) => console.warn("agentlite: saved chats", err));
+  client
+    .call("chats.restore")
+    .then(chat.restore, (err) => console.warn("agentlite: saved chats", err))
+    .then(() => review.refresh());
 });
 client.on("ready", () => workerNotice.ready());
 if (linked) {
@@ -313,7 +347,7 @@ if (linked) {
       ),
   });
 }
-installTestingApi(client, folder, loadPdfReader);
+installTestingApi(client, folder, loadPdfReader, () => chat.activeChat());
 wireProjects(root, {
   call: (method, args) => client.call(method, args),
   ready: client.ready,

@@ -17,6 +17,8 @@ const KEY_ORIGIN_STORE = "agentlite.apiKeyOrigin";
 export const DIALECTS = shared.dialects;
 export const APPROVAL_KINDS = shared.approval_kinds;
 export const VISION_CHOICES = ["auto", "yes", "no"];
+// How an agent turn's changes land: at once, or on the chat's stage until the user keeps them (docs/review.md).
+export const CHANGES_CHOICES = ["apply", "review"];
 /** @type {(keyof UrlSettings)[]} */
 const URL_KEYS = ["base_url", "model", "dialect", "vision"];
 // The model in the page (docs/local-model.md): `model=local` selects it; its requests never leave the page.
@@ -47,9 +49,10 @@ export const BOUNDS = shared.bounds; // {name: {low, high, default}} of the numb
  * @property {number} eval_timeout_s
  * @property {string[]} auto_approve
  * @property {string} embedding_model
+ * @property {string} changes
  * @property {string | null} withheld_key_origin
  */
-/** What a link may set. @typedef {Partial<Pick<Settings, "base_url" | "model" | "dialect" | "vision">>} UrlSettings */
+/** What a link may set. @typedef {Partial<Pick<Settings, "base_url" | "model" | "dialect" | "vision" | "changes">>} UrlSettings */
 /** What was stored, with the origin a remembered key was saved for.
  * @typedef {Partial<Settings> & {key_origin?: string}} StoredSettings */
 /** @typedef {keyof typeof BOUNDS} NumberSetting */
@@ -68,6 +71,7 @@ export function defaults() {
     eval_timeout_s: BOUNDS.eval_timeout_s.default,
     auto_approve: [], // approval kinds that do not ask (APPROVAL_KINDS)
     embedding_model: "", // empty: memory search without embeddings
+    changes: "apply", // "review": an agent turn's changes wait on the chat's stage (CHANGES_CHOICES)
     withheld_key_origin: null, // not stored: the origin ("" for none) of a remembered key not used here
   };
 }
@@ -114,6 +118,8 @@ function fromUrl(search) {
   if (found.dialect && !DIALECTS.includes(found.dialect)) delete found.dialect;
   if (found.vision && !VISION_CHOICES.includes(found.vision)) delete found.vision;
   if (found.base_url && !found.model) found.model = "";
+  const changes = params.get("changes") ?? "";
+  if (CHANGES_CHOICES.includes(changes)) found.changes = changes; // not the endpoint's: kept by withoutEndpoint
   return found;
 }
 
@@ -157,6 +163,7 @@ export function normalize(settings) {
   );
   if (!DIALECTS.includes(clean.dialect)) clean.dialect = "auto";
   if (!VISION_CHOICES.includes(clean.vision)) clean.vision = "auto";
+  if (!CHANGES_CHOICES.includes(clean.changes)) clean.changes = "apply";
   clean.embedding_model = String(clean.embedding_model || "").trim();
   return /** @type {Settings} */ (clean); // every number made one above
 }

@@ -108,6 +108,7 @@ function mount(host) {
 export function createEditorView(host, { onSave, onSelect = () => {} }) {
   const language = new Compartment();
   const labels = new Compartment();
+  const locked = new Compartment(); // read-only while a proposed text is shown (docs/review.md)
   const { shadow, parent, mirror } = mount(host);
   /** @type {string | null} */
   let path = null;
@@ -135,6 +136,7 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
         theme,
         language.of([]),
         labels.of([]),
+        locked.of([]),
         EditorView.lineWrapping,
         EditorView.updateListener.of((update) => {
           const typed = update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromWorkspace));
@@ -201,6 +203,12 @@ export function createEditorView(host, { onSave, onSelect = () => {} }) {
       }
     },
     flush,
+    /** Refuse typing (a proposed text, not the workspace's) or take it again.
+     * @param {boolean} readOnly */
+    setReadOnly(readOnly) {
+      host.dataset.readonly = String(readOnly);
+      view.dispatch({ effects: locked.reconfigure(readOnly ? EditorState.readOnly.of(true) : []) });
+    },
     text: () => view.state.doc.toString(),
     /** Whether the user is typing here (focused, and typed since) or has typing not saved yet. */
     busy: () => timer !== null || saving > 0 || (document.activeElement === host && typedSinceFocus),

@@ -9,18 +9,21 @@ import { createFileTree } from "./file-tree.js";
 import { createProblemsList } from "./problems-list.js";
 import { createFolderView } from "./folder-view.js";
 import { createHistoryView } from "./history-view.js";
+import { markProposed } from "./proposal.js";
 
 /** @import { Call } from "../folders/folder-import.js" */
 /** @import { TreeEntry } from "./tree-order.js" */
+/** @import { Proposal } from "./proposal.js" */
 
 /** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
- * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed.
+ * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed. `proposal`: the
+ * active chat's staged files, shown as proposed (read-only) with a before/after toggle (docs/review.md).
  * @param {ParentNode} root
  * @param {{ call: Call, onChoose?: (path: string) => void, onShown?: (path: string | null) => void,
- *   onSelect?: () => void }} options */
+ *   onSelect?: () => void, proposal?: Proposal }} options */
 export function createFilesView(
   root,
-  { call, onChoose = (_path) => {}, onShown = (_path) => {}, onSelect = () => {} },
+  { call, onChoose = (_path) => {}, onShown = (_path) => {}, onSelect = () => {}, proposal },
 ) {
   const editorHost = /** @type {HTMLElement} */ (root.querySelector("#file-editor"));
   const title = /** @type {HTMLElement} */ (root.querySelector("#file-title"));
@@ -30,6 +33,13 @@ export function createFilesView(
   let openPath = null;
   /** @type {Map<string, [number, number, string, string][]>} the checkers' problems, by file */
   let problems = new Map();
+  const marker = /** @type {HTMLElement} */ (root.querySelector("[data-testid=editor-proposed]"));
+  const showMarker = proposal
+    ? markProposed(marker, proposal, {
+        after: "The agent's change, not kept yet: read-only here; keep or drop it in the review.",
+        before: "The workspace's text, before the agent's proposed change.",
+      })
+    : () => {};
   const problemsList = createProblemsList(/** @type {HTMLElement} */ (root.querySelector("[data-testid=problems]")));
 
   /**
@@ -48,9 +58,8 @@ export function createFilesView(
       ),
     onSelect,
   });
-  const history = createHistoryView(/** @type {HTMLElement} */ (root.querySelector("[data-testid=history-panel]")), {
-    call,
-  });
+  const historyPanel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=history-panel]"));
+  const history = createHistoryView(historyPanel, { call });
   const choose = (/** @type {string} */ path) => {
     onChoose(path);
     return openFile(path);
@@ -82,13 +91,18 @@ export function createFilesView(
     problemsList.show([]);
     editorHost.hidden = true;
     empty.hidden = false;
-    title.textContent = path ? `${path} (deleted)` : "No file open";
+    const proposed = path && proposal?.has(path);
+    title.textContent = path ? `${path} (${proposed ? "not in the workspace yet" : "deleted"})` : "No file open";
   }
 
-  /** @param {string} path */
+  /** The open file as the workspace holds it, or as the active chat proposes it (read-only then).
+   * @param {string} path */
   async function show(path) {
-    const text = await call("readText", { path });
+    const staged = proposal?.chatFor(path) ?? null;
+    const text = await call("readText", staged ? { path, chat: staged } : { path });
     if (path !== openPath) return;
+    editor.setReadOnly(staged !== null);
+    showMarker(Boolean(proposal?.has(path)));
     if (text === null) {
       showClosed(path);
     } else {
@@ -99,7 +113,10 @@ export function createFilesView(
       title.textContent = path;
       onShown(path);
     }
-    await history.show(path);
+    // A file only the stage holds has no history yet: the panel goes until the file is kept.
+    await history.show(path).catch(() => {
+      if (path === openPath) historyPanel.hidden = true;
+    });
   }
 
   /** @param {string} path */
@@ -130,6 +147,14 @@ export function createFilesView(
   }
 
   const refresh = coalesced(refreshOnce); // now, or once more after the refresh that is running
+  // What is proposed changed, or the user toggled before / after: the open file is shown again.
+  proposal?.onChange(() => {
+    if (openPath)
+      editor.flush().then(() => {
+        if (openPath) return show(openPath);
+      });
+    else showMarker(false);
+  });
 
   /** The file in the editor with its text and selection, or null when none is shown. */
   function current() {

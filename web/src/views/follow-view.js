@@ -23,11 +23,13 @@ const writer = (name) => {
 };
 const STORE_KEY = "agentlite.followAgent";
 
-/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush).
+/** `call(method, args)` reaches the workspace; `files` is the files view (openFile, busy, flush); `staged()`
+ * says that the agent's changes wait on a stage (docs/review.md): the editor then shows the proposed file
+ * (marked so) and the review its diff, so the follow's own diff and undo give way.
  * @param {ParentNode} root
  * @param {{call: (method: import("../agent/page/agent-client.js").CallMethod, args?: Record<string, unknown>) => Promise<unknown>,
- *   files: FilesView, storage?: Storage}} actions */
-export function createFollowView(root, { call, files, storage = localStorage }) {
+ *   files: FilesView, storage?: Storage, staged?: () => boolean}} actions */
+export function createFollowView(root, { call, files, storage = localStorage, staged = () => false }) {
   const panel = /** @type {HTMLElement} */ (root.querySelector(".panel.editor"));
   const toggle = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=follow-agent]"));
   const box = /** @type {HTMLElement} */ (root.querySelector("[data-testid=follow-view]"));
@@ -101,8 +103,9 @@ export function createFollowView(root, { call, files, storage = localStorage }) 
   async function showDone() {
     const { path, version } = /** @type {{path: string, version: number}} */ (followed);
     await files.openFile(path);
-    const text = await call("vfs.diff", { path, new: version });
+    const text = staged() ? null : await call("vfs.diff", { path, new: version }).catch(() => null);
     if (followed?.version !== version) return;
+    if (text === null) return hide(); // a proposal: the editor shows it marked, the review holds its diff
     renderDiff(diff, /** @type {string} */ (text), (/** @type {number} */ hunk) =>
       act(() => call("vfs.revertHunk", { path, version, hunk }), `Reverted hunk ${hunk + 1}`),
     );

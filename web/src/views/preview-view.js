@@ -4,8 +4,10 @@
 // agent made reruns the page only when `agentMayRun()` (the chats auto-approve `js`); else the panel says
 // so and its Reload is the user's yes.
 import { framesShareThread } from "../preview/page/thread.js";
+import { markProposed } from "./proposal.js";
 
 /** @import { CallMethod } from "../agent/page/agent-client.js" */
+/** @import { Proposal } from "./proposal.js" */
 /** The previewer dist/preview.js makes (web/src/preview/page/index.js), as this panel uses it.
  * @typedef {{ pages(): Promise<string[]>, show(path: string): Promise<unknown>, reload(): unknown,
  *   changed(change: unknown, mayRun: boolean): unknown,
@@ -24,11 +26,12 @@ const HELD =
   "asking in Settings).";
 const HELD_ELSEWHERE = "The workspace changed in another tab. The page has not run again: Reload runs it.";
 
-/**
+/** A proposal (docs/review.md) is shown as the active chat's stage holds it: its files are read with the chat.
  * @param {ParentNode} root
- * @param {{ call: (method: CallMethod, args?: object) => Promise<any>, baseUrl: string | URL, onOpen?: () => void, agentMayRun?: () => boolean }} options
+ * @param {{ call: (method: CallMethod, args?: object) => Promise<any>, baseUrl: string | URL, onOpen?: () => void,
+ *   agentMayRun?: () => boolean, proposal?: Proposal }} options
  */
-export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agentMayRun = () => false }) {
+export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agentMayRun = () => false, proposal }) {
   const panel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=preview-panel]"));
   const opener = /** @type {HTMLElement} */ (root.querySelector("[data-testid=preview-open]"));
   const select = /** @type {HTMLSelectElement} */ (panel.querySelector("[data-testid=preview-entry]"));
@@ -45,6 +48,37 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
     notice.textContent = SAME_THREAD;
     notice.hidden = false;
   }
+  const marker = /** @type {HTMLElement} */ (panel.querySelector("[data-testid=preview-proposed]"));
+  const showMarker = proposal
+    ? markProposed(marker, proposal, {
+        after: "The page with the agent's changes, not kept yet.",
+        before: "The page as the workspace holds it, before the agent's proposed changes.",
+      })
+    : () => {};
+  /** @type {string | null} the chat whose stage the preview shows: the proposal on view, or the stage
+   * the agent's preview_page asked for (its job's `chat`); null: the workspace */
+  let staged = null;
+  /** The previewer's calls: the files as the shown stage holds them.
+   * @param {CallMethod} method @param {object} [args] */
+  const previewCall = (method, args) =>
+    call(method, method === "vfs.pageFiles" && staged ? { ...args, chat: staged } : args);
+  /** @param {string | null} chat */
+  const showStage = (chat) => {
+    staged = chat;
+    showMarker(chat !== null || Boolean(proposal?.active()));
+  };
+  // The user's toggle reruns the page at once; a change of the agent's follows the rule for its changes.
+  proposal?.onChange((by) => {
+    showStage(proposal.chat());
+    if (by === "agent") stageChanged();
+    else if (!panel.hidden && previewer) previewer.then((it) => it.reload());
+  });
+
+  /** The proposal on view changed: as a change of the agent's (reload-rule.js). */
+  function stageChanged() {
+    if (!panel.hidden && previewer && staged)
+      previewer.then((it) => it.changed({ type: "stage", author: "agent", paths: ["/"] }, agentMayRun()));
+  }
 
   /** @returns {Promise<Previewer>} */
   function machinery() {
@@ -52,7 +86,7 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
       previewer = import(new URL("preview.js", baseUrl).href).then((module) =>
         module.createPreviewer({
           slot: panel.querySelector(".preview-slot"),
-          call,
+          call: previewCall,
           baseUrl,
           guard: sharesThread,
           onLog: log,
@@ -140,20 +174,21 @@ export function createPreviewView(root, { call, baseUrl, onOpen = () => {}, agen
       clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (listTimer)); // a new page written while the panel is open joins the entry list
       listTimer = setTimeout(() => fillEntries(select.value || null).catch(() => {}), LIST_DEBOUNCE_MS);
     },
-    /**
-     * @param {string} path
-     * @param {boolean} [screenshot]
-     */
-    async run(path, screenshot = false) {
+    /** @param {string} path @param {boolean} [screenshot] @param {string | null} [chat] the stage to show */
+    async run(path, screenshot = false, chat = null) {
+      showStage(chat ?? proposal?.chat() ?? null);
       const it = await open(path, false);
       const asking = askingFor(panel, path);
       return (await it.report(path, asking.ask, screenshot)) || asking.declined();
     },
+    stageChanged,
     // preview_snapshot, preview_act and preview_wait (payload.op): the panel open on the page the agent
     // works on, so the user watches it follow.
     /** @param {Record<string, unknown>} payload */
     async hands(payload) {
       const path = String(payload.path || "/index.html");
+      if (payload.op === "snapshot")
+        showStage(typeof payload.chat === "string" ? payload.chat : (proposal?.chat() ?? null));
       const it = await open(payload.op === "snapshot" ? path : null, false);
       if (payload.op === "act")
         return it.hands.act(String(payload.ref || ""), String(payload.action || ""), String(payload.value ?? ""));

@@ -7,15 +7,20 @@ import { fromBase64 } from "../../bytes.js";
 /** @import { createFolderOpenView } from "../../views/folder-open-view.js" */
 /** @import { PdfOptions } from "../../pdf/pdf-text.js" */
 
-/** `folder`: the open-folder view; the tests open a folder of the origin private file system through it
+/** `activeChat()`: the chat whose stage `vfs.readText(path, {staged: true})` reads. `folder`: the open-folder view; the tests open a folder of the origin private file system through it
  * (the same handle interface as a folder the user picks, whose picker cannot be automated). `pdfReader`:
  * loads the PDF reader (web/src/pdf/pdf-text.js) as the page does.
  * @param {AgentClient} client
  * @param {ReturnType<typeof createFolderOpenView>} folder
- * @param {() => Promise<typeof import("../../pdf/pdf-text.js")>} pdfReader */
-export function installTestingApi(client, folder, pdfReader) {
+ * @param {() => Promise<typeof import("../../pdf/pdf-text.js")>} pdfReader
+ * @param {() => string | null} [activeChat] */
+export function installTestingApi(client, folder, pdfReader, activeChat = () => null) {
   const vfs = Object.freeze({
-    readText: (/** @type {string} */ path) => client.call("vfs.readText", { path }),
+    // `{staged: true}`: as the active chat's stage shows it (the kept text where it has no change).
+    readText: (/** @type {string} */ path, /** @type {{staged?: boolean}} */ options = {}) => {
+      const chat = options?.staged === true ? activeChat() : null;
+      return client.call("vfs.readText", chat ? { path, chat } : { path });
+    },
     writeText: (/** @type {string} */ path, /** @type {string} */ text) => client.call("vfs.writeText", { path, text }),
     list: (/** @type {string} */ dir) => client.call("vfs.list", { dir }),
     history: (/** @type {string} */ path) => client.call("vfs.history", { path }),
