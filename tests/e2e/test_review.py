@@ -15,8 +15,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from buildsys.testing.model_server import ModelServer, Scripted, text_chunks, tool_call_chunks
 from tests.e2e.conftest import open_app, send
-from tests.e2e.scripted_support import WAIT_MS, messages, wait_idle
-from tests.e2e.test_demo_scenarios import vfs, wait_file
+from tests.e2e.scripted_support import WAIT_MS, approve_through, messages, tool_results, wait_idle
+from tests.e2e.test_demo_scenarios import card, vfs, wait_file
+from tests.e2e.test_preview import revision, wait_revision_after
 from tests.e2e.test_ui_accessibility import assert_clean
 from tests.e2e.test_ui_files import dismiss_storage_notice
 
@@ -204,3 +205,43 @@ def test_the_review_and_its_conflict_pass_axe(
     vfs(page, "writeText", "/notes.txt", BASE.replace("line 10\n", "line ten\n"))
     expect(page.locator("[data-testid=review-conflict]")).to_be_visible(timeout=WAIT_MS)
     assert_clean(page, "a file in conflict")
+
+
+def test_the_preview_shows_the_proposal_marked_with_before_and_after(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    calls = [("write_file", {"path": "/index.html", "content": "<h1>Proposed page</h1>\n"})]
+    in_review(page, origin, model_server, calls)
+    vfs(page, "writeText", "/index.html", "<h1>Kept page</h1>\n")
+    send(page, "Change the heading")
+    wait_idle(page)
+    expect(panel(page)).to_be_visible(timeout=WAIT_MS)
+    page.locator("[data-testid=preview-open]").click()
+    marker = page.locator("[data-testid=preview-proposed]")
+    expect(marker).to_be_visible(timeout=WAIT_MS)
+    expect(marker).to_have_attribute("data-showing", "after")
+    heading = page.frame_locator("[data-testid=preview-frame]").locator("h1")
+    expect(heading).to_have_text("Proposed page", timeout=WAIT_MS)
+    before = revision(page)
+    page.locator("[data-testid=preview-proposed-toggle]").click()  # the user's toggle reruns the page
+    wait_revision_after(page, before)
+    expect(marker).to_have_attribute("data-showing", "before")
+    expect(heading).to_have_text("Kept page", timeout=WAIT_MS)
+    assert vfs(page, "readText", "/index.html") == "<h1>Kept page</h1>\n"
+
+
+def test_the_agents_preview_page_sees_its_own_stage(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    calls = [
+        ("write_file", {"path": "/index.html", "content": "<h1>Proposed page</h1>\n"}),
+        ("preview_page", {"path": "/index.html"}),
+    ]
+    in_review(page, origin, model_server, calls)
+    vfs(page, "writeText", "/index.html", "<h1>Kept page</h1>\n")
+    send(page, "Change the heading and look at it")
+    assert approve_through(page, card(page, "preview_page")) == "completed"  # it runs the page: asked
+    wait_idle(page)
+    shown = tool_results(model_server)[-1]
+    assert "Proposed page" in shown and "Kept page" not in shown
+    assert vfs(page, "readText", "/index.html") == "<h1>Kept page</h1>\n"

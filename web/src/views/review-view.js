@@ -102,6 +102,7 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
   let selected = -1; // the selected hunk's position in the open file
   /** @type {string[]} instruction files Keep all left pending (its answer names them), while still pending */
   let held = [];
+  let deciding = 0; // decisions on their way: each answers with the review after it, newer than a refresh's
 
   const chat = () => /** @type {string} */ (review?.chat);
   // A file in conflict waits for the user as a pending one does.
@@ -117,6 +118,7 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
   }
 
   async function refreshOnce() {
+    if (deciding) return;
     const asked = activeChat();
     const answer = asked ? await call("stage.review", { chat: asked }).catch(warned) : null;
     if (asked !== activeChat()) return; // another refresh follows for the chat shown now
@@ -205,7 +207,10 @@ export function createReviewView(anchor, { call, activeChat, proposal, onRequest
   /** A decision on the stage; then focus goes to the next thing to decide (from hunk position `at`).
    * @param {string} verb @param {object} args @param {number} at */
   async function decide(verb, args, at) {
-    const answer = await call(`stage.${verb}`, { chat: chat(), ...args }).catch(warned);
+    deciding += 1;
+    const answer = await call(`stage.${verb}`, { chat: chat(), ...args })
+      .catch(warned)
+      .finally(() => (deciding -= 1));
     if (!answer) return;
     said = ""; // the open file's hunks changed even where the review's counts did not
     await show(answer, answer.chat);
