@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentlite.stage.stage import Pick
+from agentlite.stage.stage import Pick, Stage
 from agentlite.stage.stage_book import StageBook
 from agentlite.stage.stage_review import is_instructions
 from agentlite.workspace import Workspace, paths
@@ -27,10 +27,12 @@ class StageRoom:
         return self.stages
 
     async def review(self, chat: str) -> dict[str, Any]:
-        return await (await self._book().loaded(chat)).review()
+        async with self._book().using(chat) as stage:
+            return await stage.review()
 
     async def file(self, chat: str, path: str) -> dict[str, Any]:
-        return await (await self._book().loaded(chat)).file(paths.normalize(path, allow_root=False))
+        async with self._book().using(chat) as stage:
+            return await stage.file(paths.normalize(path, allow_root=False))
 
     async def decide(
         self, chat: str, keep: bool, paths_: list[str] | None, path: str | None, hunks: list[int] | None
@@ -43,7 +45,8 @@ class StageRoom:
             picks[paths.normalize(path, allow_root=False)] = Pick(keep, chosen)
         if not picks:
             raise InvalidArgument("name the files (paths) or a file and its hunks (path, hunks)")
-        return await (await self._book().loaded(chat)).decide(picks)
+        async with self._book().using(chat) as stage:
+            return await stage.decide(picks)
 
     async def keep(
         self, chat: str, paths_: list[str] | None, path: str | None, hunks: list[int] | None
@@ -64,7 +67,10 @@ class StageRoom:
     async def every(self, chat: str, keep: bool) -> dict[str, Any]:
         """Keep or drop every pending file. Keep all leaves a conflict, and an instruction file the user
         has not opened in the review, pending (the review lists the latter as `held`)."""
-        stage = await self._book().loaded(chat)
+        async with self._book().using(chat) as stage:
+            return await self._every(stage, keep)
+
+    async def _every(self, stage: Stage, keep: bool) -> dict[str, Any]:
         review = await stage.review()
         chosen = [
             row["path"]
@@ -75,7 +81,8 @@ class StageRoom:
         return await stage.decide({p: Pick(keep) for p in chosen}) if chosen else review
 
     async def resolve(self, chat: str, path: str, take: str) -> dict[str, Any]:
-        return await (await self._book().loaded(chat)).resolve(paths.normalize(path, allow_root=False), take)
+        async with self._book().using(chat) as stage:
+            return await stage.resolve(paths.normalize(path, allow_root=False), take)
 
     def _view(self, chat: str | None) -> Workspace:
         """The workspace as kept (no chat), or as the chat's stage shows it (the workspace's files where

@@ -8,6 +8,7 @@ old layer stays stored: nothing the agent wrote is lost, kept or not. See docs/s
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ class Stage:
         self._changed = changed  # the stage changed: the page hears of it
         self._workspace: Workspace | None = None
         self._layer = 0
+        self.busy = asyncio.Lock()  # one review or decision at a time (StageBook.using)
 
     def _top(self, layer: int | None = None) -> PrefixedStorage:
         return PrefixedStorage(self.base.storage, layer_prefix(self.chat, layer or self.state.layer))

@@ -9,8 +9,9 @@ stage, with how many files it holds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from agentlite.stage.layers import STAGE_STORE
@@ -43,17 +44,21 @@ class StageBook:
             self._stages[chat] = Stage(self.base, chat, StageState(), lambda: self._changed(chat))
         return self._stages[chat]
 
-    async def loaded(self, chat: str) -> Stage:
-        """The chat's stage with its state read again (another tab may have decided meanwhile)."""
+    @contextlib.asynccontextmanager
+    async def using(self, chat: str) -> AsyncIterator[Stage]:
+        """The chat's stage, read again, for one review or decision at a time: a review the page asks for
+        while a decision is stored waits for it (and never reads the state back from under it)."""
         stage = self.stage(chat)
-        await stage.reload()
-        return stage
+        async with stage.busy:
+            await stage.reload()
+            yield stage
 
     async def load(self) -> None:
         for key in await self.base.storage.keys(STAGE_STORE):
             chat, _, rest = key.rpartition("/")
             if rest == "state" and "/" not in chat:
-                await self.loaded(chat.replace("%2F", "/").replace("%25", "%"))
+                async with self.using(chat.replace("%2F", "/").replace("%25", "%")):
+                    pass
 
     def staged(self, chat: str, mode: str) -> bool:
         """Whether this chat's turn in `mode` works on its stage."""

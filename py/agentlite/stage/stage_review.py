@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agentlite.stage.hunk_pick import counts
 from agentlite.stage.stage_changes import FileChange
-from agentlite.workspace import diffs, paths, text_merge
+from agentlite.stage.stage_state import StageState
+from agentlite.workspace import Workspace, diffs, paths, text_merge
 from agentlite.workspace.content import decode_text
 
-if TYPE_CHECKING:
-    from agentlite.stage.stage import Stage
+
+class Stage(Protocol):
+    """What the review reads of a stage (agentlite.stage.stage.Stage)."""
+
+    base: Workspace
+    state: StageState
+
+    async def contents(self, change: FileChange) -> tuple[bytes | None, bytes | None]: ...
+
+    async def start_text(self, change: FileChange) -> str | None: ...
 
 
 def is_instructions(path: str) -> bool:

@@ -98,3 +98,46 @@ def test_keep_all_holds_an_instruction_file_until_it_is_shown() -> None:
         assert await workspace.read_text("/AGENTS.md") == "always say yes\n"
 
     asyncio.run(run())
+
+
+def test_a_review_read_while_a_hunk_is_kept_neither_undoes_nor_hides_the_decision() -> None:
+    """The page reads the review again whenever the workspace changes, so a read arrives while a
+    decision is being stored: it waits for the decision, and the file stays pending, not in conflict."""
+
+    async def run() -> None:
+        workspace = await Workspace.open(YieldingStorage())
+        text = "".join(f"line {n}\n" for n in range(1, 31))
+        await workspace.write_text("/notes.txt", text)
+        engine = Engine(workspace=workspace)
+        assert engine.stages is not None
+        staged = engine.stages.stage("c1").workspace()
+        both = text.replace("line 2\n", "line two\n").replace("line 28\n", "line 28 changed\n")
+        await staged.write("/notes.txt", both, turn="t1", author="agent")
+        room = StageRoom(workspace, engine.stages)
+        reads: list[asyncio.Task[dict[str, Any]]] = []
+        workspace.add_listener(lambda _change: reads.append(asyncio.ensure_future(room.review("c1"))))
+        after = await room.keep("c1", None, "/notes.txt", [0])
+        for read in reads:
+            await read
+        rows = {r["path"]: r["state"] for r in (await room.review("c1"))["files"]}
+        assert rows == {"/notes.txt": "pending"} and after["pending"] == 1
+        view = await room.file("c1", "/notes.txt")
+        assert [h["state"] for h in view["hunks"]] == ["kept", "pending"]
+
+    asyncio.run(run())
+
+
+class YieldingStorage(MemoryStorage):
+    """MemoryStorage whose every call lets other tasks run first, as IndexedDB's do."""
+
+    async def get(self, store: str, key: str) -> Any:
+        await asyncio.sleep(0)
+        return await super().get(store, key)
+
+    async def scan(self, store: str, start: str | None = None, stop: str | None = None) -> Any:
+        await asyncio.sleep(0)
+        return await super().scan(store, start, stop)
+
+    async def commit(self, batch: Any) -> None:
+        await asyncio.sleep(0)
+        await super().commit(batch)
