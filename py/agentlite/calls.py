@@ -74,8 +74,12 @@ class CallHandler:
     async def vfs_history(self, path: str) -> list[dict[str, Any]]:
         return await self.rooms.files.history(path)
 
-    async def vfs_diff(self, path: str, old: int | None = None, new: int | None = None) -> str:
-        return await self.rooms.files.diff(path, old, new)
+    async def vfs_diff(
+        self, path: str, old: int | None = None, new: int | None = None, chat: str | None = None
+    ) -> str:
+        """A unified diff between two versions; with `chat`, as that chat's stage has them (a staged
+        write's card)."""
+        return await self.rooms.stage.diff(path, old, new, chat)
 
     async def vfs_diffText(self, path: str, text: str) -> dict[str, Any]:
         """What writing `text` to `path` would change, before anything is written (approval cards, the

@@ -107,3 +107,36 @@ def test_an_approved_plan_is_carried_out_on_the_stage(page: Page, origin: str) -
     assert staged(page, "/index.html") == with_footer("Made with AgentLite")
     page.locator("[data-testid=review-keep-all]").click()
     wait_file(page, "/index.html", with_footer("Made with AgentLite"))
+
+
+def test_two_tabs_see_the_same_stage(page: Page, origin: str, model_server: ModelServer) -> None:
+    """A second tab on the same chat sees the stage change as the first tab's turn writes it, and a file
+    kept there is kept here: the review is one, wherever it is read."""
+    model_server.script(
+        Scripted(chunks=text_chunks("Hello.")),
+        Scripted(chunks=tool_call_chunks(("create_file", {"path": "/shared.txt", "content": "both\n"}))),
+        Scripted(chunks=text_chunks("Proposed.")),
+    )
+    query = {
+        "base_url": model_server.base_url,
+        "model": "test-model",
+        "dialect": "native",
+        "changes": "review",
+    }
+    open_app(page, origin, **query)
+    send(page, "Hello")
+    expect(page.locator("[data-testid=message][data-role=assistant]")).to_contain_text(
+        "Hello.", timeout=WAIT_MS
+    )
+    other = page.context.new_page()
+    open_app(other, origin, **query)  # the same chat, restored
+    expect(other.locator("[data-testid=message][data-role=assistant]")).to_contain_text(
+        "Hello.", timeout=WAIT_MS
+    )
+    send(page, "Add shared.txt")
+    row = "[data-testid=review-file][data-path='/shared.txt']"
+    expect(page.locator(row)).to_be_visible(timeout=WAIT_MS)
+    expect(other.locator(row)).to_be_visible(timeout=WAIT_MS)  # heard from the first tab, no reload
+    other.locator("[data-testid=review-keep-all]").click()
+    wait_file(page, "/shared.txt", "both\n")
+    expect(page.locator("[data-testid=review-panel]")).to_have_count(0, timeout=WAIT_MS)

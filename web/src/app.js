@@ -186,8 +186,9 @@ const chat = createChatView(root, {
   restorePoint: (/** @type {string} */ id, /** @type {string} */ message) =>
     chatCall("chats.restorePoint", { id, message }),
   listFiles: () => client.call("vfs.list", { dir: "/", recursive: true }),
+  // a card of the active chat: a staged write's version is on that chat's stage (docs/stage.md)
   loadDiff: (/** @type {string} */ path, /** @type {number} */ version) =>
-    client.call("vfs.diff", { path, new: version }),
+    client.call("vfs.diff", { path, new: version, chat: chat.activeChat() ?? undefined }),
   previewWrite: (/** @type {string} */ path, /** @type {string} */ text) => client.call("vfs.diffText", { path, text }),
   allowRemote: (/** @type {string} */ name, /** @type {unknown} */ server) => servers.allow(name, server),
   takesImages: () => client.call("settings.takesImages", { settings }),

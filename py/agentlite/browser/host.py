@@ -62,8 +62,20 @@ async def start(post_json: Callable[[str], Any]) -> AgentService:
     )
     workspace.add_listener(lambda change: post({"type": "change", "change": change}))
     workspace.add_listener(lambda change: _announce(storage, change))
-    storage.on_announce(lambda _detail: service.spawn(workspace.refresh()))
+    storage.on_announce(lambda detail: _heard(service, workspace, detail))
+    stages = service.engine.stages
+    if stages is not None:
+        stages.announce_elsewhere = lambda chat: storage.announce({"type": "stage", "chat": chat})
     return service
+
+
+def _heard(service: AgentService, workspace: Workspace, detail: dict[str, Any]) -> None:
+    """Another tab's change: the workspace is read again, or a chat's stage (agentlite.stage)."""
+    stages = service.engine.stages
+    if detail.get("type") == "stage" and stages is not None:
+        stages.heard(str(detail.get("chat")))
+    else:
+        service.spawn(workspace.refresh())
 
 
 def _announce(storage: IndexedDBStorage, change: dict[str, Any]) -> None:

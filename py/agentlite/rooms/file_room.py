@@ -62,9 +62,6 @@ class FileRoom:
     async def history(self, path: str) -> list[dict[str, Any]]:
         return await self.workspace.history(path)
 
-    async def diff(self, path: str, old: int | None, new: int | None) -> str:
-        return await self.workspace.diff(path, old, new)
-
     async def diff_text(self, path: str, text: str) -> dict[str, Any]:
         """What writing `text` to `path` would change, nothing written: the unified diff and its added
         and removed line counts."""

@@ -92,5 +92,8 @@ class StageRoom:
     async def page_files(self, known: dict[str, str] | None, chat: str | None) -> dict[str, Any]:
         return await page_files(self._view(chat), known)
 
+    async def diff(self, path: str, old: int | None, new: int | None, chat: str | None) -> str:
+        return await self._view(chat).diff(path, old, new)
+
     async def read_text(self, path: str, chat: str | None) -> str | None:
         return await self._view(chat).read_text(path)

@@ -33,6 +33,8 @@ class StageBook:
         self._stages: dict[str, Stage] = {}
         self._counting: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        # tells the other tabs of the project that a chat's stage changed (the browser's host sets it)
+        self.announce_elsewhere: Callable[[str], None] = lambda _chat: None
         base.add_listener(self._below_changed)
 
     def set_changes(self, changes: str) -> None:
@@ -71,7 +73,16 @@ class StageBook:
         for stage in self._stages.values():
             stage.below_changed()
 
+    def heard(self, chat: str) -> None:
+        """Another tab changed this chat's stage: read it again, and tell the page."""
+        self.stage(chat).below_changed()
+        self._recount(chat)
+
     def _changed(self, chat: str) -> None:
+        self.announce_elsewhere(chat)
+        self._recount(chat)
+
+    def _recount(self, chat: str) -> None:
         """Count the stage's files once the change is stored, then tell the page (one count at a time)."""
         running = self._counting.get(chat)
         if running is not None and not running.done():

@@ -141,3 +141,20 @@ class YieldingStorage(MemoryStorage):
     async def commit(self, batch: Any) -> None:
         await asyncio.sleep(0)
         await super().commit(batch)
+
+
+def test_a_staged_writes_diff_is_read_on_its_chats_stage() -> None:
+    async def run() -> None:
+        workspace = await Workspace.open(MemoryStorage())
+        await workspace.write_text("/a.txt", "one\n")
+        engine = Engine(workspace=workspace)
+        assert engine.stages is not None
+        change = await engine.stages.stage("c1").workspace().write("/a.txt", "two\n", turn="t1", author="agent")
+        room = StageRoom(workspace, engine.stages)
+        version = change.versions[0].version
+        diff = await room.diff("/a.txt", None, version, "c1")
+        assert "-one" in diff and "+two" in diff
+        with pytest.raises(Exception, match="version"):
+            await room.diff("/a.txt", None, version, None)  # the workspace has no such version
+
+    asyncio.run(run())

@@ -49,7 +49,7 @@ export interface CallParams {
   "vfs.clear": {};
   "vfs.createFolder": { path: string };
   "vfs.delete": { path: string };
-  "vfs.diff": { path: string; old?: number | null; new?: number | null };
+  "vfs.diff": { path: string; old?: number | null; new?: number | null; chat?: string | null };
   "vfs.diffText": { path: string; text: string };
   "vfs.exportGit": {};
   "vfs.exportZip": { history?: boolean };
