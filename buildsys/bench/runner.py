@@ -34,6 +34,7 @@ from buildsys.bench import (
     bench_problems,
     bench_projects,
     bench_pytest,
+    bench_review,
     bench_sandbox,
     bench_skills,
     bench_startup,
@@ -78,6 +79,7 @@ def _registry() -> dict[str, Callable[[], list[Figure]]]:
         "image_header_worst": bench_image_header.image_header_worst,
         "problems": bench_problems.problems,
         "project_switch": bench_projects.project_switch,
+        "review_open": bench_review.review_open,
     }
 
 
