@@ -10,7 +10,7 @@ from agentlite.stage.stage import Pick
 from agentlite.stage.stage_book import StageBook
 from agentlite.workspace import Workspace
 from agentlite.workspace.storage import MemoryStorage
-from agentlite.workspace.workspace_errors import Conflict
+from agentlite.workspace.workspace_errors import Conflict, WorkspaceError
 from tests.unit.workspace.helpers import aio, open_workspace, snapshot
 
 CHAT = "c1"
@@ -185,3 +185,21 @@ async def test_a_second_chat_has_a_stage_of_its_own() -> None:
     other = book.stage("c2").workspace()
     assert await other.read_text("/new/d.txt") is None
     assert (await book.stage("c2").review())["pending"] == 0
+
+
+@aio
+async def test_a_failed_staged_write_leaves_the_stage_at_its_last_whole_change() -> None:
+    storage = MemoryStorage()
+    ws, book = await started(storage)
+    staged = book.stage(CHAT).workspace()
+    await staged.write("/a.txt", "first\n", turn="t1", author="agent")
+    for kind in ("io", "quota", "lost_ack"):
+        storage.fail_commit(kind=kind)  # type: ignore[arg-type]
+        with pytest.raises(WorkspaceError):
+            await staged.write("/a.txt", f"{kind}\n", turn="t1", author="agent")
+        again = StageBook(await Workspace.open(storage)).stage(CHAT).workspace()  # as after a crash
+        assert await again.read_text("/a.txt") in ("first\n", f"{kind}\n")  # whole, never torn
+        assert await again.check() == []
+    assert await ws.read_text("/a.txt") == TEN
+    await staged.write("/a.txt", "after\n", turn="t1", author="agent")
+    assert (await book.stage(CHAT).review())["pending"] == 1

@@ -149,7 +149,9 @@ def test_a_staged_writes_diff_is_read_on_its_chats_stage() -> None:
         await workspace.write_text("/a.txt", "one\n")
         engine = Engine(workspace=workspace)
         assert engine.stages is not None
-        change = await engine.stages.stage("c1").workspace().write("/a.txt", "two\n", turn="t1", author="agent")
+        change = (
+            await engine.stages.stage("c1").workspace().write("/a.txt", "two\n", turn="t1", author="agent")
+        )
         room = StageRoom(workspace, engine.stages)
         version = change.versions[0].version
         diff = await room.diff("/a.txt", None, version, "c1")
