@@ -2,8 +2,10 @@
 
 The stage's workspace (`workspace()`) is a real `Workspace` over a `LayeredStorage`, so every tool works
 on it unchanged. Deciding (`decide`, `resolve`) writes what is kept into the workspace as ONE change of the
-stage's turn, then lays what is still pending again over the workspace as the stage's next layer. The
-old layer stays stored: nothing the agent wrote is lost, kept or not. See docs/stage.md.
+stage's turn; a file settled (kept or dropped whole) then leaves the layer, so the workspace shows
+through, and a file partly decided holds its pending hunks. Once nothing is pending the next change
+starts a new layer; the old one stays stored: nothing the agent wrote is lost, kept or not.
+See docs/stage.md.
 """
 
 from __future__ import annotations
