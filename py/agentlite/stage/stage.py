@@ -50,8 +50,9 @@ class Stage:
         self._layer = 0
         self.busy = asyncio.Lock()  # one review or decision at a time (StageBook.using)
 
-    def _top(self, layer: int | None = None) -> PrefixedStorage:
-        return PrefixedStorage(self.base.storage, layer_prefix(self.chat, layer or self.state.layer))
+    def _top(self) -> PrefixedStorage:
+        """The current layer's own records."""
+        return PrefixedStorage(self.base.storage, layer_prefix(self.chat, self.state.layer))
 
     def workspace(self) -> Workspace:
         """The workspace as this stage shows it (made on first use, made again for a new layer)."""

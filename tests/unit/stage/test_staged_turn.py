@@ -48,7 +48,10 @@ async def turn(
     chat.start_turn(text, ModelLink.of(Settings(dialect=dialect), paced_demo()), turn_options(chat, {}))
     assert chat.task is not None
     await chat.task
-    await asyncio.sleep(0.5)  # the stage's count is announced once a burst of writes is over
+    for _ in range(200):  # in review, the stage's count is announced once a burst of writes is over
+        if changes != "review" or any(e["kind"] == "stage_changed" for e in events):
+            break
+        await asyncio.sleep(0.05)
     return events, workspace, engine
 
 
