@@ -64,6 +64,8 @@ class Engine:
         self.backoff = backoff or Backoff()
         self.clock = clock
         self.sessions: dict[str, ChatSession] = {}
+        self._restored = asyncio.Event()  # cleared while `restore` reads the saved chats
+        self._restored.set()
         # each chat's stage, where its turns write when changes land for review (agentlite.stage)
         self.stages = StageBook(workspace, self._stage_changed) if isinstance(workspace, Workspace) else None
         self.endpoint: ModelLink | None = None  # the link the page set last
@@ -95,6 +97,7 @@ class Engine:
             allowed=lambda: self.allowed_remote(),
             fit_remote=lambda window: self.fit_remote(window),
             reread_remote=lambda: self.reread_remote(),
+            restored=self._until_restored,
         )
 
     def endpoint_changed(self, link: ModelLink) -> None:
@@ -118,8 +121,19 @@ class Engine:
             self.sessions[chat_id] = session
         return self.sessions[chat_id]
 
+    async def _until_restored(self) -> None:
+        await self._restored.wait()
+
     async def restore(self, emit_for: Callable[[str], Post]) -> dict[str, Any]:
-        """Load the persisted tabs: `{"chats": [snapshot, ...], "active": id}` for the page."""
+        """Load the persisted tabs: `{"chats": [snapshot, ...], "active": id}` for the page. Turns sent
+        meanwhile wait (`SharedDeps.restored`): the history they add to is the saved one."""
+        self._restored.clear()
+        try:
+            return await self._load_chats(emit_for)
+        finally:
+            self._restored.set()
+
+    async def _load_chats(self, emit_for: Callable[[str], Post]) -> dict[str, Any]:
         if self.stages is not None:
             try:
                 await self.stages.load()
@@ -137,7 +151,8 @@ class Engine:
             session = self.sessions.get(chat_id) or ChatSession(
                 self.shared, chat_id, emit_for(chat_id), self.save_chat
             )
-            session.load_record(record)
+            if not session.in_turn:  # a running turn's history is newer than any saved record of it
+                session.load_record(record)
             session.settings.adopt(self.limits)
             self.sessions[chat_id] = session
         return {"chats": [self.sessions[str(r["id"])].snapshot() for r in records], "active": active}

@@ -132,6 +132,11 @@ class ChatSession:
         return self.task is not None and not self.task.done()
 
     @property
+    def in_turn(self) -> bool:
+        """A turn has begun (not only queued) and has not ended."""
+        return self.running is not None and not self.running.done()
+
+    @property
     def state(self) -> ChatState:
         return self.sm.state
 
@@ -150,6 +155,7 @@ class ChatSession:
             try:
                 if previous is not None and not previous.done():
                     await asyncio.wait([previous])
+                await self.shared.restored()  # the chat's saved history first, when the page is loading it
             except asyncio.CancelledError:  # stopped while queued: it never started
                 self.emit(TurnEnded(turn=None, state="cancelled", rounds=0))
                 return
@@ -229,7 +235,9 @@ class ChatSession:
         return asdict(self.settings)
 
     async def apply_settings(self, **values: Any) -> dict[str, Any]:
-        """`configure`, then persist the chat (the page's settings panel of a tab)."""
+        """`configure`, then persist the chat (the page's settings panel of a tab); after the saved
+        chats are loaded, so neither the loaded settings undo these nor this save empties a saved chat."""
+        await self.shared.restored()
         applied = self.configure(**values)
         await self._save(self)
         return applied

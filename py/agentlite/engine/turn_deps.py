@@ -98,6 +98,8 @@ class SharedDeps:
     reread_remote: Callable[[], Awaitable[None]] = nothing_to_read
     # (chat id, mode, context) -> the context on the chat's stage when its changes land for review
     on_stage: Callable[[str, str, Any], Any] = lambda _chat, _mode, context: context
+    # returns once the saved chats are loaded: a turn sent while they load starts on its chat's history
+    restored: Callable[[], Awaitable[None]] = nothing_to_read
 
 
 @dataclass(frozen=True)

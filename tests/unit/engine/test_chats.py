@@ -12,9 +12,10 @@ from agentlite.engine import Engine
 from agentlite.engine.model_link import ModelLink
 from agentlite.engine.turn_deps import TurnOptions
 from agentlite.settings import Settings
-from agentlite.transport import ScriptedResponse
+from agentlite.transport import ScriptedResponse, ScriptedTransport
 from agentlite.workspace import MemoryStorage, Workspace
 from tests.unit.engine.support import SETTINGS, Harness, calls, say, until
+from tests.unit.workspace.helpers import YieldingStorage
 
 DEMO = Settings(dialect="native")
 
@@ -329,3 +330,35 @@ def test_closing_a_tab_mid_turn_deletes_it_for_good_and_silences_it() -> None:
     assert "chat:c1" not in backend.data["chats"], "the closed chat was saved again after its deletion"
     assert h.events[closed_at:] == [], "the closed chat still sent events"
     assert not h.of("turn_end")
+
+
+def test_what_the_user_does_while_the_saved_chats_load_waits_for_them() -> None:
+    """The page asks for its saved tabs first, but a mode change and a message may come before they are
+    read: both wait, so the mode is not undone by the saved one, the saved history is not emptied by
+    the mode's save, and the turn's request carries that history."""
+    backend = YieldingStorage()
+    for store in ("chats", "memory"):
+        backend.data.setdefault(store, {})
+
+    async def scenario() -> tuple[list[str], str, list[list[str]]]:
+        engine, _ws = await workspace_engine(backend)
+        first = engine.chat("t", lambda _e: None)
+        first.start_turn("Here are my notes.", ModelLink.of(DEMO, demo_transport(0)))
+        assert first.task is not None
+        await first.task
+        engine2, _ws2 = await workspace_engine(backend)
+        loading = asyncio.ensure_future(engine2.restore(lambda _c: lambda _e: None))
+        again = engine2.chat("t", lambda _e: None)
+        setting = asyncio.ensure_future(again.apply_settings(mode="chat"))
+        transport = ScriptedTransport.of(say("ok"))
+        again.start_turn("More notes.", ModelLink.of(SETTINGS, transport))
+        await asyncio.gather(loading, setting)
+        assert again.task is not None
+        await again.task
+        sent = [[m["role"] for m in (r.body or {})["messages"]] for r in transport.requests]
+        return [m.role for m in again.messages], again.settings.mode, sent
+
+    roles, mode, sent = asyncio.run(scenario())
+    assert roles == ["user", "assistant", "user", "assistant"]
+    assert mode == "chat"
+    assert sent == [["system", "user", "assistant", "user"]]

@@ -21,6 +21,7 @@ from agentlite.workspace import Workspace
 from agentlite.workspace.storage import MemoryStorage
 from tests.unit.engine.support import turn_options
 from tests.unit.engine.test_demo import paced_demo
+from tests.unit.workspace.helpers import YieldingStorage
 
 OVERWRITE = "overwrite the button"
 
@@ -128,22 +129,6 @@ def test_a_review_read_while_a_hunk_is_kept_neither_undoes_nor_hides_the_decisio
         assert [h["state"] for h in view["hunks"]] == ["kept", "pending"]
 
     asyncio.run(run())
-
-
-class YieldingStorage(MemoryStorage):
-    """MemoryStorage whose every call lets other tasks run first, as IndexedDB's do."""
-
-    async def get(self, store: str, key: str) -> Any:
-        await asyncio.sleep(0)
-        return await super().get(store, key)
-
-    async def scan(self, store: str, start: str | None = None, stop: str | None = None) -> Any:
-        await asyncio.sleep(0)
-        return await super().scan(store, start, stop)
-
-    async def commit(self, batch: Any) -> None:
-        await asyncio.sleep(0)
-        await super().commit(batch)
 
 
 def test_a_staged_writes_diff_is_read_on_its_chats_stage() -> None:

@@ -18,6 +18,22 @@ MACHINE_PROFILE = settings.get_profile(SELECTED_MACHINE)
 T = TypeVar("T")
 
 
+class YieldingStorage(MemoryStorage):
+    """MemoryStorage whose every call lets other tasks run first, as IndexedDB's do."""
+
+    async def get(self, store: str, key: str) -> Any:
+        await asyncio.sleep(0)
+        return await super().get(store, key)
+
+    async def scan(self, store: str, start: str | None = None, stop: str | None = None) -> Any:
+        await asyncio.sleep(0)
+        return await super().scan(store, start, stop)
+
+    async def commit(self, batch: Any) -> None:
+        await asyncio.sleep(0)
+        await super().commit(batch)
+
+
 def aio(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     """Run an async test function on a fresh event loop (pytest sees the original signature)."""
 
