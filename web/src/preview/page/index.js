@@ -11,6 +11,7 @@ const RELOAD_DEBOUNCE_MS = 20; // a burst of writes (one tool call, an undo of a
 const QUIET_MS = 150; // preview_page: the page counts as drawn once its DOM has been still this long
 const QUIET_LIMIT_MS = 3_000;
 const REPORT_LINES = 200;
+const REPORT_TRIES = 3; // loads of the page one preview_page makes at most when changes keep interrupting
 
 /**
  * A workspace change event, as reload-rule.js reads it.
@@ -115,12 +116,20 @@ export function createPreviewer({ slot, call, baseUrl, guard = false, onLog, onS
      */
     async report(path, approve, screenshot = false) {
       let declined = false;
-      await show(path, async (unguarded) => {
+      const ask = async (/** @type {string[]} */ unguarded) => {
         declined = !(await approve(unguarded));
         return !declined;
-      });
-      if (declined) return null;
-      await quiet(frame);
+      };
+      // A change that arrives while the page loads (the agent's own write, announced late) reloads or
+      // halts it: the page is shown again, so the report is of the newest files, never of a halted load.
+      for (let tries = 0; tries < REPORT_TRIES; tries++) {
+        const shown = show(path, ask);
+        const revision = frame.revision;
+        await shown;
+        if (declined) return null;
+        await quiet(frame);
+        if (frame.revision === revision) break;
+      }
       const { title, text } = await frame.inspect();
       const state = frame.iframe?.dataset.state || "error";
       const errors = lines.filter((line) => line.uncaught).map((line) => line.text);
