@@ -14,6 +14,7 @@ from urllib.parse import quote
 from playwright.sync_api import BrowserContext, Page
 
 from tests.e2e.conftest import open_app, pipe_console, send, wait_ready
+from tests.e2e.test_ui_settings import open_settings
 from tests.e2e.workspace_support import vfs
 
 TIMEOUT = 60_000
@@ -115,8 +116,26 @@ def test_two_projects_side_by_side_and_the_switcher(context: BrowserContext, ori
     assert vfs(second, "readText", "/first.txt") == "one"
 
 
+def project_overrides(page: Page, name: str) -> dict[str, object]:
+    stored = json.loads(page.evaluate("() => localStorage.getItem('agentlite.projects')"))
+    found = [p["overrides"] for p in stored["projects"] if p["name"] == name]
+    assert found, f"no project {name!r} in the list"
+    return dict(found[0])
+
+
+def review_first_and_run_the_shell_unasked(page: Page) -> None:
+    """The project's own settings: a stricter review, a looser approval."""
+    open_settings(page)
+    page.select_option("[data-testid=settings-changes]", "review")
+    page.check("input[name=auto_approve][value=shell]")
+    page.click("[data-testid=settings-save]")
+    overrides = project_overrides(page, "My project")
+    assert overrides["changes"] == "review" and overrides["auto_approve"] == ["shell"]
+
+
 def test_a_project_file_round_trip_and_a_changed_file_refused(app: Page, tmp_path: Path) -> None:
     seed_project(app)
+    review_first_and_run_the_shell_unasked(app)
     path = save_file(app, tmp_path)
     assert path.suffix == ".agentlite"
     offer_file(app, path)
@@ -128,6 +147,10 @@ def test_a_project_file_round_trip_and_a_changed_file_refused(app: Page, tmp_pat
     accept_offer(app)
     assert_same_project(app)
     assert "My project (2)" in app.inner_text("[data-testid=project-switcher]")
+    # the file's settings travel, but never its approvals nor whether changes are reviewed
+    opened = project_overrides(app, "My project (2)")
+    assert opened.get("max_rounds") == project_overrides(app, "My project")["max_rounds"]
+    assert "auto_approve" not in opened and "changes" not in opened
 
     changed = tmp_path / "changed.agentlite"
     changed.write_bytes(with_member_changed(path.read_bytes()))

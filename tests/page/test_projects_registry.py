@@ -246,6 +246,7 @@ def test_overrides_keep_only_known_settings_within_their_bounds() -> None:
         "eval_timeout_s": 0,
         "dialect": "json",
         "auto_approve": ["delete", "nonsense", "shell"],
+        "changes": "review",
         "api_key": "sk-secret",
         "base_url": "https://elsewhere",
     }
@@ -256,7 +257,7 @@ def test_overrides_keep_only_known_settings_within_their_bounds() -> None:
             "a",
             "setOverrides",
             "default",
-            {"dialect": "klingon", "max_rounds": None, "context_window": "lots"},
+            {"dialect": "klingon", "max_rounds": None, "context_window": "lots", "changes": "later"},
         ],
         ["a", "overrides", "default"],
         ["a", "get", "default"],
@@ -269,6 +270,7 @@ def test_overrides_keep_only_known_settings_within_their_bounds() -> None:
         "eval_timeout_s": 1,
         "dialect": "json",
         "auto_approve": ["delete", "shell"],
+        "changes": "review",
     }
     assert (
         second["value"]
@@ -278,6 +280,7 @@ def test_overrides_keep_only_known_settings_within_their_bounds() -> None:
             "eval_timeout_s": 1,
             "dialect": "json",
             "auto_approve": ["delete", "shell"],
+            "changes": "review",
         }
     )
     assert project["value"]["overrides"] == after["value"]

@@ -91,8 +91,9 @@ export async function openPending({ call, projectId, registry }) {
   try {
     const opened = await call("handoff.open", { data: toBase64(zip) });
     await keepOriginals(opened.attachments || {});
-    // A file's settings never grant approvals: "run without asking" stays the user's own choice.
-    const { auto_approve: _ignored, ...settings } = opened.settings || {};
+    // A file's settings never grant approvals nor skip the review: "run without asking" and "apply
+    // changes at once" stay the user's own choices.
+    const { auto_approve: _approvals, changes: _changes, ...settings } = opened.settings || {};
     registry.setOverrides(projectId, settings);
     return /** @type {Summary} */ (opened.summary);
   } finally {

@@ -6,7 +6,7 @@
 // the default project and nothing moves on upgrade.
 
 import { DEFAULT_PROJECT, projectNames } from "../agent/common/database.js";
-import { APPROVAL_KINDS, BOUNDS, DIALECTS } from "../settings/settings.js";
+import { APPROVAL_KINDS, BOUNDS, CHANGES_CHOICES, DIALECTS } from "../settings/settings.js";
 
 const STORE = "agentlite.projects";
 const FORMAT = 1;
@@ -18,7 +18,7 @@ const ID_SHAPE = /^[a-z0-9]{1,64}$/; // safe inside a database's and a lock's na
 // line that reads as it is written.
 const UNSHOWABLE = /[\p{Cc}\p{Zl}\p{Zp}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const UNSHOWABLE_ALL = new RegExp(UNSHOWABLE.source, "gu");
-const OVERRIDE_KEYS = ["max_rounds", "context_window", "eval_timeout_s", "dialect", "auto_approve"];
+const OVERRIDE_KEYS = ["max_rounds", "context_window", "eval_timeout_s", "dialect", "auto_approve", "changes"];
 
 /**
  * One project. @typedef {object} Project
@@ -30,7 +30,7 @@ const OVERRIDE_KEYS = ["max_rounds", "context_window", "eval_timeout_s", "dialec
  */
 /** The settings a project may set for itself. @typedef {object} Overrides
  * @property {number} [max_rounds] @property {number} [context_window] @property {number} [eval_timeout_s]
- * @property {string} [dialect] @property {string[]} [auto_approve] */
+ * @property {string} [dialect] @property {string[]} [auto_approve] @property {string} [changes] */
 /** @typedef {Pick<Storage, "getItem" | "setItem">} ProjectStorage */
 
 /** A name the list cannot keep; its message is for the user. */
@@ -92,6 +92,7 @@ function boundedNumber(key, value) {
  * @param {string} key @param {unknown} value */
 function overrideValue(key, value) {
   if (key === "dialect") return typeof value === "string" && DIALECTS.includes(value) ? value : undefined;
+  if (key === "changes") return typeof value === "string" && CHANGES_CHOICES.includes(value) ? value : undefined;
   if (key === "auto_approve") {
     if (!Array.isArray(value)) return undefined;
     return [...new Set(value.filter((kind) => APPROVAL_KINDS.includes(kind)))];
