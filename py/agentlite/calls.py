@@ -393,6 +393,10 @@ class CallHandler:
     async def stage_dropAll(self, chat: str) -> dict[str, Any]:
         return await self.rooms.stage.drop_all(chat)
 
+    async def stage_dropped(self, path: str) -> list[dict[str, Any]]:
+        """What the reviews dropped for the file at `path` (its history lists them), oldest first."""
+        return await self.rooms.stage.dropped(path)
+
     async def stage_resolve(self, chat: str, path: str, take: str) -> dict[str, Any]:
         """A conflict's answer: `ours` (the stage's), `theirs` (the workspace's) or `merged`."""
         return await self.rooms.stage.resolve(chat, path, take)

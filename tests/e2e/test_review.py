@@ -245,3 +245,37 @@ def test_the_agents_preview_page_sees_its_own_stage(
     shown = tool_results(model_server)[-1]
     assert "Proposed page" in shown and "Kept page" not in shown
     assert vfs(page, "readText", "/index.html") == "<h1>Kept page</h1>\n"
+
+
+def test_what_was_dropped_stays_in_the_files_history(
+    context_factory: Callable[..., Any], origin: str, model_server: ModelServer
+) -> None:
+    page = context_factory(bypass_csp=True, viewport={"width": 1280, "height": 860}).new_page()
+    start_staged_turn(page, origin, model_server)
+    dismiss_storage_notice(page)
+    review_file(page, "/notes.txt").locator("button").click()
+    expect(hunks(page)).to_have_count(2, timeout=WAIT_MS)
+    hunks(page).first.locator("[data-testid=review-hunk-drop]").click()  # "line two" is dropped
+    expect(page.locator("[data-testid=review-hunk][data-state=dropped]")).to_have_count(1, timeout=WAIT_MS)
+    page.locator("[data-testid=review-keep-all]").click()  # "line eighteen" and the new file are kept
+    expect(panel(page)).to_have_count(0, timeout=WAIT_MS)
+    assert vfs(page, "readText", "/notes.txt") == BASE.replace("line 18\n", "line eighteen\n")
+
+    page.locator("[data-testid=file-item][data-path='/notes.txt'] >> nth=0").click()
+    history = page.locator("[data-testid=history-panel]")
+    expect(history.locator("[data-testid=version-item]")).to_have_count(2, timeout=WAIT_MS)
+    dropped = history.locator("[data-testid=dropped-item]")
+    expect(dropped).to_have_count(1, timeout=WAIT_MS)
+    expect(history.locator("[data-testid=dropped-proposals]")).to_be_visible()
+    turn = vfs(page, "history", "/notes.txt")[-1]["turn"]  # the kept change's turn proposed it too
+    expect(dropped).to_have_attribute("data-turn", turn)
+    expect(dropped).to_have_attribute("data-change", "edited")
+    expect(dropped).to_contain_text("1 hunk")
+    dropped.click()
+    expect(dropped).to_have_attribute("aria-selected", "true")
+    added = history.locator(".diff-line.add .diff-text")
+    expect(added).to_have_text(["+line two"], timeout=WAIT_MS)
+    history.locator("[data-testid=version-item][data-version='2']").click()  # back to the kept version
+    expect(dropped).to_have_attribute("aria-selected", "false")
+    expect(added).to_have_text(["+line eighteen"], timeout=WAIT_MS)
+    assert_clean(page, "a file's history with a dropped proposal")

@@ -71,6 +71,7 @@ const panels = createPanelSwitcher(root);
 const proposal = createProposal(); // the active chat's staged files, as the editor and the preview show them
 const files = createFilesView(root, {
   proposal,
+  dropped: (path) => client.call("stage.dropped", { path }),
   call: (/** @type {string} */ method, /** @type {object | undefined} */ args) =>
     client.call(/** @type {CallMethod} */ (`vfs.${method}`), args),
   onChoose: () => panels.show("editor"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentlite.stage.dropped import dropped_for
 from agentlite.stage.stage import Pick, Stage
 from agentlite.stage.stage_book import StageBook
 from agentlite.stage.stage_review import is_instructions
@@ -94,6 +95,10 @@ class StageRoom:
 
     async def diff(self, path: str, old: int | None, new: int | None, chat: str | None) -> str:
         return await self._view(chat).diff(path, old, new)
+
+    async def dropped(self, path: str) -> list[dict[str, Any]]:
+        """The proposals dropped for the file at `path` in any chat, oldest first (its history lists them)."""
+        return await dropped_for(self.workspace.storage, paths.normalize(path, allow_root=False))
 
     async def read_text(self, path: str, chat: str | None) -> str | None:
         return await self._view(chat).read_text(path)

@@ -11,10 +11,12 @@ See docs/stage.md.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agentlite.stage.dropped import DroppedProposal, hunks_diff, puts, whole_file_diff
 from agentlite.stage.hunk_pick import with_hunks
 from agentlite.stage.layers import LayeredStorage, PrefixedStorage
 from agentlite.stage.stage_changes import FileChange, stage_changes
@@ -48,6 +50,7 @@ class Stage:
         self._changed = changed  # the stage changed: the page hears of it
         self._workspace: Workspace | None = None
         self._layer = 0
+        self._dropped: list[DroppedProposal] = []  # this decision's, saved with the state (stage.dropped)
         self.busy = asyncio.Lock()  # one review or decision at a time (StageBook.using)
 
     def _top(self) -> PrefixedStorage:
@@ -121,6 +124,7 @@ class Stage:
     # --- deciding ----------------------------------------------------------------------------------
 
     async def decide(self, picks: dict[str, Pick]) -> dict[str, Any]:
+        self._dropped = []  # a decision refused half way leaves none behind
         changes = await self.changes()
         by_path = {c.path: c for c in changes if not c.hidden}
         chosen: list[tuple[FileChange, Pick]] = []
@@ -139,12 +143,14 @@ class Stage:
         return await self._settle(outcomes)
 
     async def resolve(self, path: str, take: str) -> dict[str, Any]:
+        self._dropped = []
         change = next((c for c in await self.changes() if c.path == path and c.conflict), None)
         if change is None:
             raise NotFound(f"{path} has no conflict on the stage", path=path)
         before, after = await self.contents(change)
         if take == "theirs":
             self._record(change, "dropped")
+            await self._note_dropped(change, whole_file_diff(change.path, change.source, before, after))
             return await self._settle([(change, Outcome(False, _now(change, before), True))])
         if take not in ("ours", "merged"):
             raise InvalidArgument("take is ours, theirs or merged")
@@ -173,6 +179,9 @@ class Stage:
     async def _outcome(self, change: FileChange, pick: Pick) -> Outcome:
         if pick.hunks is None or change.change != "edited" or change.binary:
             self._record(change, "kept" if pick.keep else "dropped")
+            if not pick.keep:
+                before, after = await self.contents(change)
+                await self._note_dropped(change, whole_file_diff(change.path, change.source, before, after))
             entry = change.staged
             stored = Stored(entry.sha256 or "", entry.size, entry.binary)
             staged: Wanted = (change.path, stored) if entry.live and entry.sha256 else None
@@ -183,12 +192,24 @@ class Stage:
         chosen = set(pick.hunks) & every
         left = every - chosen
         self._record_hunks(change, old, new, chosen, pick.keep, done=not left)
+        if not pick.keep and chosen:
+            dropped = self.state.hunks[change.path][-len(chosen) :]
+            await self._note_dropped(change, hunks_diff(change.path, dropped), len(chosen))
         kept = chosen if pick.keep else set()
         to_base: Wanted | bool = (change.path, with_hunks(old, new, kept).encode()) if kept else False
         return Outcome(to_base, (change.path, with_hunks(old, new, kept | left).encode()), not left)
 
     def _record(self, change: FileChange, state: str) -> None:
         self.state.decided[change.path] = {"state": state, "change": change.change, "source": change.source}
+
+    async def _note_dropped(self, change: FileChange, diff: str, hunks: int = 0) -> None:
+        """A dropped proposal, for the file's history (`hunks` dropped of it; 0: the whole file)."""
+        if change.hidden:
+            return  # a deletion that goes with the file taking its path: that file's proposal tells it
+        turn, at = await self.turn(), time.time()
+        self._dropped.append(
+            DroppedProposal(change.before_path, self.chat, turn, at, change.change, change.path, diff, hunks)
+        )
 
     def _record_hunks(
         self, change: FileChange, old: str, new: str, chosen: set[int], keep: bool, done: bool
@@ -231,7 +252,8 @@ class Stage:
         review = await self.review(left)  # the last decisions are listed even when nothing is left
         if not left:
             self.state = self.state.closed()
-        await save_state(self.base.storage, self.chat, self.state)
+        dropped, self._dropped = self._dropped, []
+        await save_state(self.base.storage, self.chat, self.state, puts(dropped))
         self._changed()
         return review
 

@@ -8,6 +8,7 @@ layer stays stored (the proposal as the agent made it, kept or not).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -48,8 +49,12 @@ async def load_state(storage: StorageBackend, chat: str) -> StageState:
     return StageState.from_json(await storage.get(STAGE_STORE, chat_prefix(chat) + "state"))
 
 
-async def save_state(storage: StorageBackend, chat: str, state: StageState) -> None:
-    await storage.commit(Batch(puts=[(STAGE_STORE, chat_prefix(chat) + "state", state.to_json())]))
+async def save_state(
+    storage: StorageBackend, chat: str, state: StageState, records: Sequence[tuple[str, str, str]] = ()
+) -> None:
+    """The state, and `records` that go with it (the decision's dropped proposals), in one transaction."""
+    own = (STAGE_STORE, chat_prefix(chat) + "state", state.to_json())
+    await storage.commit(Batch(puts=[own, *records]))
 
 
 def layer_prefix(chat: str, layer: int) -> str:

@@ -40,6 +40,7 @@ export interface CallParams {
   "skills.list": {};
   "stage.drop": { chat: string; paths?: string[] | null; path?: string | null; hunks?: number[] | null };
   "stage.dropAll": { chat: string };
+  "stage.dropped": { path: string };
   "stage.file": { chat: string; path: string };
   "stage.keep": { chat: string; paths?: string[] | null; path?: string | null; hunks?: number[] | null };
   "stage.keepAll": { chat: string };

@@ -69,3 +69,9 @@ export function frameWriter(node) {
     flush,
   };
 }
+
+/** A time in seconds since the epoch, as the user's locale writes a date and a time. @param {number} seconds */
+export function when(seconds) {
+  const date = new Date(seconds * 1000);
+  return `${date.toLocaleDateString()} ${date.toLocaleTimeString()}`;
+}

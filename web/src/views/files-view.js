@@ -14,16 +14,18 @@ import { markProposed } from "./proposal.js";
 /** @import { Call } from "../folders/folder-import.js" */
 /** @import { TreeEntry } from "./tree-order.js" */
 /** @import { Proposal } from "./proposal.js" */
+/** @import { DroppedRecord } from "./dropped-list.js" */
 
 /** `onChoose(path)`: the user opened a file (a narrow window then shows the editor); `onShown(path)`: the
  * editor shows `path` (null: no file); `onSelect()`: the selection in the editor changed. `proposal`: the
- * active chat's staged files, shown as proposed (read-only) with a before/after toggle (docs/review.md).
+ * active chat's staged files, shown as proposed (read-only) with a before/after toggle (docs/review.md);
+ * `dropped(path)`: the proposals the review dropped for a file, which its history lists.
  * @param {ParentNode} root
  * @param {{ call: Call, onChoose?: (path: string) => void, onShown?: (path: string | null) => void,
- *   onSelect?: () => void, proposal?: Proposal }} options */
+ *   onSelect?: () => void, proposal?: Proposal, dropped?: (path: string) => Promise<DroppedRecord[]> }} options */
 export function createFilesView(
   root,
-  { call, onChoose = (_path) => {}, onShown = (_path) => {}, onSelect = () => {}, proposal },
+  { call, onChoose = (_path) => {}, onShown = (_path) => {}, onSelect = () => {}, proposal, dropped },
 ) {
   const editorHost = /** @type {HTMLElement} */ (root.querySelector("#file-editor"));
   const title = /** @type {HTMLElement} */ (root.querySelector("#file-title"));
@@ -59,7 +61,7 @@ export function createFilesView(
     onSelect,
   });
   const historyPanel = /** @type {HTMLElement} */ (root.querySelector("[data-testid=history-panel]"));
-  const history = createHistoryView(historyPanel, { call });
+  const history = createHistoryView(historyPanel, { call, dropped });
   const choose = (/** @type {string} */ path) => {
     onChoose(path);
     return openFile(path);

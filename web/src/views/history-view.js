@@ -1,27 +1,25 @@
 // The history of the open file: every version with its op, turn, author and time; the diff of the chosen
 // version against its parent or against any other version; undo of the newest change; revert of one
-// hunk of a change. Every action is a new recorded change, so each of them can be undone too.
-import { el } from "./dom.js";
+// hunk of a change. Every action is a new recorded change, so each of them can be undone too. Below the
+// versions, the proposals the review dropped for the file (dropped-list.js), each with its diff.
+import { el, when } from "./dom.js";
 import { renderDiff } from "./diff-view.js";
+import { createDroppedList } from "./dropped-list.js";
 
 /** @import { Call } from "../folders/folder-import.js" */
+/** @import { DroppedRecord } from "./dropped-list.js" */
 /** One version of a file in the worker's `history` answer.
  * @typedef {{ version: number, op: string, author: string, turn: string | number, time: number, note?: string,
  *   kind?: string }} VersionRecord */
 
 const part = (/** @type {string} */ className, /** @type {string | number} */ text) => el("span", className, text);
 
-/** @param {number} seconds */
-function when(seconds) {
-  const date = new Date(seconds * 1000);
-  return `${date.toLocaleDateString()} ${date.toLocaleTimeString()}`;
-}
-
 /**
+ * `dropped(path)`: the proposals dropped for the file (`stage.dropped`), oldest first.
  * @param {HTMLElement} panel
- * @param {{ call: Call }} options
+ * @param {{ call: Call, dropped?: (path: string) => Promise<DroppedRecord[]> }} options
  */
-export function createHistoryView(panel, { call }) {
+export function createHistoryView(panel, { call, dropped = async () => [] }) {
   const list = /** @type {HTMLElement} */ (panel.querySelector(".version-list"));
   const base = /** @type {HTMLSelectElement} */ (panel.querySelector(".diff-base"));
   const diff = /** @type {HTMLElement} */ (panel.querySelector(".diff"));
@@ -36,6 +34,20 @@ export function createHistoryView(panel, { call }) {
   /** @type {number | null} */
   let baseVersion = null;
   let token = 0;
+  const droppedList = createDroppedList(
+    /** @type {HTMLElement} */ (panel.querySelector("[data-testid=dropped-proposals]")),
+    { onChoose: (record) => showDropped(record) },
+  );
+
+  /** A dropped proposal's diff where a version's shows; no version is chosen meanwhile.
+   * @param {DroppedRecord} record */
+  function showDropped(record) {
+    ++token;
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children))
+      li.setAttribute("aria-selected", "false");
+    if (record.diff) renderDiff(diff, record.diff, null);
+    else diff.replaceChildren(el("p", "diff-line note", "A binary file: there is no text to show."));
+  }
 
   /**
    * @param {string} text
@@ -123,7 +135,7 @@ export function createHistoryView(panel, { call }) {
     if (!path) return;
     const mine = ++token;
     const wasNewest = selected === null || selected === versions.at(-1)?.version;
-    const found = await call("history", { path });
+    const [found, drops] = await Promise.all([call("history", { path }), dropped(path).catch(() => [])]);
     if (mine !== token) return;
     versions = found;
     if (wasNewest || !versions.some((v) => v.version === selected)) selected = versions.at(-1)?.version ?? null;
@@ -131,7 +143,10 @@ export function createHistoryView(panel, { call }) {
     list.replaceChildren(...versions.map(item).reverse());
     baseOptions();
     undo.disabled = versions.length === 0;
+    droppedList.show(drops, true);
     panel.hidden = false;
+    const pick = droppedList.chosen();
+    if (pick) return showDropped(pick);
     if (selected === null) return diff.replaceChildren();
     await showDiff(mine);
   }
@@ -139,6 +154,7 @@ export function createHistoryView(panel, { call }) {
   /** @param {number} version */
   function choose(version) {
     selected = version;
+    droppedList.clear();
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
       const on = li.dataset.version === String(version);
       li.setAttribute("aria-selected", String(on));
@@ -154,6 +170,7 @@ export function createHistoryView(panel, { call }) {
       selected = null;
       baseVersion = null;
       versions = [];
+      droppedList.show([], false);
       say("");
     }
     return refresh();
