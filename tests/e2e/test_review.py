@@ -279,3 +279,25 @@ def test_what_was_dropped_stays_in_the_files_history(
     expect(dropped).to_have_attribute("aria-selected", "false")
     expect(added).to_have_text(["+line eighteen"], timeout=WAIT_MS)
     assert_clean(page, "a file's history with a dropped proposal")
+
+
+def test_a_narrow_window_counts_what_waits_for_review_on_the_editors_tab(
+    page: Page, origin: str, model_server: ModelServer
+) -> None:
+    calls = [
+        ("create_file", {"path": "/one.txt", "content": NEW}),
+        ("create_file", {"path": "/two.txt", "content": NEW}),
+    ]
+    in_review(page, origin, model_server, calls)
+    page.set_viewport_size({"width": 600, "height": 900})  # one panel at a time: the chat is shown
+    send(page, "Add two files")
+    wait_idle(page)
+    expect(panel(page)).to_be_hidden()
+    editor_tab = page.locator("[data-testid=panel-switch][data-panel=editor]")
+    expect(editor_tab.locator("[data-testid=panel-badge]")).to_have_text("2", timeout=WAIT_MS)
+    expect(editor_tab).to_have_attribute("aria-label", "Editor, 2 files to review")
+    editor_tab.click()
+    page.locator("[data-testid=review-keep-all]").click()
+    expect(panel(page)).to_have_count(0, timeout=WAIT_MS)
+    expect(editor_tab.locator("[data-testid=panel-badge]")).to_have_count(0)
+    assert editor_tab.get_attribute("aria-label") is None

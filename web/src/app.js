@@ -69,6 +69,8 @@ client.on("failed", (/** @type {{phase: string, message: string}} */ failure) =>
 
 const panels = createPanelSwitcher(root);
 const proposal = createProposal(); // the active chat's staged files, as the editor and the preview show them
+// A narrow window shows one panel: the Editor's tab counts the files of the active chat's proposal.
+proposal.onChange(() => panels.badge("editor", proposal.count(), "files to review"));
 const files = createFilesView(root, {
   proposal,
   dropped: (path) => client.call("stage.dropped", { path }),

@@ -1,6 +1,9 @@
 // The panel switcher of a narrow window (≤ 900 px, styles.css): Files, Editor and Chat as tabs, one panel
 // shown at a time (`data-panel` on the layout). Wide windows show all three panels and hide the
-// switcher. Arrow keys, Home and End move between the tabs, as in any tab list.
+// switcher. Arrow keys, Home and End move between the tabs, as in any tab list. A tab may carry a badge
+// (`badge`): a count of what waits there, such as the files of a proposal still to review in the Editor.
+
+import { el } from "./dom.js";
 
 /** @type {Record<string, number | undefined>} */
 const KEY_STEP = { ArrowRight: 1, ArrowLeft: -1 };
@@ -38,6 +41,18 @@ export function createPanelSwitcher(root, { initial = "chat" } = {}) {
     tab.addEventListener("click", () => show(/** @type {string} */ (tab.dataset.panel)));
     tab.addEventListener("keydown", onKey);
   }
+  /** A count on the tab of `name` ("" or 0: none), and what it counts, for its accessible name.
+   * @param {string} name @param {number} count @param {string} what e.g. "to review" */
+  function badge(name, count, what) {
+    const tab = tabs.find((t) => t.dataset.panel === name);
+    if (!tab) return;
+    tab.querySelector(".panel-badge")?.remove();
+    tab.removeAttribute("aria-label");
+    if (!count) return;
+    tab.append(el("span", "panel-badge", String(count), { testid: "panel-badge", "aria-hidden": "true" }));
+    tab.setAttribute("aria-label", `${tab.firstChild?.textContent?.trim()}, ${count} ${what}`);
+  }
+
   show(initial);
-  return { show };
+  return { show, badge };
 }

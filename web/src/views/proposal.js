@@ -41,6 +41,8 @@ export function createProposal() {
     chat: () => (before ? null : chat),
     /** Whether anything is proposed. */
     active: () => chat !== null,
+    /** How many files are still to decide. */
+    count: () => (chat === null ? 0 : paths.size),
     before: () => before,
     toggle() {
       before = !before;
