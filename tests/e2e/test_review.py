@@ -271,6 +271,8 @@ def test_what_was_dropped_stays_in_the_files_history(
     expect(dropped).to_have_attribute("data-turn", turn)
     expect(dropped).to_have_attribute("data-change", "edited")
     expect(dropped).to_contain_text("1 hunk")
+    (record,) = vfs(page, "dropped", "/notes.txt")
+    assert record["hunks"] == 1 and record["turn"] == turn and "+line two" in record["diff"]
     dropped.click()
     expect(dropped).to_have_attribute("aria-selected", "true")
     added = history.locator(".diff-line.add .diff-text")

@@ -24,6 +24,7 @@ export function installTestingApi(client, folder, pdfReader, activeChat = () => 
     writeText: (/** @type {string} */ path, /** @type {string} */ text) => client.call("vfs.writeText", { path, text }),
     list: (/** @type {string} */ dir) => client.call("vfs.list", { dir }),
     history: (/** @type {string} */ path) => client.call("vfs.history", { path }),
+    dropped: (/** @type {string} */ path) => client.call("stage.dropped", { path }), // what reviews dropped
     // The history actions the UI offers, beyond docs/contract.md, testing API: each is itself a recorded change.
     undo: (/** @type {string} */ path) => client.call("vfs.undo", { path }),
     rename: (/** @type {string} */ path, /** @type {string} */ newName) =>
