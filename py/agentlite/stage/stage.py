@@ -79,6 +79,8 @@ class Stage:
     async def changes(self, fresh: bool = True) -> list[FileChange]:
         """The files the stage changes; `fresh` reads the stage again first (another tab may have
         decided), else as this worker last saw it (the count after each staged write)."""
+        if not await self._top().keys("entries"):
+            return []  # nothing staged (a change of any kind writes its file's entry): no need to read it all
         staged = self.workspace()
         if fresh:
             await staged.refresh()
