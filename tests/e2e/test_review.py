@@ -273,7 +273,8 @@ def test_what_was_dropped_stays_in_the_files_history(
     expect(dropped).to_contain_text("1 hunk")
     (record,) = vfs(page, "dropped", "/notes.txt")
     assert record["hunks"] == 1 and record["turn"] == turn and "+line two" in record["diff"]
-    dropped.click()
+    dropped.focus()  # keyboard alone: the list's one tab stop, chosen with Enter
+    page.keyboard.press("Enter")
     expect(dropped).to_have_attribute("aria-selected", "true")
     added = history.locator(".diff-line.add .diff-text")
     expect(added).to_have_text(["+line two"], timeout=WAIT_MS)
